@@ -1,0 +1,146 @@
+/**
+ * Requests and responses of the auth endpoints (SPEC.md section 4, API-FACTS.md).
+ * Requests are strict (we never send a field the API does not know); responses are lenient
+ * (unknown fields are dropped, missing required fields fail with the field's name).
+ */
+import { z } from "zod";
+import {
+  authProvider,
+  branchId,
+  domain,
+  email,
+  nonEmpty,
+  oauthProviderId,
+  port,
+  projectId,
+  userName,
+} from "./common";
+
+// ---- integration ----------------------------------------------------------------------------
+
+export const createIntegrationRequest = z.strictObject({
+  auth_provider: authProvider,
+  project_id: projectId,
+  branch_id: branchId,
+  database_name: nonEmpty.default("neondb"),
+  role_name: nonEmpty.default("neondb_owner"),
+});
+export type CreateIntegrationRequest = z.input<typeof createIntegrationRequest>;
+
+/** Response of create integration and of generate SDK keys. */
+export const keySet = z.object({
+  auth_provider: z.string(),
+  auth_provider_project_id: z.string(),
+  pub_client_key: z.string(),
+  secret_server_key: z.string(),
+  jwks_url: z.string(),
+  schema_name: z.string(),
+  table_name: z.string(),
+  base_url: z.string().optional(),
+});
+export type KeySet = z.infer<typeof keySet>;
+
+export const integration = z.object({
+  auth_provider: z.string(),
+  auth_provider_project_id: z.string(),
+  branch_id: z.string(),
+  db_name: z.string(),
+  created_at: z.string(),
+  owned_by: z.string(),
+  jwks_url: z.string(),
+  transfer_status: z.string().optional(),
+});
+export type Integration = z.infer<typeof integration>;
+
+export const listIntegrationsResponse = z.object({ data: z.array(integration) });
+
+export const generateSdkKeysRequest = z.strictObject({ project_id: projectId, auth_provider: authProvider });
+export type GenerateSdkKeysRequest = z.input<typeof generateSdkKeysRequest>;
+
+export const transferOwnershipRequest = generateSdkKeysRequest;
+export type TransferOwnershipRequest = GenerateSdkKeysRequest;
+export const transferOwnershipResponse = z.object({ url: z.string() });
+
+// ---- users ----------------------------------------------------------------------------------
+
+export const createUserRequest = z.strictObject({
+  project_id: projectId,
+  auth_provider: authProvider,
+  email,
+  name: userName.optional(),
+});
+export type CreateUserRequest = z.input<typeof createUserRequest>;
+export const createUserResponse = z.object({ id: z.string() });
+
+// ---- OAuth providers ------------------------------------------------------------------------
+
+export const oauthProviderSummary = z.object({ id: z.string(), type: z.string() });
+export const listOAuthProvidersResponse = z.object({ providers: z.array(oauthProviderSummary) });
+
+export const oauthProvider = z.object({
+  id: z.string(),
+  type: z.string(),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+});
+export type OAuthProvider = z.infer<typeof oauthProvider>;
+
+export const addOAuthProviderRequest = z
+  .strictObject({ id: oauthProviderId, client_id: nonEmpty.optional(), client_secret: nonEmpty.optional() })
+  .refine((b) => (b.client_id === undefined) === (b.client_secret === undefined), {
+    message: "client_id and client_secret must be given together (both for standard, neither for shared)",
+    path: ["client_secret"],
+  });
+export type AddOAuthProviderRequest = z.input<typeof addOAuthProviderRequest>;
+
+export const updateOAuthProviderRequest = z.strictObject({
+  client_id: nonEmpty.optional(),
+  client_secret: nonEmpty.optional(),
+});
+export type UpdateOAuthProviderRequest = z.input<typeof updateOAuthProviderRequest>;
+
+// ---- redirect domains -----------------------------------------------------------------------
+
+export const domainEntry = z.object({ domain: z.string(), auth_provider: z.string() });
+export const listDomainsResponse = z.object({ domains: z.array(domainEntry) });
+
+export const addDomainRequest = z.strictObject({ domain, auth_provider: authProvider });
+export type AddDomainRequest = z.input<typeof addDomainRequest>;
+
+export const deleteDomainsRequest = z.strictObject({
+  auth_provider: authProvider,
+  domains: z.array(z.strictObject({ domain: z.string().min(1) })).min(1, { message: "must name at least one domain" }),
+});
+export type DeleteDomainsRequest = z.input<typeof deleteDomainsRequest>;
+
+// ---- email server ---------------------------------------------------------------------------
+
+export const sharedEmailServer = z.strictObject({ type: z.literal("shared") });
+export const standardEmailServer = z.strictObject({
+  type: z.literal("standard"),
+  host: nonEmpty,
+  port,
+  username: nonEmpty,
+  password: nonEmpty,
+  sender_email: email,
+  sender_name: nonEmpty,
+});
+export const updateEmailServerRequest = z.discriminatedUnion("type", [sharedEmailServer, standardEmailServer], {
+  message: 'must be "shared" or "standard"',
+});
+export type UpdateEmailServerRequest = z.input<typeof updateEmailServerRequest>;
+
+/** What the service returns: `password` may be omitted, unknown fields are dropped. */
+export const emailServer = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("shared") }),
+  z.object({
+    type: z.literal("standard"),
+    host: z.string(),
+    port: z.number(),
+    username: z.string(),
+    password: z.string().optional(),
+    sender_email: z.string(),
+    sender_name: z.string(),
+  }),
+]);
+export type EmailServer = z.infer<typeof emailServer>;
