@@ -7,5 +7,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 600_000,
     reporters: ["default"],
+    globalSetup: ["test/e2e/global-setup.ts"],
   },
 });

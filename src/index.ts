@@ -1,0 +1,2 @@
+export * from "./schemas";
+export { systemClock, type Clock } from "./clock";

@@ -1,0 +1,91 @@
+/**
+ * The pattern every e2e test follows: a program from disk, run by the real Pulumi CLI through
+ * the Automation API, with a `file://` backend in a temp folder and passphrase secrets; nothing
+ * leaves loopback. `stackFor` returns the stack plus a `cleanup` for `finally`.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
+import { inject } from "vitest";
+
+export const PASSPHRASE = "e2e-passphrase-not-a-secret";
+
+export interface E2eStack {
+  stack: Stack;
+  /** The folder the program runs in (a copy of the source program). */
+  dir: string;
+  /** The file backend's folder. */
+  backendDir: string;
+  env: Record<string, string>;
+  /** Destroys what is left (best effort) and removes the stack and its folders. */
+  cleanup(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Folder of the program (Pulumi.yaml, index.ts, package.json), copied before running. */
+  program: string;
+  stackName?: string;
+  config?: ConfigMap;
+  env?: Record<string, string>;
+  /** Share a backend between stacks (per-environment tests). */
+  backendDir?: string;
+}
+
+/** Copies a program next to the e2e workspace's node_modules, so it resolves packages there. */
+export function copyProgram(program: string): string {
+  const workspace = inject("e2eWorkspace");
+  const dir = fs.mkdtempSync(path.join(workspace, "programs", `${path.basename(program)}-`));
+  fs.cpSync(program, dir, {
+    recursive: true,
+    filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === program,
+  });
+  return dir;
+}
+
+export async function stackFor(opts: StackOptions): Promise<E2eStack> {
+  const dir = copyProgram(opts.program);
+  const ownBackend = opts.backendDir === undefined;
+  const backendDir = opts.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-state-"));
+  const env: Record<string, string> = {
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    // Type-checking is `make test`'s job (tsc); the engine only needs to run the program.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    ...opts.env,
+  };
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: opts.stackName ?? "e2e", workDir: dir },
+    { envVars: env },
+  );
+  if (opts.config) await stack.setAllConfig(opts.config);
+  return {
+    stack,
+    dir,
+    backendDir,
+    env,
+    async cleanup() {
+      try {
+        await stack.destroy({ color: "never" });
+      } catch {
+        // Already gone or never created; the test's own assertions say what matters.
+      }
+      try {
+        await stack.workspace.removeStack(stack.name, { force: true });
+      } catch {
+        // The backend folder goes below anyway.
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (ownBackend) fs.rmSync(backendDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts nothing but `same` in a change summary (a preview or refresh that changes nothing). */
+export function changesOf(summary: Record<string, number> | undefined): Record<string, number> {
+  const changes: Record<string, number> = {};
+  for (const [op, n] of Object.entries(summary ?? {})) if (op !== "same" && n > 0) changes[op] = n;
+  return changes;
+}

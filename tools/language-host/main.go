@@ -1,0 +1,193 @@
+// pulumi-language-nodejs is a minimal Node.js language host for the Pulumi engine.
+//
+// Pulumi's own Node.js language host is a separate Go module that the module proxy reachable
+// from our machines does not serve, so the project builds this one instead. It implements only
+// what the engine needs to run a Node.js program from disk: plugin info, required packages
+// (none: dynamic providers need no plugin download) and Run, which starts
+// `@pulumi/pulumi/cmd/run` from the program's own node_modules with the arguments and
+// environment that script reads. Anything else answers Unimplemented, which the engine treats
+// as an older language host.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+)
+
+// version is set at build time to the Pulumi version this host is built against.
+var version = "0.0.0"
+
+// exitCodeBail is what @pulumi/pulumi/cmd/run exits with after it has already reported a
+// user-actionable error to the engine; the engine must not print a second one.
+const exitCodeBail = 32
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+func (h *host) GetRequiredPackages(
+	context.Context, *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *host) GetRequiredPlugins(
+	context.Context, *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	pwd := req.GetPwd()
+	runScript, err := resolveFrom(ctx, pwd, "@pulumi/pulumi/cmd/run")
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+
+	args := []string{runScript,
+		"--monitor=" + req.GetMonitorAddress(),
+		"--engine=" + h.engineAddress,
+		"--project=" + req.GetProject(),
+		"--stack=" + req.GetStack(),
+		"--pwd=" + pwd,
+	}
+	if org := req.GetOrganization(); org != "" {
+		args = append(args, "--organization="+org)
+	}
+	if root := req.GetInfo().GetRootDirectory(); root != "" {
+		args = append(args, "--root-directory="+root)
+	}
+	if req.GetDryRun() {
+		args = append(args, "--dry-run")
+	}
+	if req.GetParallel() > 0 {
+		args = append(args, "--parallel="+strconv.Itoa(int(req.GetParallel())))
+	}
+	program := req.GetProgram()
+	if program == "" {
+		program = "."
+	}
+	args = append(args, program)
+	args = append(args, req.GetArgs()...)
+
+	config, err := json.Marshal(req.GetConfig())
+	if err != nil {
+		return nil, err
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secrets, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Dir = pwd
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(os.Environ(),
+		"PULUMI_CONFIG="+string(config),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
+	)
+	cmd.Env = append(cmd.Env, typescriptEnv(req.GetInfo())...)
+
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			if exit.ExitCode() == exitCodeBail {
+				return &pulumirpc.RunResponse{Bail: true}, nil
+			}
+			return &pulumirpc.RunResponse{
+				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode()),
+			}, nil
+		}
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
+}
+
+// typescriptEnv mirrors the runtime options of Pulumi.yaml (`typescript`, `tsconfig`) that
+// @pulumi/pulumi/cmd/run reads from the environment. TypeScript is on unless turned off.
+func typescriptEnv(info *pulumirpc.ProgramInfo) []string {
+	typescript := true
+	var env []string
+	if opts := info.GetOptions().AsMap(); opts != nil {
+		if v, ok := opts["typescript"].(bool); ok {
+			typescript = v
+		}
+		if v, ok := opts["tsconfig"].(string); ok && v != "" {
+			env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+v)
+		}
+	}
+	if _, set := os.LookupEnv("PULUMI_NODEJS_TYPESCRIPT"); !set {
+		env = append(env, "PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(typescript))
+	}
+	return env
+}
+
+// resolveFrom asks node to resolve a module from dir, so the program's own copy of
+// @pulumi/pulumi is used, exactly as `require` in the program would find it.
+func resolveFrom(ctx context.Context, dir, module string) (string, error) {
+	var out, errOut bytes.Buffer
+	cmd := exec.CommandContext(ctx, "node", "-e",
+		"process.stdout.write(require.resolve(process.argv[1], {paths: [process.cwd()]}))", module)
+	cmd.Dir = dir
+	cmd.Stdout = &out
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("cannot find %s from %s (run npm install there): %s",
+			module, dir, strings.TrimSpace(errOut.String()))
+	}
+	return filepath.Clean(out.String()), nil
+}
+
+func main() {
+	// The engine passes flags (logging, tracing, root) and then its own address last.
+	var engineAddress string
+	for _, arg := range os.Args[1:] {
+		if !strings.HasPrefix(arg, "-") {
+			engineAddress = arg
+		}
+	}
+	if engineAddress == "" {
+		fmt.Fprintln(os.Stderr, "usage: pulumi-language-nodejs [flags] ENGINE_ADDRESS")
+		os.Exit(2)
+	}
+
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, &host{engineAddress: engineAddress})
+			return nil
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fatal: %v\n", err)
+		os.Exit(1)
+	}
+	// The engine reads the port from the first line of stdout.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fmt.Fprintf(os.Stderr, "fatal: %v\n", err)
+		os.Exit(1)
+	}
+}
