@@ -1,0 +1,231 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { isConflict, isNotFound, mayHaveActed } from "../client";
+import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
+import { afterWrite, api, sharedList } from "./context";
+import { checkInputs, compact, diffFields, dynamicProvider, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
+
+const KIND = "AuthIntegration";
+
+export const authIntegrationInputs = z.object({
+  projectId,
+  branchId,
+  databaseName: nonEmpty.default("neondb"),
+  roleName: nonEmpty.default("neondb_owner"),
+  authProvider: authProvider.default("stack"),
+  adopt: z.boolean().default(false),
+});
+type Inputs = z.infer<typeof authIntegrationInputs>;
+
+export interface AuthIntegrationArgs {
+  /** Neon project id (`^[a-z0-9-]{1,60}$`). */
+  projectId: pulumi.Input<string>;
+  /** The project's default (production) branch; the users table lives in its database. */
+  branchId: pulumi.Input<string>;
+  /** Database that gets the `neon_auth.users_sync` table. Default `neondb`. */
+  databaseName?: pulumi.Input<string>;
+  /** Role that owns it. Default `neondb_owner` (deprecated by Neon, still sent). */
+  roleName?: pulumi.Input<string>;
+  /** Auth provider; `stack` is the only one of this API generation. */
+  authProvider?: pulumi.Input<"stack">;
+  /**
+   * Take over an integration that already exists for this provider (made outside this stack)
+   * instead of failing with 409. Its SDK keys are then regenerated, as the API has no other
+   * way to hand them out. Default false.
+   */
+  adopt?: pulumi.Input<boolean>;
+}
+
+const FIELDS = [
+  { name: "projectId", replaces: true },
+  { name: "branchId", replaces: true },
+  { name: "databaseName", replaces: true },
+  { name: "roleName", replaces: true },
+  { name: "authProvider", replaces: true },
+  { name: "adopt" },
+] as const;
+
+function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | undefined, old: Props = {}): Props {
+  const envVars =
+    keys.pub_client_key === undefined
+      ? undefined
+      : {
+          NEXT_PUBLIC_STACK_PROJECT_ID: keys.auth_provider_project_id,
+          NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: keys.pub_client_key,
+          STACK_SECRET_SERVER_KEY: keys.secret_server_key,
+        };
+  return compact({
+    ...inputs,
+    authProviderProjectId: keys.auth_provider_project_id ?? record?.auth_provider_project_id,
+    pubClientKey: keys.pub_client_key,
+    secretServerKey: keys.secret_server_key,
+    jwksUrl: keys.jwks_url ?? record?.jwks_url,
+    schemaName: keys.schema_name,
+    tableName: keys.table_name,
+    dbName: record?.db_name ?? old.dbName ?? inputs.databaseName,
+    ownedBy: record?.owned_by ?? old.ownedBy,
+    transferStatus: record?.transfer_status,
+    createdAt: record?.created_at ?? old.createdAt,
+    envVars,
+  });
+}
+
+async function findIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
+  const list = await sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
+  return list.find((i) => i.auth_provider === provider);
+}
+
+export const integrationHandler: Handler = {
+  async check(_olds, news) {
+    return checkInputs(KIND, authIntegrationInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(olds, news, FIELDS, { deleteBeforeReplace: true });
+  },
+
+  async create(props) {
+    const inputs = authIntegrationInputs.parse(props);
+    const request = {
+      auth_provider: inputs.authProvider,
+      project_id: inputs.projectId,
+      branch_id: inputs.branchId,
+      database_name: inputs.databaseName,
+      role_name: inputs.roleName,
+    };
+    let keys: KeySet;
+    try {
+      keys = await api().createIntegration(request);
+    } catch (err) {
+      // A lost response (the integration may exist, its keys unseen) or a pre-existing one the
+      // user asked us to adopt: the integration is found by its natural key and its keys are
+      // obtained the only way the API offers, by generating a new set.
+      const lost = mayHaveActed(err);
+      if (!lost && !(isConflict(err) && inputs.adopt)) {
+        if (isConflict(err)) {
+          throw new Error(
+            `${KIND}: project ${inputs.projectId} already has a "${inputs.authProvider}" integration ` +
+              "(made outside this stack or by an interrupted run). Set `adopt: true` to take it over, " +
+              "or delete it first.",
+          );
+        }
+        throw err;
+      }
+      afterWrite(inputs.projectId);
+      const existing = await findIntegration(inputs.projectId, inputs.authProvider);
+      if (!existing) throw err;
+      keys = await api().generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider });
+    }
+    afterWrite(inputs.projectId);
+    const record = await findIntegration(inputs.projectId, inputs.authProvider);
+    return { id: joinId(inputs.projectId, inputs.authProvider), outs: outputsOf(inputs, keys, record) };
+  },
+
+  async read(id, props) {
+    const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
+    let record: Integration | undefined;
+    try {
+      record = await findIntegration(project, provider);
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+    if (!record) return {};
+    // The list carries no keys: they stay as created. An imported integration has none (the
+    // API hands keys out only by generating new ones; use AuthSdkKeys for that).
+    const keys: Partial<KeySet> = {
+      auth_provider_project_id: record.auth_provider_project_id,
+      pub_client_key: props.pubClientKey,
+      secret_server_key: props.secretServerKey,
+      jwks_url: record.jwks_url,
+      schema_name: props.schemaName ?? "neon_auth",
+      table_name: props.tableName ?? "users_sync",
+    };
+    const inputs: Inputs = {
+      projectId: project,
+      branchId: record.branch_id,
+      databaseName: props.databaseName ?? record.db_name,
+      roleName: props.roleName ?? "neondb_owner",
+      authProvider: "stack",
+      adopt: props.adopt ?? false,
+    };
+    const outs = outputsOf(inputs, keys, record, props);
+    return { id, props: outs, inputs: compact({ ...inputs }) };
+  },
+
+  async update(_id, olds, news) {
+    // Only `adopt` can change in place; it matters at create time alone.
+    return { outs: { ...olds, adopt: news.adopt } };
+  },
+
+  async delete(id, props) {
+    const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
+    try {
+      await api().deleteIntegration(project, provider);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    afterWrite(props.projectId ?? project);
+  },
+};
+
+/**
+ * Neon Auth on a project: provisions a managed auth project at the provider and the
+ * `neon_auth.users_sync` table. Any input change replaces it (delete first: one per provider).
+ * Refresh reads it from the project's integration list.
+ *
+ * @example
+ * ```ts
+ * const auth = new AuthIntegration("auth", { projectId: "p-123", branchId: "br-main-1" });
+ * export const env = auth.envVars; // secret
+ * ```
+ */
+export class AuthIntegration extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly branchId: pulumi.Output<string>;
+  declare readonly databaseName: pulumi.Output<string>;
+  declare readonly roleName: pulumi.Output<string>;
+  declare readonly authProvider: pulumi.Output<string>;
+  declare readonly adopt: pulumi.Output<boolean>;
+  /** Project id at the auth provider (Stack Auth). */
+  declare readonly authProviderProjectId: pulumi.Output<string>;
+  /** Publishable client key for the frontend SDK (secret). */
+  declare readonly pubClientKey: pulumi.Output<string>;
+  /** Secret server key for the backend SDK (secret). */
+  declare readonly secretServerKey: pulumi.Output<string>;
+  declare readonly jwksUrl: pulumi.Output<string>;
+  declare readonly schemaName: pulumi.Output<string>;
+  declare readonly tableName: pulumi.Output<string>;
+  declare readonly dbName: pulumi.Output<string>;
+  /** `neon` until an ownership transfer is confirmed, then `user`. */
+  declare readonly ownedBy: pulumi.Output<string>;
+  /** `initiated` or `finished` once a transfer was requested. */
+  declare readonly transferStatus: pulumi.Output<string | undefined>;
+  declare readonly createdAt: pulumi.Output<string>;
+  /** The environment variables a Stack Auth app needs (secret). */
+  declare readonly envVars: pulumi.Output<Record<string, string>>;
+
+  constructor(name: string, args: AuthIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dynamicProvider(KIND),
+      name,
+      {
+        ...args,
+        authProviderProjectId: undefined,
+        pubClientKey: undefined,
+        secretServerKey: undefined,
+        jwksUrl: undefined,
+        schemaName: undefined,
+        tableName: undefined,
+        dbName: undefined,
+        ownedBy: undefined,
+        transferStatus: undefined,
+        createdAt: undefined,
+        envVars: undefined,
+      },
+      { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
+      MODULE,
+      KIND,
+    );
+  }
+}

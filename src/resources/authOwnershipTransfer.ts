@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { isNotFound, mayHaveActed } from "../client";
+import { authProvider, projectId, type Integration } from "../schemas";
+import { afterWrite, api, sharedList } from "./context";
+import { checkInputs, compact, diffFields, dynamicProvider, MODULE, splitId, type Handler, type Props } from "./kit";
+
+const KIND = "AuthOwnershipTransfer";
+
+export const authOwnershipTransferInputs = z.object({
+  projectId,
+  authProvider: authProvider.default("stack"),
+});
+type Inputs = z.infer<typeof authOwnershipTransferInputs>;
+
+export interface AuthOwnershipTransferArgs {
+  projectId: pulumi.Input<string>;
+  authProvider?: pulumi.Input<"stack">;
+}
+
+const FIELDS = [
+  { name: "projectId", replaces: true },
+  { name: "authProvider", replaces: true },
+] as const;
+
+function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
+  return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
+}
+
+async function findIntegration(project: string, provider: string): Promise<Integration | undefined> {
+  const list = await sharedList(project, "integrations", () => api().listIntegrations(project));
+  return list.find((i) => i.auth_provider === provider);
+}
+
+export const ownershipTransferHandler: Handler = {
+  async check(_olds, news) {
+    return checkInputs(KIND, authOwnershipTransferInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(olds, news, FIELDS);
+  },
+
+  async create(props) {
+    const inputs = authOwnershipTransferInputs.parse(props);
+    const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
+    let url: string;
+    try {
+      ({ url } = await api().transferOwnership(request));
+    } catch (err) {
+      // A URL nobody saw cannot be used; asking for another is harmless.
+      if (!mayHaveActed(err)) throw err;
+      ({ url } = await api().transferOwnership(request));
+    }
+    afterWrite(inputs.projectId);
+    const record = await findIntegration(inputs.projectId, inputs.authProvider);
+    return { id: `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`, outs: { ...ownerOf(inputs, record), url } };
+  },
+
+  async read(id, props) {
+    const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
+    let record: Integration | undefined;
+    try {
+      record = await findIntegration(project, provider);
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+    if (!record) return {};
+    const inputs: Inputs = { projectId: project, authProvider: provider as Inputs["authProvider"] };
+    return { id, props: { ...props, ...ownerOf(inputs, record) } };
+  },
+
+  async update(_id, olds) {
+    return { outs: olds };
+  },
+
+  async delete() {
+    // A requested transfer cannot be withdrawn through the API; the URL simply goes unused.
+  },
+};
+
+/**
+ * Step one of moving the managed auth project to your own Stack Auth account: requests a
+ * transfer URL (secret: it carries a one-time code). Step two happens outside Pulumi: open the
+ * URL in a browser and confirm the receiving account. Refresh then shows `ownedBy: "user"` on
+ * this resource and on the AuthIntegration.
+ *
+ * @example
+ * ```ts
+ * const transfer = new AuthOwnershipTransfer("transfer", { projectId }, { dependsOn: auth });
+ * export const transferUrl = transfer.url; // secret: `pulumi stack output transferUrl --show-secrets`
+ * ```
+ */
+export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly authProvider: pulumi.Output<string>;
+  /** Confirmation URL with a one-time `code` (secret). */
+  declare readonly url: pulumi.Output<string>;
+  declare readonly ownedBy: pulumi.Output<string>;
+  declare readonly transferStatus: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: AuthOwnershipTransferArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dynamicProvider(KIND),
+      name,
+      { ...args, url: undefined, ownedBy: undefined, transferStatus: undefined },
+      { ...opts, additionalSecretOutputs: ["url", ...(opts?.additionalSecretOutputs ?? [])] },
+      MODULE,
+      KIND,
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { isNotFound, mayHaveActed } from "../client";
+import { authProvider, projectId, type KeySet } from "../schemas";
+import { api, sharedList } from "./context";
+import { checkInputs, compact, diffFields, dynamicProvider, MODULE, splitId, type Handler, type Props } from "./kit";
+
+const KIND = "AuthSdkKeys";
+
+export const authSdkKeysInputs = z.object({
+  projectId,
+  authProvider: authProvider.default("stack"),
+  rotationTrigger: z.string({ message: "must be a string" }).optional(),
+});
+type Inputs = z.infer<typeof authSdkKeysInputs>;
+
+export interface AuthSdkKeysArgs {
+  projectId: pulumi.Input<string>;
+  authProvider?: pulumi.Input<"stack">;
+  /** Any string; changing it generates a new key set (rotation). */
+  rotationTrigger?: pulumi.Input<string>;
+}
+
+const FIELDS = [
+  { name: "projectId", replaces: true },
+  { name: "authProvider", replaces: true },
+  { name: "rotationTrigger", replaces: true },
+] as const;
+
+function outputsOf(inputs: Inputs, keys: KeySet): Props {
+  return compact({
+    ...inputs,
+    authProviderProjectId: keys.auth_provider_project_id,
+    pubClientKey: keys.pub_client_key,
+    secretServerKey: keys.secret_server_key,
+    jwksUrl: keys.jwks_url,
+    envVars: {
+      NEXT_PUBLIC_STACK_PROJECT_ID: keys.auth_provider_project_id,
+      NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: keys.pub_client_key,
+      STACK_SECRET_SERVER_KEY: keys.secret_server_key,
+    },
+  });
+}
+
+export const sdkKeysHandler: Handler = {
+  async check(_olds, news) {
+    return checkInputs(KIND, authSdkKeysInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(olds, news, FIELDS);
+  },
+
+  async create(props) {
+    const inputs = authSdkKeysInputs.parse(props);
+    const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
+    let keys: KeySet;
+    try {
+      keys = await api().generateSdkKeys(request);
+    } catch (err) {
+      // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
+      if (!mayHaveActed(err)) throw err;
+      keys = await api().generateSdkKeys(request);
+    }
+    const id = `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`;
+    return { id, outs: outputsOf(inputs, keys) };
+  },
+
+  async read(id, props) {
+    const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
+    try {
+      const list = await sharedList(project, "integrations", () => api().listIntegrations(project));
+      // Keys live as long as their integration; the API cannot list or revoke key sets.
+      if (!list.some((i) => i.auth_provider === provider)) return {};
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+    return { id, props };
+  },
+
+  async update(_id, olds) {
+    return { outs: olds };
+  },
+
+  async delete() {
+    // The API has no call to revoke a key set: forgetting it is all that can be done.
+  },
+};
+
+/**
+ * A freshly generated SDK key set for an existing integration. Changing `rotationTrigger`
+ * generates a new set (the old one is not revoked: the API cannot do that).
+ *
+ * @example
+ * ```ts
+ * const keys = new AuthSdkKeys("keys", { projectId, rotationTrigger: "2026-11" }, { dependsOn: auth });
+ * ```
+ */
+export class AuthSdkKeys extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly authProvider: pulumi.Output<string>;
+  declare readonly rotationTrigger: pulumi.Output<string | undefined>;
+  declare readonly authProviderProjectId: pulumi.Output<string>;
+  /** Secret. */
+  declare readonly pubClientKey: pulumi.Output<string>;
+  /** Secret. */
+  declare readonly secretServerKey: pulumi.Output<string>;
+  declare readonly jwksUrl: pulumi.Output<string>;
+  /** The environment variables a Stack Auth app needs (secret). */
+  declare readonly envVars: pulumi.Output<Record<string, string>>;
+
+  constructor(name: string, args: AuthSdkKeysArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dynamicProvider(KIND),
+      name,
+      { ...args, authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
+      { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
+      MODULE,
+      KIND,
+    );
+  }
+}

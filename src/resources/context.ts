@@ -1,0 +1,56 @@
+/**
+ * Provider-side state of one dynamic-provider process: the settings from `configure`, the one
+ * shared client, and list results shared between the resources of a run.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { getClient, NeonConfigError, type NeonClient } from "../client";
+
+interface Settings {
+  apiKey?: string;
+  apiUrl?: string;
+}
+
+let settings: Settings = {};
+
+/** Called by the engine once per serialized provider with the full stack configuration. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  settings = {
+    apiKey: req.config.get("neon:apiKey") || settings.apiKey,
+    apiUrl: req.config.get("neon:apiUrl") || settings.apiUrl,
+  };
+}
+
+/** The client for this run: stack config first, then NEON_API_KEY / NEON_API_URL. */
+export function api(): NeonClient {
+  const apiKey = settings.apiKey || process.env.NEON_API_KEY;
+  if (!apiKey) {
+    throw new NeonConfigError(
+      "no Neon API key is configured: run `pulumi config set --secret neon:apiKey <key>` or set NEON_API_KEY",
+    );
+  }
+  const baseUrl = settings.apiUrl || process.env.NEON_API_URL || undefined;
+  return getClient({ apiKey, ...(baseUrl ? { baseUrl } : {}) });
+}
+
+/**
+ * List calls shared by the resources of a run: concurrent reads of one project's list (say,
+ * a refresh of 100 redirect domains) make one request, and a result is reused for a moment.
+ * Every write through `afterWrite` forgets the project's lists, so a read never misses our own
+ * change.
+ */
+const LIST_TTL_MS = 2_000;
+const lists = new Map<string, { at: number; value: Promise<unknown> }>();
+
+export function sharedList<T>(projectId: string, area: string, load: () => Promise<T>): Promise<T> {
+  const key = `${projectId}\u0000${area}`;
+  const hit = lists.get(key);
+  if (hit && Date.now() - hit.at < LIST_TTL_MS) return hit.value as Promise<T>;
+  const value = load();
+  lists.set(key, { at: Date.now(), value });
+  value.catch(() => lists.delete(key));
+  return value;
+}
+
+export function afterWrite(projectId: string): void {
+  for (const key of lists.keys()) if (key.startsWith(`${projectId}\u0000`)) lists.delete(key);
+}

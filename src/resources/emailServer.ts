@@ -1,0 +1,163 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { isNotFound } from "../client";
+import { email, nonEmpty, port, projectId, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
+import { api } from "./context";
+import { checkInputs, compact, diffFields, dynamicProvider, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
+
+const KIND = "EmailServer";
+const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
+
+export const emailServerInputs = z
+  .object({
+    projectId,
+    type: z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }),
+    host: nonEmpty.optional(),
+    port: port.optional(),
+    username: nonEmpty.optional(),
+    password: nonEmpty.optional(),
+    senderEmail: z.string({ message: "must be a string" }).trim().pipe(email).optional(),
+    senderName: nonEmpty.optional(),
+  })
+  .superRefine((v, ctx) => {
+    for (const field of SMTP_FIELDS) {
+      if (v.type === "standard" && v[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: 'is required when type is "standard"' });
+      }
+      if (v.type === "shared" && v[field] !== undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: 'must not be set when type is "shared"' });
+      }
+    }
+  });
+type Inputs = z.infer<typeof emailServerInputs>;
+
+export interface EmailServerArgs {
+  projectId: pulumi.Input<string>;
+  /** `shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required). */
+  type: pulumi.Input<"shared" | "standard">;
+  host?: pulumi.Input<string>;
+  /** 1 to 65535. */
+  port?: pulumi.Input<number>;
+  username?: pulumi.Input<string>;
+  /** SMTP password (kept secret in state). */
+  password?: pulumi.Input<string>;
+  senderEmail?: pulumi.Input<string>;
+  senderName?: pulumi.Input<string>;
+}
+
+function requestOf(inputs: Inputs): UpdateEmailServerRequest {
+  if (inputs.type === "shared") return { type: "shared" };
+  return {
+    type: "standard",
+    host: inputs.host!,
+    port: inputs.port!,
+    username: inputs.username!,
+    password: inputs.password!,
+    sender_email: inputs.senderEmail!,
+    sender_name: inputs.senderName!,
+  };
+}
+
+/** Outputs from what the server holds; the password, which reads may omit, stays as set. */
+function propsOf(project: string, server: ApiEmailServer, password: string | undefined): Props {
+  if (server.type === "shared") return { projectId: project, type: "shared" };
+  return compact({
+    projectId: project,
+    type: "standard",
+    host: server.host,
+    port: server.port,
+    username: server.username,
+    password: server.password ?? password,
+    senderEmail: server.sender_email,
+    senderName: server.sender_name,
+  });
+}
+
+async function apply(inputs: Inputs): Promise<Props> {
+  const server = await api().updateEmailServer(inputs.projectId, requestOf(inputs));
+  return propsOf(inputs.projectId, server, inputs.password);
+}
+
+export const emailServerHandler: Handler = {
+  async check(_olds, news) {
+    return checkInputs(KIND, emailServerInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(
+      olds,
+      news,
+      [{ name: "projectId", replaces: true }, { name: "type" }, ...SMTP_FIELDS.map((name) => ({ name }))],
+      { deleteBeforeReplace: true },
+    );
+  },
+
+  // PATCH sets the whole configuration, so a lost answer is safely replayed by the client.
+  async create(props) {
+    const inputs = emailServerInputs.parse(props);
+    return { id: joinId(inputs.projectId, "email-server"), outs: await apply(inputs) };
+  },
+
+  async read(id, props) {
+    const [project] = splitId(KIND, id, 2, "<projectId>/email-server");
+    try {
+      const server = await api().getEmailServer(project);
+      const current = propsOf(project, server, props.password);
+      return { id, props: current, inputs: current };
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+  },
+
+  async update(_id, _olds, news) {
+    return { outs: await apply(emailServerInputs.parse(news)) };
+  },
+
+  async delete(id) {
+    const [project] = splitId(KIND, id, 2, "<projectId>/email-server");
+    try {
+      await api().updateEmailServer(project, { type: "shared" });
+    } catch (err) {
+      // No project or no auth on it: there is no email server left to reset.
+      if (!isNotFound(err)) throw err;
+    }
+  },
+};
+
+/**
+ * The email server that sends verification and password-reset mail. `standard` uses your SMTP
+ * server; `shared` uses Neon's. Create and update set the configuration; delete sets it back
+ * to shared. Import id: `<projectId>/email-server`.
+ *
+ * @example
+ * ```ts
+ * const cfg = new pulumi.Config();
+ * new EmailServer("smtp", { projectId, type: "standard", host: "smtp.example.com", port: 587,
+ *   username: "apikey", password: cfg.requireSecret("smtpPassword"),
+ *   senderEmail: "auth@example.com", senderName: "Example" }, { dependsOn: auth });
+ * ```
+ */
+export class EmailServer extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<string>;
+  declare readonly host: pulumi.Output<string | undefined>;
+  declare readonly port: pulumi.Output<number | undefined>;
+  declare readonly username: pulumi.Output<string | undefined>;
+  /** Secret. */
+  declare readonly password: pulumi.Output<string | undefined>;
+  declare readonly senderEmail: pulumi.Output<string | undefined>;
+  declare readonly senderName: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: EmailServerArgs, opts?: pulumi.CustomResourceOptions) {
+    const password = args.password === undefined ? undefined : pulumi.secret(args.password);
+    super(
+      dynamicProvider(KIND),
+      name,
+      { ...args, password },
+      { ...opts, additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },
+      MODULE,
+      KIND,
+    );
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The small shared kit of the resources: input validation for `check`, field-list diffs, ids,
+ * and the thin provider object that the engine serializes into state.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+
+/** What the engine sends for a value it does not know yet (during preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type Props = Record<string, any>;
+
+/** The resource kinds, one per file in this folder; also the last part of each type token. */
+export type Kind =
+  | "AuthIntegration"
+  | "AuthSdkKeys"
+  | "AuthOwnershipTransfer"
+  | "AuthUser"
+  | "OAuthProvider"
+  | "RedirectDomain"
+  | "EmailServer";
+
+/** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
+export const MODULE = "neon-auth";
+
+/**
+ * The provider object serialized into every resource's `__provider`. Its methods hold no
+ * logic: at call time they load the implementation by package name in the dynamic-provider
+ * process, so state stays small and one client (one rate limiter, one connection pool) serves
+ * every resource of a run, whatever the number of resources.
+ */
+export function dynamicProvider(kind: Kind): pulumi.dynamic.ResourceProvider {
+  const impl = () => require("pulumi-neon-auth/dist/resources/runtime").handler(kind);
+  return {
+    configure: (req) => require("pulumi-neon-auth/dist/resources/runtime").configure(req),
+    check: (olds, news) => impl().check(olds, news),
+    diff: (id, olds, news) => impl().diff(id, olds, news),
+    create: (inputs) => impl().create(inputs),
+    read: (id, props) => impl().read(id, props),
+    update: (id, olds, news) => impl().update(id, olds, news),
+    delete: (id, props) => impl().delete(id, props),
+  };
+}
+
+/** What each resource file implements; the runtime dispatches to it by kind. */
+export interface Handler {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/**
+ * Validates and normalises inputs with the resource's zod schema. Failures name the field and
+ * the rule. Fields still unknown (preview) are not judged; the inputs then pass as they are.
+ */
+export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
+  const { __provider, ...inputs } = news;
+  const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
+  const parsed = schema.safeParse(inputs);
+  if (parsed.success) return { inputs: parsed.data as Props };
+  const failures = parsed.error.issues
+    .filter((issue) => !unknown.has(String(issue.path[0] ?? "")))
+    .map((issue) => {
+      const property = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
+      return { property, reason: `${kind} ${property} ${issue.message}` };
+    });
+  return failures.length > 0 ? { inputs, failures } : { inputs };
+}
+
+function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+export interface FieldRule {
+  /** Input name, as declared in the Args and kept in outputs. */
+  name: string;
+  /** A change to this field replaces the object. */
+  replaces?: boolean;
+}
+
+/**
+ * Compares an explicit field list of old outputs and new (checked) inputs. Absent and
+ * undefined are the same, so an optional field left out never shows as a change.
+ */
+export function diffFields(
+  olds: Props,
+  news: Props,
+  fields: readonly FieldRule[],
+  opts: { deleteBeforeReplace?: boolean } = {},
+): pulumi.dynamic.DiffResult {
+  const changed = fields.filter((f) => !sameValue(olds[f.name], news[f.name]));
+  const replaces = changed.filter((f) => f.replaces).map((f) => f.name);
+  return {
+    changes: changed.length > 0,
+    replaces,
+    stables: fields.filter((f) => f.replaces && !changed.includes(f)).map((f) => f.name),
+    deleteBeforeReplace: replaces.length > 0 && (opts.deleteBeforeReplace ?? false),
+  };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null) return b === undefined || b === null;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** `a/b` ids: the natural key of an object, so `import` and read-back can find it. */
+export function joinId(...parts: string[]): string {
+  return parts.join("/");
+}
+
+/** Splits an id made by `joinId` into exactly `n` parts; the last part keeps any further `/`. */
+export function splitId(kind: Kind, id: string, n: 2 | 3, format: string): [string, string, ...string[]] {
+  const parts = id.split("/");
+  if (parts.length < n || parts.slice(0, n).some((p) => p === "")) {
+    throw new Error(`${kind} id "${id}" is not of the form ${format}`);
+  }
+  const [first, ...rest] = [...parts.slice(0, n - 1), parts.slice(n - 1).join("/")];
+  return [first!, rest[0]!, ...rest.slice(1)];
+}
+
+/** Drops undefined values, so outputs never carry keys without values. */
+export function compact<T extends Props>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

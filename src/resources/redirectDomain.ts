@@ -1,0 +1,112 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { isConflict, isNotFound, mayHaveActed } from "../client";
+import { authProvider, domain, projectId } from "../schemas";
+import { afterWrite, api, sharedList } from "./context";
+import { checkInputs, compact, diffFields, dynamicProvider, joinId, MODULE, splitId, type Handler } from "./kit";
+
+const KIND = "RedirectDomain";
+
+/** `HTTPS://App.Example.com/` and `https://app.example.com` are one origin: compare them as one. */
+export function normalizeOrigin(value: string): string {
+  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)\/*$/i.exec(value.trim());
+  if (!m) return value.trim();
+  return `${m[1]!.toLowerCase()}://${m[2]!.toLowerCase()}`;
+}
+
+export const redirectDomainInputs = z.object({
+  projectId,
+  domain: z.string({ message: "must be a string" }).transform(normalizeOrigin).pipe(domain),
+  authProvider: authProvider.default("stack"),
+});
+
+export interface RedirectDomainArgs {
+  projectId: pulumi.Input<string>;
+  /** An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path. */
+  domain: pulumi.Input<string>;
+  authProvider?: pulumi.Input<"stack">;
+}
+
+const FIELDS = [
+  { name: "projectId", replaces: true },
+  { name: "domain", replaces: true },
+  { name: "authProvider", replaces: true },
+] as const;
+
+async function isListed(project: string, origin: string): Promise<boolean> {
+  const list = await sharedList(project, "domains", () => api().listDomains(project));
+  return list.some((d) => normalizeOrigin(d.domain) === origin);
+}
+
+export const redirectDomainHandler: Handler = {
+  async check(_olds, news) {
+    return checkInputs(KIND, redirectDomainInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(olds, news, FIELDS);
+  },
+
+  async create(props) {
+    const inputs = redirectDomainInputs.parse(props);
+    try {
+      await api().addDomain(inputs.projectId, { domain: inputs.domain, auth_provider: inputs.authProvider });
+    } catch (err) {
+      // A domain is nothing but its name: if it is listed after a lost answer or a conflict,
+      // it is exactly what was asked for.
+      if (!mayHaveActed(err) && !isConflict(err)) throw err;
+      afterWrite(inputs.projectId);
+      if (!(await isListed(inputs.projectId, inputs.domain))) throw err;
+    }
+    afterWrite(inputs.projectId);
+    return { id: joinId(inputs.projectId, inputs.domain), outs: compact({ ...inputs }) };
+  },
+
+  async read(id, props) {
+    const [project, origin] = splitId(KIND, id, 2, "<projectId>/<origin>");
+    try {
+      if (!(await isListed(project, origin))) return {};
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+    const inputs = { projectId: project, domain: origin, authProvider: props.authProvider ?? "stack" };
+    return { id, props: inputs, inputs };
+  },
+
+  async update(_id, olds) {
+    return { outs: olds };
+  },
+
+  async delete(id, props) {
+    const [project, origin] = splitId(KIND, id, 2, "<projectId>/<origin>");
+    try {
+      await api().deleteDomains(project, {
+        auth_provider: props.authProvider ?? "stack",
+        domains: [{ domain: origin }],
+      });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    afterWrite(project);
+  },
+};
+
+/**
+ * One origin on the redirect-URI whitelist. Changing it replaces the entry. Import id:
+ * `<projectId>/<origin>`, e.g. `p-123/https://app.example.com`.
+ *
+ * @example
+ * ```ts
+ * new RedirectDomain("app", { projectId, domain: "https://app.example.com" }, { dependsOn: auth });
+ * ```
+ */
+export class RedirectDomain extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly domain: pulumi.Output<string>;
+  declare readonly authProvider: pulumi.Output<string>;
+
+  constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
+    super(dynamicProvider(KIND), name, { ...args }, opts, MODULE, KIND);
+  }
+}

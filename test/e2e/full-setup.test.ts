@@ -1,0 +1,195 @@
+/**
+ * The whole auth setup through the real engine against the emulator at its spec rate limits:
+ * create at scale, no-change preview and refresh, in-place updates, replacements, back to
+ * shared email, drift, secrets, destroy.
+ */
+import * as path from "node:path";
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, stackFor, type E2eStack } from "./harness";
+import { API_KEY, emulator, outOfBand, snapshot } from "./neon";
+
+const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
+const PROJECT = "p-full";
+const BRANCH = "br-main-p-full";
+const GITHUB_SECRET = "gh-secret-7c1e5a90d2";
+const GITHUB_SECRET_2 = "gh-secret-rotated-3b8f14";
+const SMTP_PASSWORD = "smtp-pw-e41b0c77aa";
+const EXTRA = Number(process.env.E2E_EXTRA_DOMAINS ?? 100);
+
+describe("full auth setup (examples/full-setup)", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+  const output: string[] = [];
+  const onOutput = (s: string) => output.push(s);
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
+    e2e = await stackFor({
+      program: PROGRAM,
+      config: {
+        "neon:apiUrl": { value: em.url },
+        "neon:apiKey": { value: API_KEY, secret: true },
+        projectId: { value: PROJECT },
+        branchId: { value: BRANCH },
+        githubClientSecret: { value: GITHUB_SECRET, secret: true },
+        smtpPassword: { value: SMTP_PASSWORD, secret: true },
+        extraDomains: { value: String(EXTRA) },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await e2e?.cleanup();
+    await em?.close();
+  });
+
+  // 1 stack + integration + keys + 2 OAuth providers + (3 + EXTRA) domains + email + 2 users
+  const TOTAL = 1 + 1 + 1 + 2 + (3 + EXTRA) + 1 + 2;
+
+  it("creates everything, then previews and refreshes with no changes", { timeout: 600_000 }, async () => {
+    const up = await e2e.stack.up({ color: "never", onOutput });
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toEqual({ create: TOTAL });
+
+    const snap = await snapshot(em, PROJECT);
+    expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: BRANCH, owned_by: "neon" }]);
+    expect(snap.providers).toEqual([
+      { id: "github", type: "standard" },
+      { id: "google", type: "shared" },
+    ]);
+    expect(snap.domains).toHaveLength(3 + EXTRA);
+    expect(snap.domains).toContain("https://app.example.com");
+    expect(snap.domains).toContain("http://localhost:3000");
+    expect(snap.domains).toContain(`https://app-${EXTRA}.example.com`);
+    expect(snap.email).toEqual({
+      type: "standard",
+      host: "smtp.example.com",
+      port: 587,
+      username: "apikey",
+      sender_email: "auth@example.com",
+      sender_name: "Example Auth",
+    });
+    expect(snap.users).toEqual([
+      { email: "ada@example.com", name: "Ada Lovelace" },
+      { email: "grace@example.com", name: "Grace Hopper" },
+    ]);
+
+    expect(up.outputs.domainCount).toEqual({ value: 3 + EXTRA, secret: false });
+    expect(up.outputs.ownedBy).toEqual({ value: "neon", secret: false });
+    expect(up.outputs.appEnv?.secret).toBe(true);
+    expect(Object.keys(up.outputs.appEnv?.value ?? {}).sort()).toEqual([
+      "NEXT_PUBLIC_STACK_PROJECT_ID",
+      "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY",
+      "STACK_SECRET_SERVER_KEY",
+    ]);
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true, diff: true, onOutput });
+    expect(preview.changeSummary).toEqual({ same: TOTAL });
+    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true, onOutput });
+    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+  });
+
+  it("updates credentials and SMTP fields in place", { timeout: 300_000 }, async () => {
+    await e2e.stack.setConfig("githubClientSecret", { value: GITHUB_SECRET_2, secret: true });
+    await e2e.stack.setConfig("smtpHost", { value: "mail.example.org" });
+    await e2e.stack.setConfig("smtpPort", { value: "2525" });
+    const up = await e2e.stack.up({ color: "never", diff: true, onOutput });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ update: 2 });
+    const snap = await snapshot(em, PROJECT);
+    expect(snap.email).toMatchObject({ type: "standard", host: "mail.example.org", port: 2525 });
+    expect(snap.providers).toEqual([
+      { id: "github", type: "standard" },
+      { id: "google", type: "shared" },
+    ]);
+  });
+
+  it("replaces a domain, a user and a provider id; email back to shared", { timeout: 300_000 }, async () => {
+    await e2e.stack.setConfig("appDomain", { value: "https://www.example.com" });
+    await e2e.stack.setConfig("users", {
+      value: JSON.stringify([
+        { email: "ada@example.com", name: "Ada King" },
+        { email: "grace@example.com", name: "Grace Hopper" },
+      ]),
+    });
+    await e2e.stack.setConfig("githubProviderId", { value: "microsoft" });
+    await e2e.stack.setConfig("emailType", { value: "shared" });
+    const up = await e2e.stack.up({ color: "never", diff: true, onOutput });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ replace: 3, update: 1 });
+
+    const snap = await snapshot(em, PROJECT);
+    expect(snap.domains).toContain("https://www.example.com");
+    expect(snap.domains).not.toContain("https://app.example.com");
+    expect(snap.domains).toHaveLength(3 + EXTRA);
+    expect(snap.providers).toEqual([
+      { id: "google", type: "shared" },
+      { id: "microsoft", type: "standard" },
+    ]);
+    expect(snap.users).toEqual([
+      { email: "ada@example.com", name: "Ada King" },
+      { email: "grace@example.com", name: "Grace Hopper" },
+    ]);
+    expect(snap.email).toEqual({ type: "shared" });
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: TOTAL });
+  });
+
+  it("shows objects deleted out of band on refresh and recreates them on up", { timeout: 300_000 }, async () => {
+    expect(await outOfBand(em, "DELETE", `/projects/${PROJECT}/auth/oauth_providers/google`)).toBe(204);
+    expect(
+      await outOfBand(em, "DELETE", `/projects/${PROJECT}/auth/domains`, {
+        auth_provider: "stack",
+        domains: [{ domain: "https://app-1.example.com" }],
+      }),
+    ).toBe(200);
+
+    const refresh = await e2e.stack.refresh({ color: "never", onOutput });
+    expect(changesOf(refresh.summary.resourceChanges)).toEqual({ delete: 2 });
+
+    const up = await e2e.stack.up({ color: "never", onOutput });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 2 });
+    const snap = await snapshot(em, PROJECT);
+    expect(snap.providers.map((p) => p.id)).toEqual(["google", "microsoft"]);
+    expect(snap.domains).toContain("https://app-1.example.com");
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: TOTAL });
+    const again = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
+    expect(changesOf(again.summary.resourceChanges)).toEqual({});
+  });
+
+  it("keeps every secret out of state and CLI output", { timeout: 120_000 }, async () => {
+    const state = await em.state({ secrets: true });
+    const keys = JSON.stringify(state).match(/"(pck|ssk)_[A-Za-z0-9_-]+"/g) ?? [];
+    expect(keys.length).toBeGreaterThan(0);
+    const secrets = [API_KEY, GITHUB_SECRET, GITHUB_SECRET_2, SMTP_PASSWORD, ...keys.map((k) => k.slice(1, -1))];
+
+    // The Automation API's exportStack shows secrets; the CLI's export is what a user shares.
+    const cli = (...args: string[]) =>
+      execFileSync("pulumi", [...args, "--cwd", e2e.dir, "--stack", e2e.stack.name], {
+        env: { ...process.env, ...e2e.env },
+        encoding: "utf8",
+      });
+    const exported = cli("stack", "export");
+    const outputsJson = cli("stack", "output", "--json");
+    const cliOutput = output.join("");
+    for (const secret of secrets) {
+      expect(exported.includes(secret), `state holds ${secret.slice(0, 4)}…`).toBe(false);
+      expect(cliOutput.includes(secret), `CLI output holds ${secret.slice(0, 4)}…`).toBe(false);
+      expect(outputsJson.includes(secret), `stack output holds ${secret.slice(0, 4)}…`).toBe(false);
+    }
+    expect(cliOutput.length).toBeGreaterThan(1000);
+  });
+
+  it("destroys everything it made", { timeout: 300_000 }, async () => {
+    const destroy = await e2e.stack.destroy({ color: "never", onOutput });
+    expect(destroy.summary.resourceChanges).toEqual({ delete: TOTAL });
+    const snap = await snapshot(em, PROJECT);
+    expect(snap.integrations).toEqual([]);
+    expect(snap.domains).toEqual([]);
+    expect(snap.providers).toEqual([]);
+    expect(snap.users).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * What exists at the emulator, read over its public API with plain fetch (not through our
+ * client), so e2e assertions do not trust the code under test.
+ */
+import { expect } from "vitest";
+import { startEmulator, type EmulatorHandle } from "../../src/emulator";
+
+export const API_KEY = "e2e-key-4f1d2c9a7b";
+
+export async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): Promise<EmulatorHandle> {
+  return startEmulator({ port: 0, apiKeys: [API_KEY], operationDelayMs: 0, ...opts });
+}
+
+async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {
+  const res = await fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${key}`, accept: "application/json" } });
+  if (res.status === 404) return undefined;
+  expect(res.status, `GET ${path}`).toBe(200);
+  return res.json();
+}
+
+export interface AuthSnapshot {
+  integrations: { auth_provider: string; branch_id: string; owned_by: string }[];
+  providers: { id: string; type: string }[];
+  domains: string[];
+  email: Record<string, unknown> | undefined;
+  users: { email: string; name: string | null }[];
+}
+
+/** Everything auth-related on a project, sorted, for exact comparisons. */
+export async function snapshot(em: EmulatorHandle, projectId: string, key = API_KEY): Promise<AuthSnapshot> {
+  const integrations = (await get(em, `/projects/${projectId}/auth/integrations`, key))?.data ?? [];
+  const providers = (await get(em, `/projects/${projectId}/auth/oauth_providers`, key))?.providers ?? [];
+  const domains = (await get(em, `/projects/${projectId}/auth/domains`, key))?.domains ?? [];
+  const email = await get(em, `/projects/${projectId}/auth/email_server`, key);
+  const usersRes = await fetch(`${em.controlUrl}/projects/${projectId}/users_sync`);
+  const users = usersRes.status === 200 ? ((await usersRes.json()) as any).rows ?? (await Promise.resolve([])) : [];
+  return {
+    integrations: integrations.map((i: any) => ({ auth_provider: i.auth_provider, branch_id: i.branch_id, owned_by: i.owned_by })),
+    providers: providers.map((p: any) => ({ id: p.id, type: p.type })).sort((a: any, b: any) => a.id.localeCompare(b.id)),
+    domains: domains.map((d: any) => d.domain).sort(),
+    email,
+    users: users.map((u: any) => ({ email: u.email, name: u.name ?? null })).sort((a: any, b: any) => a.email.localeCompare(b.email)),
+  };
+}
+
+export async function requestLog(em: EmulatorHandle): Promise<{ method: string; path: string; status: number }[]> {
+  const res = await fetch(`${em.controlUrl}/requests`);
+  const body = (await res.json()) as any;
+  return (Array.isArray(body) ? body : body.requests ?? body.entries ?? []) as any[];
+}
+
+export async function clearRequestLog(em: EmulatorHandle): Promise<void> {
+  await fetch(`${em.controlUrl}/requests`, { method: "DELETE" });
+}
+
+/** Calls the API directly, as someone working outside the stack would. */
+export async function outOfBand(em: EmulatorHandle, method: string, path: string, body?: unknown): Promise<number> {
+  const res = await fetch(`${em.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json", accept: "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
