@@ -1,0 +1,161 @@
+/**
+ * Load check of the emulator: N requests (default 2000) at C concurrent (default 50) with one API
+ * key, against the compiled CLI run as its own process, so that its peak RSS (VmHWM) is the
+ * emulator's alone. Prints total, statuses, the share of 429s next to the share the rate-limit
+ * model predicts for the measured wall time, wall time and the emulator's peak RSS. Then the same
+ * load with rate limits off, for raw throughput.
+ *
+ *   npm run build   (or any build that produces dist/emulator/cli.js)
+ *   node scripts/emulator-load.ts [--requests 2000] [--concurrency 50] [--cli dist/emulator/cli.js]
+ *
+ * Plain node (type stripping): only erasable TypeScript syntax here.
+ */
+// CommonJS (the package is "type": "commonjs"), so require rather than import.
+const { spawn } = require("node:child_process") as typeof import("node:child_process");
+const fs = require("node:fs") as typeof import("node:fs");
+const path = require("node:path") as typeof import("node:path");
+
+const args = process.argv.slice(2);
+function opt(name: string, def: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? (args[i + 1] as string) : def;
+}
+const N = Number(opt("--requests", "2000"));
+const C = Number(opt("--concurrency", "50"));
+const cli = path.resolve(opt("--cli", path.join(__dirname, "..", "dist", "emulator", "cli.js")));
+const KEY = "load-key";
+const PROJECT = "p-load";
+const PER_MINUTE = 700;
+const BURST = 40;
+
+interface Emu {
+  url: string;
+  pid: number;
+  stop: () => Promise<void>;
+}
+
+function startCli(rateLimit: string): Promise<Emu> {
+  const child = spawn(
+    process.execPath,
+    [cli, "--api-key", KEY, "--seed-project", PROJECT, "--rate-limit", rateLimit, "--operation-delay", "0"],
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NODE_PATH: path.join(__dirname, "..", "node_modules") } },
+  );
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) {
+        resolve({
+          url: out.split("\n")[0] as string,
+          pid: child.pid as number,
+          stop: () =>
+            new Promise<void>((r) => {
+              child.removeAllListeners("exit");
+              child.on("exit", () => r());
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    });
+  });
+}
+
+function procStatus(pid: number, field: string): number {
+  const text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function runLoad(rateLimit: string) {
+  const emu = await startCli(rateLimit);
+  const h = { authorization: `Bearer ${KEY}`, "content-type": "application/json", accept: "application/json" };
+  const setup = await fetch(`${emu.url}/projects/auth/create`, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ auth_provider: "stack", project_id: PROJECT, branch_id: `br-main-${PROJECT}` }),
+  });
+  if (setup.status !== 201) throw new Error(`setup failed: ${setup.status}`);
+  const control = emu.url.replace("/api/v2", "/_emulator");
+  await fetch(`${control}/requests`, { method: "DELETE" });
+  // Let the account bucket fill up again, so the run starts from a full burst of 40.
+  if (rateLimit === "spec") await new Promise((r) => setTimeout(r, Math.ceil((60_000 / PER_MINUTE) * 2) + 100));
+
+  const mix = [
+    (i: number) => fetch(`${emu.url}/projects/${PROJECT}`, { headers: h }),
+    (i: number) => fetch(`${emu.url}/projects/${PROJECT}/auth/integrations`, { headers: h }),
+    (i: number) => fetch(`${emu.url}/projects/${PROJECT}/auth/domains`, { headers: h }),
+    (i: number) =>
+      fetch(`${emu.url}/projects/auth/user`, {
+        method: "POST",
+        headers: h,
+        body: JSON.stringify({ project_id: PROJECT, auth_provider: "stack", email: `load-${rateLimit}-${i}@example.com` }),
+      }),
+  ];
+  const byStatus: Record<string, number> = {};
+  let next = 0;
+  let rssPeakSampled = 0;
+  const sampler = setInterval(() => {
+    rssPeakSampled = Math.max(rssPeakSampled, procStatus(emu.pid, "VmRSS"));
+  }, 20);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: C }, async () => {
+      while (next < N) {
+        const i = next++;
+        const res = await (mix[i % mix.length] as (i: number) => Promise<Response>)(i);
+        await res.arrayBuffer();
+        byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
+      }
+    }),
+  );
+  const wallMs = performance.now() - t0;
+  clearInterval(sampler);
+  const peakRssMb = procStatus(emu.pid, "VmHWM");
+  const stats = await (await fetch(`${control}/stats`)).json();
+  await emu.stop();
+
+  const n429 = byStatus["429"] ?? 0;
+  const allowed = Math.min(N, BURST + (wallMs / 1000) * (PER_MINUTE / 60));
+  return {
+    rateLimit,
+    total: N,
+    concurrency: C,
+    byStatus,
+    serverCountedTotal: (stats as { total: number }).total,
+    n429,
+    share429: n429 / N,
+    expectedShare429: rateLimit === "spec" ? 1 - allowed / N : 0,
+    wallMs: Math.round(wallMs),
+    requestsPerSecond: Math.round(N / (wallMs / 1000)),
+    emulatorPeakRssMb: Math.round(peakRssMb * 10) / 10,
+    emulatorRssSampledMaxMb: Math.round(rssPeakSampled * 10) / 10,
+  };
+}
+
+async function main() {
+  if (!fs.existsSync(cli)) {
+    console.error(`${cli} not found: build first (npm run build)`);
+    process.exit(1);
+  }
+  for (const mode of ["spec", "off"]) {
+    const r = await runLoad(mode);
+    console.log(
+      [
+        `rate-limit=${r.rateLimit}: ${r.total} requests, ${r.concurrency} concurrent, one key`,
+        `  statuses: ${JSON.stringify(r.byStatus)} (emulator counted ${r.serverCountedTotal})`,
+        `  429s: ${r.n429} = ${(r.share429 * 100).toFixed(1)}%` +
+          (r.rateLimit === "spec"
+            ? `; model predicts ${(r.expectedShare429 * 100).toFixed(1)}% (allowed = 40 + wall_s × 700/60)`
+            : ""),
+        `  wall time: ${r.wallMs} ms (${r.requestsPerSecond} req/s)`,
+        `  emulator peak RSS (VmHWM): ${r.emulatorPeakRssMb} MB; max sampled VmRSS during run: ${r.emulatorRssSampledMaxMb} MB`,
+      ].join("\n"),
+    );
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

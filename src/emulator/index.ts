@@ -1,0 +1,165 @@
+/**
+ * Local emulator of Neon's auth management API (API v2). Start it programmatically with
+ * `startEmulator()` or from the command line with `neon-auth-emulator` (see README.md).
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { systemClock, type Clock } from "../clock";
+import { ID_PATTERN } from "../schemas/common";
+import { stateDump } from "./control";
+import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSettings, type OneShotFault } from "./faults";
+import { keyLabel, seedBranchId } from "./http";
+import { RequestLog } from "./log";
+import { insertProject } from "./projects";
+import { RateLimiter, type RateLimitOption } from "./ratelimit";
+import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler, Router, type EmulatorCore } from "./server";
+import { Store } from "./store";
+
+export { keyLabel, seedBranchId } from "./http";
+export { parseFaultSpec, type FaultSettings, type OneShotFault, type FaultKind } from "./faults";
+export { SPEC_RATE_LIMIT, type RateLimitOption, type RateLimitSettings } from "./ratelimit";
+export type { RequestLogEntry } from "./log";
+
+/** The API key used when none is configured. */
+export const DEFAULT_API_KEY = "neon-emulator-key";
+
+export interface SeedProject {
+  id: string;
+  /** Default: `br-main-<id>` cut to 60 characters. */
+  branchId?: string;
+  name?: string;
+}
+
+export interface EmulatorOptions {
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Accepted API keys. Default: [DEFAULT_API_KEY]. Seeded projects belong to the first key. */
+  apiKeys?: string[];
+  /** Persist the state to this file (atomic writes after each change). Default: in memory only. */
+  stateFile?: string;
+  /** Projects created at start (and after a reset) when absent: "ID", "ID:BRANCH_ID" or objects. */
+  seedProjects?: Array<string | SeedProject>;
+  /** "spec" (default): 700/min per key with bursts of 40; "off"; or custom settings. */
+  rateLimit?: RateLimitOption;
+  /** Fault settings or a spec such as "error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300". Default: none. */
+  faults?: string | Partial<FaultSettings>;
+  /** Random source for faults (default Math.random): inject one for deterministic tests. */
+  random?: () => number;
+  /** Clock for timestamps, operations, rate limits and injected latency (default the system clock). */
+  clock?: Clock;
+  /** How long project operations stay `running` (and the project locked). Default 0. */
+  operationDelayMs?: number;
+  /** Check every JSON response against its zod schema and answer 500 on a mismatch. Default true. */
+  validateResponses?: boolean;
+  /** Maximum entries kept in the request log. Default 10000. */
+  requestLogLimit?: number;
+}
+
+export interface EmulatorHandle {
+  /** Base URL of the API, e.g. `http://127.0.0.1:PORT/api/v2`. */
+  url: string;
+  /** Base URL of the control routes, e.g. `http://127.0.0.1:PORT/_emulator`. */
+  controlUrl: string;
+  port: number;
+  host: string;
+  /** The accepted API keys (the first owns the seeded projects). */
+  apiKeys: string[];
+  store: Store;
+  faults: Faults;
+  rateLimiter: RateLimiter;
+  requestLog: RequestLog;
+  /** The state as GET /_emulator/state shows it. */
+  state(opts?: { secrets?: boolean }): ReturnType<typeof stateDump>;
+  /** Queues one-shot faults (like PUT /_emulator/faults with `next`, but appending). */
+  injectFaults(...faults: OneShotFault[]): void;
+  /** Resolves once every change so far is in the state file. */
+  flush(): Promise<void>;
+  /** Stops the server, drops open connections and flushes the state file. */
+  close(): Promise<void>;
+}
+
+function parseSeed(s: string | SeedProject): SeedProject {
+  const seed: SeedProject =
+    typeof s === "string"
+      ? (() => {
+          const [id, branchId] = s.split(":", 2);
+          return branchId === undefined || branchId === "" ? { id: id ?? "" } : { id: id ?? "", branchId };
+        })()
+      : s;
+  if (!ID_PATTERN.test(seed.id)) throw new Error(`seed project id "${seed.id}" must match ${ID_PATTERN.source}`);
+  if (seed.branchId !== undefined && !ID_PATTERN.test(seed.branchId)) {
+    throw new Error(`seed branch id "${seed.branchId}" must match ${ID_PATTERN.source}`);
+  }
+  return seed;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const clock = options.clock ?? systemClock;
+  const apiKeys = options.apiKeys !== undefined && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
+  for (const k of apiKeys) if (!/^\S+$/.test(k)) throw new Error("API keys must be non-empty and contain no whitespace");
+  const keys = new Map(apiKeys.map((k) => [k, keyLabel(k)] as const));
+  const owner = keyLabel(apiKeys[0] as string);
+  const seeds = (options.seedProjects ?? []).map(parseSeed);
+  const faultSettings =
+    options.faults === undefined ? noFaults() : typeof options.faults === "string" ? parseFaultSpec(options.faults) : checkFaultSettings(options.faults);
+
+  const store = Store.open({ file: options.stateFile, clock });
+  const core: EmulatorCore = {
+    store,
+    clock,
+    limiter: new RateLimiter(options.rateLimit ?? "spec", clock),
+    faults: new Faults(faultSettings, options.random ?? Math.random),
+    log: new RequestLog(options.requestLogLimit ?? 10_000),
+    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0) },
+    keys,
+    router: new Router(allRoutes),
+    validateResponses: options.validateResponses ?? true,
+    seed: () => {
+      for (const s of seeds) {
+        if (store.data.projects[s.id] !== undefined) continue;
+        insertProject(store, owner, { id: s.id, name: s.name ?? s.id, branchId: s.branchId ?? seedBranchId(s.id) });
+      }
+    },
+  };
+  core.seed();
+
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, createHandler(core));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: origin + API_PREFIX,
+    controlUrl: origin + CONTROL_PREFIX,
+    port,
+    host,
+    apiKeys,
+    store,
+    faults: core.faults,
+    rateLimiter: core.limiter,
+    requestLog: core.log,
+    state: (opts) => stateDump(core, opts?.secrets === true),
+    injectFaults: (...f) => core.faults.enqueue(...f),
+    flush: () => store.flush(),
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await store.flush();
+      })();
+      return closing;
+    },
+  };
+}

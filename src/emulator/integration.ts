@@ -1,0 +1,169 @@
+/** Integration endpoints: create, list, generate SDK keys, delete, request ownership transfer. */
+import {
+  createIntegrationRequest,
+  generateSdkKeysRequest,
+  keySet,
+  listIntegrationsResponse,
+  transferOwnershipRequest,
+  transferOwnershipResponse,
+} from "../schemas/auth";
+import { authProvider as authProviderSchema } from "../schemas/common";
+import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "./access";
+import { HttpError, oneTimeCode, parseParam, parseWith, token, uuid, type ApiContext, type ApiRoute } from "./http";
+import { iso, type IntegrationRec, type KeySetRec, type Store } from "./store";
+
+export const SCHEMA_NAME = "neon_auth";
+export const TABLE_NAME = "users_sync";
+export const TRANSFER_URL = "https://app.stack-auth.com/integrations/neon/projects/transfer/confirm";
+
+export function jwksUrl(authProjectId: string): string {
+  return `https://api.stack-auth.com/api/v1/projects/${authProjectId}/.well-known/jwks.json`;
+}
+
+function newKeys(now: number): KeySetRec {
+  return { pub_client_key: `pck_${token(24)}`, secret_server_key: `ssk_${token(24)}`, created_ms: now };
+}
+
+function keySetView(i: IntegrationRec, k: KeySetRec) {
+  return {
+    auth_provider: i.auth_provider,
+    auth_provider_project_id: i.auth_provider_project_id,
+    pub_client_key: k.pub_client_key,
+    secret_server_key: k.secret_server_key,
+    jwks_url: jwksUrl(i.auth_provider_project_id),
+    schema_name: SCHEMA_NAME,
+    table_name: TABLE_NAME,
+  };
+}
+
+export function integrationView(i: IntegrationRec) {
+  return {
+    auth_provider: i.auth_provider,
+    auth_provider_project_id: i.auth_provider_project_id,
+    branch_id: i.branch_id,
+    db_name: i.db_name,
+    created_at: iso(i.created_ms),
+    owned_by: i.owned_by,
+    jwks_url: jwksUrl(i.auth_provider_project_id),
+    ...(i.transfer_status === undefined ? {} : { transfer_status: i.transfer_status }),
+  };
+}
+
+function createIntegration(ctx: ApiContext) {
+  const req = parseWith(createIntegrationRequest, ctx.body);
+  const p = writableProject(ctx, req.project_id);
+  if (!p.branches.some((b) => b.id === req.branch_id)) {
+    throw new HttpError(404, `branch ${req.branch_id} not found in project ${p.id}`);
+  }
+  if (p.integrations[req.auth_provider] !== undefined) {
+    throw new HttpError(409, `project ${p.id} already has an integration with auth provider ${req.auth_provider}`);
+  }
+  const now = ctx.clock.now();
+  const i: IntegrationRec = {
+    auth_provider: req.auth_provider,
+    auth_provider_project_id: uuid(),
+    branch_id: req.branch_id,
+    db_name: req.database_name,
+    role_name: req.role_name,
+    created_ms: now,
+    owned_by: "neon",
+    keys: [newKeys(now)],
+    users: [],
+    oauth_providers: [],
+    domains: [],
+    email_server: { type: "shared" },
+  };
+  p.integrations[req.auth_provider] = i;
+  ctx.store.mutated();
+  return { status: 201, body: keySetView(i, i.keys[0] as KeySetRec) };
+}
+
+function generateKeys(ctx: ApiContext) {
+  const req = parseWith(generateSdkKeysRequest, ctx.body);
+  const p = writableProject(ctx, req.project_id);
+  const i = requireIntegration(p, req.auth_provider);
+  const k = newKeys(ctx.clock.now());
+  i.keys.push(k);
+  ctx.store.mutated();
+  return { status: 201, body: keySetView(i, k) };
+}
+
+function deleteIntegration(ctx: ApiContext) {
+  const p = projectFromPath(ctx);
+  const provider = parseParam(authProviderSchema, "auth_provider", ctx.params.auth_provider);
+  assertUnlocked(ctx, p);
+  requireIntegration(p, provider);
+  delete p.integrations[provider];
+  dropTransfers(ctx.store, p.id, provider);
+  ctx.store.mutated();
+  return { status: 200 };
+}
+
+function dropTransfers(store: Store, projectId: string, provider: string): void {
+  for (const [code, t] of Object.entries(store.data.transfers)) {
+    if (t.project_id === projectId && t.auth_provider === provider) delete store.data.transfers[code];
+  }
+}
+
+function transferOwnership(ctx: ApiContext) {
+  const req = parseWith(transferOwnershipRequest, ctx.body);
+  const p = writableProject(ctx, req.project_id);
+  const i = requireIntegration(p, req.auth_provider);
+  if (i.owned_by === "user") {
+    throw new HttpError(409, `auth project of ${p.id} is already owned by the user; there is nothing to transfer`);
+  }
+  const code = oneTimeCode();
+  ctx.store.data.transfers[code] = {
+    code,
+    project_id: p.id,
+    auth_provider: i.auth_provider,
+    auth_provider_project_id: i.auth_provider_project_id,
+    created_ms: ctx.clock.now(),
+    used: false,
+  };
+  i.transfer_status = "initiated";
+  ctx.store.mutated();
+  return { status: 200, body: { url: `${TRANSFER_URL}?code=${encodeURIComponent(code)}` } };
+}
+
+/** Step two of the transfer (the browser step at the provider): used by the control route. */
+export function confirmTransfer(store: Store, code: string) {
+  const t = store.data.transfers[code];
+  if (t === undefined) throw new HttpError(404, "code: transfer code not found");
+  if (t.used) throw new HttpError(409, "code: transfer code was already used");
+  const p = store.data.projects[t.project_id];
+  const i = p?.integrations[t.auth_provider];
+  if (p === undefined || i === undefined || i.auth_provider_project_id !== t.auth_provider_project_id) {
+    throw new HttpError(404, "code: the integration of this transfer no longer exists");
+  }
+  t.used = true;
+  // Every other outstanding code for the same auth project is now void.
+  for (const [c, other] of Object.entries(store.data.transfers)) {
+    if (c !== code && other.auth_provider_project_id === t.auth_provider_project_id) delete store.data.transfers[c];
+  }
+  i.owned_by = "user";
+  i.transfer_status = "finished";
+  store.mutated();
+  return { project_id: p.id, auth_provider: i.auth_provider, owned_by: i.owned_by, transfer_status: i.transfer_status };
+}
+
+export const integrationRoutes: ApiRoute[] = [
+  { method: "POST", template: "/projects/auth/create", handler: createIntegration, response: keySet },
+  {
+    method: "GET",
+    template: "/projects/{project_id}/auth/integrations",
+    response: listIntegrationsResponse,
+    handler: (ctx) => {
+      const p = projectFromPath(ctx);
+      return { status: 200, body: { data: Object.values(p.integrations).map(integrationView) } };
+    },
+  },
+  { method: "POST", template: "/projects/auth/keys", handler: generateKeys, response: keySet },
+  { method: "DELETE", template: "/projects/{project_id}/auth/integration/{auth_provider}", handler: deleteIntegration },
+  {
+    method: "POST",
+    template: "/projects/auth/transfer_ownership",
+    handler: transferOwnership,
+    response: transferOwnershipResponse,
+  },
+];

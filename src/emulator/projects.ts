@@ -1,0 +1,153 @@
+/** Projects, branches and operations: just enough of Neon's project API to host auth. */
+import { z } from "zod";
+import {
+  createProjectRequest,
+  createProjectResponse,
+  getOperationResponse,
+  getProjectResponse,
+  listBranchesResponse,
+  operation as operationSchema,
+} from "../schemas/projects";
+import { projectFromPath } from "./access";
+import { HttpError, newBranchId, newProjectId, parseWith, uuid, type ApiContext, type ApiRoute } from "./http";
+import { iso, type BranchRec, type OperationRec, type ProjectRec, type Store } from "./store";
+
+const REGION = "aws-us-east-2";
+const PG_VERSION = 17;
+
+export function projectView(p: ProjectRec) {
+  return {
+    id: p.id,
+    name: p.name,
+    region_id: REGION,
+    pg_version: PG_VERSION,
+    created_at: iso(p.created_ms),
+    updated_at: iso(p.created_ms),
+  };
+}
+
+export function branchView(p: ProjectRec, b: BranchRec, now: number) {
+  const busy = p.operations.some((op) => op.branch_id === b.id && op.finish_ms > now);
+  return {
+    id: b.id,
+    project_id: p.id,
+    name: b.name,
+    default: b.default,
+    primary: b.default,
+    current_state: busy ? "init" : "ready",
+    created_at: iso(b.created_ms),
+    updated_at: iso(b.created_ms),
+  };
+}
+
+export function operationView(op: OperationRec, now: number) {
+  const done = now >= op.finish_ms;
+  return {
+    id: op.id,
+    project_id: op.project_id,
+    branch_id: op.branch_id,
+    action: op.action,
+    status: done ? "finished" : "running",
+    failures_count: 0,
+    created_at: iso(op.created_ms),
+    updated_at: iso(done ? op.finish_ms : op.created_ms),
+    total_duration_ms: done ? op.finish_ms - op.created_ms : Math.max(0, now - op.created_ms),
+  };
+}
+
+/** Creates a project with its default branch and returns it (no operations: used for seeding too). */
+export function insertProject(
+  store: Store,
+  owner: string,
+  opts: { id?: string; name?: string; branchId?: string },
+): ProjectRec {
+  const now = store.now();
+  let id = opts.id;
+  while (id === undefined || (opts.id === undefined && store.data.projects[id] !== undefined)) id = newProjectId();
+  const p: ProjectRec = {
+    id,
+    name: opts.name ?? id,
+    owner,
+    created_ms: now,
+    branches: [{ id: opts.branchId ?? newBranchId(), name: "main", default: true, created_ms: now }],
+    operations: [],
+    integrations: {},
+  };
+  store.data.projects[id] = p;
+  store.mutated();
+  return p;
+}
+
+function createProject(ctx: ApiContext) {
+  const req = parseWith(createProjectRequest, ctx.body ?? {});
+  const p = insertProject(ctx.store, ctx.account, { name: req.project.name });
+  const now = ctx.clock.now();
+  const branch = p.branches[0] as BranchRec;
+  const finish = now + ctx.config.operationDelayMs;
+  for (const action of ["create_timeline", "start_compute"]) {
+    p.operations.push({ id: uuid(), project_id: p.id, branch_id: branch.id, action, created_ms: now, finish_ms: finish });
+  }
+  ctx.store.mutated();
+  return {
+    status: 201,
+    body: {
+      project: projectView(p),
+      branch: branchView(p, branch, now),
+      operations: p.operations.map((op) => operationView(op, now)),
+    },
+  };
+}
+
+const listProjectsResponse = z.object({ projects: z.array(z.object({ id: z.string(), name: z.string() })) });
+const listOperationsResponse = z.object({ operations: z.array(operationSchema) });
+
+export const projectRoutes: ApiRoute[] = [
+  { method: "POST", template: "/projects", handler: createProject, response: createProjectResponse },
+  {
+    method: "GET",
+    template: "/projects",
+    response: listProjectsResponse,
+    handler: (ctx) => ({
+      status: 200,
+      body: { projects: Object.values(ctx.store.data.projects).filter((p) => p.owner === ctx.account).map(projectView) },
+    }),
+  },
+  {
+    method: "GET",
+    template: "/projects/{project_id}",
+    response: getProjectResponse,
+    handler: (ctx) => ({ status: 200, body: { project: projectView(projectFromPath(ctx)) } }),
+  },
+  {
+    method: "GET",
+    template: "/projects/{project_id}/branches",
+    response: listBranchesResponse,
+    handler: (ctx) => {
+      const p = projectFromPath(ctx);
+      const now = ctx.clock.now();
+      return { status: 200, body: { branches: p.branches.map((b) => branchView(p, b, now)) } };
+    },
+  },
+  {
+    method: "GET",
+    template: "/projects/{project_id}/operations",
+    response: listOperationsResponse,
+    handler: (ctx) => {
+      const p = projectFromPath(ctx);
+      const now = ctx.clock.now();
+      return { status: 200, body: { operations: [...p.operations].reverse().map((op) => operationView(op, now)) } };
+    },
+  },
+  {
+    method: "GET",
+    template: "/projects/{project_id}/operations/{operation_id}",
+    response: getOperationResponse,
+    handler: (ctx) => {
+      const p = projectFromPath(ctx);
+      const op = p.operations.find((o) => o.id === ctx.params.operation_id);
+      if (op === undefined) throw new HttpError(404, `operation ${ctx.params.operation_id ?? ""} not found`);
+      return { status: 200, body: { operation: operationView(op, ctx.clock.now()) } };
+    },
+  },
+];
+

@@ -1,0 +1,305 @@
+/**
+ * HTTP server: routing, the error envelope, request ids, authentication, rate limits, faults,
+ * request log. Handlers live in one file per API area; control routes in control.ts.
+ */
+import * as http from "node:http";
+import type { Socket } from "node:net";
+import type { Clock } from "../clock";
+import { handleControl } from "./control";
+import { domainRoutes } from "./domains";
+import { emailRoutes } from "./email";
+import type { Faults } from "./faults";
+import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type EmulatorConfig, type Reply } from "./http";
+import { integrationRoutes } from "./integration";
+import type { RequestLog } from "./log";
+import { oauthRoutes } from "./oauth";
+import { projectRoutes } from "./projects";
+import type { RateLimiter } from "./ratelimit";
+import type { Store } from "./store";
+import { userRoutes } from "./users";
+
+export const API_PREFIX = "/api/v2";
+export const CONTROL_PREFIX = "/_emulator";
+const MAX_BODY = 1024 * 1024;
+
+export const allRoutes: ApiRoute[] = [
+  ...projectRoutes,
+  ...integrationRoutes,
+  ...userRoutes,
+  ...oauthRoutes,
+  ...domainRoutes,
+  ...emailRoutes,
+];
+
+interface CompiledRoute {
+  route: ApiRoute;
+  segments: string[];
+  literals: number;
+}
+
+export class Router {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(routes: ApiRoute[]) {
+    this.compiled = routes.map((route) => {
+      const segments = route.template.split("/").slice(1);
+      return { route, segments, literals: segments.filter((s) => !s.startsWith("{")).length };
+    });
+  }
+
+  /** The best route for the method and path, the allowed methods (405), or null (404). */
+  match(method: string, path: string): { route: ApiRoute; params: Record<string, string> } | { allowed: string[] } | null {
+    const parts = path.split("/").slice(1);
+    let best: { c: CompiledRoute; params: Record<string, string> } | null = null;
+    const allowed = new Set<string>();
+    for (const c of this.compiled) {
+      if (c.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < parts.length && ok; i++) {
+        const seg = c.segments[i] as string;
+        const part = parts[i] as string;
+        if (seg.startsWith("{")) {
+          if (part === "") ok = false;
+          else {
+            try {
+              params[seg.slice(1, -1)] = decodeURIComponent(part);
+            } catch {
+              throw new HttpError(400, `path: segment "${part}" is not valid percent-encoding`);
+            }
+          }
+        } else if (seg !== part) ok = false;
+      }
+      if (!ok) continue;
+      allowed.add(c.route.method);
+      if (c.route.method === method && (best === null || c.literals > best.c.literals)) best = { c, params };
+    }
+    if (best !== null) return { route: best.c.route, params: best.params };
+    if (allowed.size > 0) return { allowed: [...allowed].sort() };
+    return null;
+  }
+}
+
+/** Everything a running emulator holds; shared by the API pipeline and the control routes. */
+export interface EmulatorCore {
+  store: Store;
+  clock: Clock;
+  limiter: RateLimiter;
+  faults: Faults;
+  log: RequestLog;
+  config: EmulatorConfig;
+  /** Labels of the accepted API keys, by key. */
+  keys: Map<string, string>;
+  router: Router;
+  validateResponses: boolean;
+  /** Re-creates the seeded projects (start and reset). */
+  seed(): void;
+}
+
+function errorBody(status: number, e: HttpError | { message: string; code?: string }, requestId: string) {
+  return { status, body: { code: e.code ?? "", message: e.message, request_id: requestId } };
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  if (res.headersSent || res.destroyed) return;
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
+    res.statusCode = reply.status;
+    res.setHeader("content-length", "0");
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.statusCode = reply.status;
+  res.setHeader("content-type", "application/json; charset=utf-8");
+  res.setHeader("content-length", String(Buffer.byteLength(text)));
+  res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new HttpError(413, `body: larger than ${MAX_BODY} bytes`));
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** Parses a JSON body; an empty body is `undefined`. */
+export function parseJsonBody(req: http.IncomingMessage, raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const ct = String(req.headers["content-type"] ?? "").toLowerCase();
+  if (ct !== "" && !ct.includes("json")) {
+    throw new HttpError(415, `content-type: ${ct.split(";")[0] ?? ""} is not supported; send application/json`);
+  }
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch (e) {
+    throw new HttpError(400, `body: invalid JSON (${(e as Error).message})`);
+  }
+}
+
+function requestIdOf(req: http.IncomingMessage): string {
+  const given = req.headers["x-request-id"];
+  const v = Array.isArray(given) ? given[0] : given;
+  return v !== undefined && /^[\x21-\x7e]{1,200}$/.test(v) ? v : uuid();
+}
+
+function isLoopback(socket: Socket): boolean {
+  const a = socket.remoteAddress ?? "";
+  return a === "127.0.0.1" || a === "::1" || a === "::ffff:127.0.0.1" || a.startsWith("127.");
+}
+
+export function createHandler(core: EmulatorCore) {
+  return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const requestId = requestIdOf(req);
+    res.setHeader("x-neon-ret-request-id", requestId);
+    const method = (req.method ?? "GET").toUpperCase();
+    const url = new URL(req.url ?? "/", "http://emulator.invalid");
+    const pathname = url.pathname;
+    try {
+      if (pathname === CONTROL_PREFIX || pathname.startsWith(CONTROL_PREFIX + "/")) {
+        let reply: Reply;
+        try {
+          if (!isLoopback(req.socket)) throw new HttpError(403, "control routes answer loopback clients only");
+          const raw = await readBody(req);
+          reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw));
+        } catch (e) {
+          reply = toErrorReply(e, requestId);
+        }
+        send(res, reply);
+        return;
+      }
+      await handleApi(core, req, res, method, pathname, url.searchParams, requestId);
+    } catch (e) {
+      send(res, toErrorReply(e, requestId));
+    }
+  };
+}
+
+function toErrorReply(e: unknown, requestId: string): Reply {
+  if (e instanceof HttpError) {
+    const r = errorBody(e.status, e, requestId);
+    return { ...r, headers: e.headers };
+  }
+  return errorBody(500, { message: `internal emulator error: ${(e as Error)?.message ?? String(e)}` }, requestId);
+}
+
+async function handleApi(
+  core: EmulatorCore,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  method: string,
+  pathname: string,
+  query: URLSearchParams,
+  requestId: string,
+): Promise<void> {
+  const started = core.clock.now();
+  let account: string | null = null;
+  let template: string | null = null;
+  let fault: string | undefined;
+  const finish = (status: number) => {
+    core.log.add({
+      method,
+      path: pathname,
+      route: template,
+      status,
+      time: new Date(core.clock.now()).toISOString(),
+      duration_ms: Math.max(0, core.clock.now() - started),
+      request_id: requestId,
+      key: account,
+      ...(fault === undefined ? {} : { fault }),
+    });
+  };
+
+  let reply: Reply;
+  let lose = false;
+  try {
+    const raw = await readBody(req);
+    if (pathname !== API_PREFIX && !pathname.startsWith(API_PREFIX + "/")) {
+      throw new HttpError(404, `no route for ${method} ${pathname}`);
+    }
+    const rel = pathname.slice(API_PREFIX.length) || "/";
+    const m = core.router.match(method, rel);
+    if (m === null) throw new HttpError(404, `no route for ${method} ${pathname}`);
+    if ("allowed" in m) {
+      throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
+    }
+    template = m.route.template;
+
+    // Authentication: bearer API key.
+    const auth = req.headers.authorization;
+    const bearer = auth === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+    if (bearer === undefined) throw new HttpError(401, "authentication required: send Authorization: Bearer <API key>");
+    const label = core.keys.get(bearer);
+    if (label === undefined) throw new HttpError(401, "authentication failed: unknown API key");
+    account = label;
+
+    const rl = core.limiter.take(account, `${method} ${template}`);
+    if (!rl.ok) {
+      throw new HttpError(429, rl.message ?? "rate limit exceeded", "", { "retry-after": String(rl.retryAfter ?? 1) });
+    }
+
+    const decision = core.faults.decide(method, rel, template);
+    if (decision.latencyMs > 0) await core.clock.sleep(decision.latencyMs);
+    if (decision.kind === "reset") {
+      fault = "reset";
+      finish(0);
+      req.socket.destroy();
+      return;
+    }
+    if (decision.kind === "error") {
+      fault = "error";
+      throw new HttpError(decision.status ?? 503, "service temporarily unavailable (injected fault)");
+    }
+    if (decision.kind === "lock") {
+      fault = "lock";
+      throw new HttpError(423, LOCKED_MESSAGE);
+    }
+    lose = decision.kind === "lost";
+
+    const ctx: ApiContext = {
+      method,
+      path: rel,
+      params: m.params,
+      query,
+      body: parseJsonBody(req, raw),
+      account,
+      store: core.store,
+      clock: core.clock,
+      config: core.config,
+    };
+    reply = await m.route.handler(ctx);
+    if (core.validateResponses && m.route.response !== undefined) {
+      const check = m.route.response.safeParse(reply.body);
+      if (!check.success) {
+        reply = errorBody(
+          500,
+          { message: `emulator produced a response that does not match its schema: ${check.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` },
+          requestId,
+        );
+      }
+    }
+  } catch (e) {
+    reply = toErrorReply(e, requestId);
+  }
+  if (lose) {
+    fault = "lost";
+    finish(reply.status);
+    req.socket.destroy();
+    return;
+  }
+  finish(reply.status);
+  send(res, reply);
+}
+
+export { keyLabel };

@@ -1,0 +1,281 @@
+/**
+ * The emulator's state: plain JSON-serialisable records, one owner (an API key label) per project,
+ * and optional persistence to a file with atomic writes (temp file in the same folder, fsync,
+ * rename, fsync of the folder). A killed emulator leaves either the previous or the next complete
+ * state file, never a half-written one.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { systemClock, type Clock } from "../clock";
+
+export const STATE_VERSION = 1;
+
+export interface OperationRec {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  action: string;
+  /** Epoch milliseconds. */
+  created_ms: number;
+  /** Epoch milliseconds at which the operation reports `finished`. */
+  finish_ms: number;
+}
+
+export interface BranchRec {
+  id: string;
+  name: string;
+  default: boolean;
+  created_ms: number;
+}
+
+export interface UserRec {
+  id: string;
+  email: string;
+  name: string | null;
+  created_ms: number;
+}
+
+export interface OAuthProviderRec {
+  id: string;
+  type: "shared" | "standard";
+  client_id?: string;
+  client_secret?: string;
+}
+
+export type EmailServerRec =
+  | { type: "shared" }
+  | {
+      type: "standard";
+      host: string;
+      port: number;
+      username: string;
+      password: string;
+      sender_email: string;
+      sender_name: string;
+    };
+
+export interface KeySetRec {
+  pub_client_key: string;
+  secret_server_key: string;
+  created_ms: number;
+}
+
+export interface IntegrationRec {
+  auth_provider: string;
+  auth_provider_project_id: string;
+  branch_id: string;
+  db_name: string;
+  role_name: string;
+  created_ms: number;
+  owned_by: "neon" | "user";
+  transfer_status?: "initiated" | "finished";
+  /** Every key set issued, oldest first (all stay valid, as at the auth provider). */
+  keys: KeySetRec[];
+  users: UserRec[];
+  oauth_providers: OAuthProviderRec[];
+  domains: string[];
+  email_server: EmailServerRec;
+}
+
+export interface ProjectRec {
+  id: string;
+  name: string;
+  /** Label of the API key that created the project (never the key itself). */
+  owner: string;
+  created_ms: number;
+  branches: BranchRec[];
+  operations: OperationRec[];
+  /** Keyed by auth provider. */
+  integrations: Record<string, IntegrationRec>;
+}
+
+export interface TransferRec {
+  code: string;
+  project_id: string;
+  auth_provider: string;
+  auth_provider_project_id: string;
+  created_ms: number;
+  used: boolean;
+}
+
+export interface StateData {
+  version: number;
+  projects: Record<string, ProjectRec>;
+  transfers: Record<string, TransferRec>;
+}
+
+export function emptyState(): StateData {
+  return { version: STATE_VERSION, projects: {}, transfers: {} };
+}
+
+export interface StoreOptions {
+  /** Persist to this file; absent: in memory only. */
+  file?: string;
+  clock?: Clock;
+}
+
+export class Store {
+  data: StateData;
+  readonly file: string | undefined;
+  readonly clock: Clock;
+  private dirty = false;
+  private writing: Promise<void> | null = null;
+  private writeCount = 0;
+  private lastError: Error | null = null;
+
+  private constructor(data: StateData, opts: StoreOptions) {
+    this.data = data;
+    this.file = opts.file === undefined ? undefined : path.resolve(opts.file);
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  /** Opens a store, loading the state file when it exists. A corrupt file is an error, never overwritten. */
+  static open(opts: StoreOptions = {}): Store {
+    let data = emptyState();
+    if (opts.file !== undefined && fs.existsSync(opts.file)) {
+      const text = fs.readFileSync(opts.file, "utf8");
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (e) {
+        throw new Error(`state file ${opts.file} is not valid JSON: ${(e as Error).message}`);
+      }
+      if (!isStateData(parsed)) throw new Error(`state file ${opts.file} is not an emulator state (version ${STATE_VERSION})`);
+      data = parsed;
+    }
+    const store = new Store(data, opts);
+    store.removeStaleTempFiles();
+    return store;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Replaces the whole state (reset) and persists it. */
+  replace(data: StateData): void {
+    this.data = data;
+    this.mutated();
+  }
+
+  /** Call after every change: schedules an atomic write (one in flight at a time, coalesced). */
+  mutated(): void {
+    if (this.file === undefined) return;
+    this.dirty = true;
+    if (this.writing === null) this.writing = this.writeLoop();
+  }
+
+  /** Resolves once every change made so far is on disk. */
+  async flush(): Promise<void> {
+    while (this.writing !== null) await this.writing;
+    if (this.lastError) {
+      const e = this.lastError;
+      this.lastError = null;
+      throw e;
+    }
+  }
+
+  /** Number of completed state file writes (for tests and stats). */
+  get writes(): number {
+    return this.writeCount;
+  }
+
+  private async writeLoop(): Promise<void> {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        const text = JSON.stringify(this.data, null, 1);
+        try {
+          await atomicWrite(this.file as string, text);
+          this.writeCount++;
+        } catch (e) {
+          this.lastError = e as Error;
+          process.emitWarning(`neon-auth-emulator: could not write state file: ${(e as Error).message}`);
+        }
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private removeStaleTempFiles(): void {
+    if (this.file === undefined) return;
+    const dir = path.dirname(this.file);
+    const prefix = `.${path.basename(this.file)}.`;
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (n.startsWith(prefix) && n.endsWith(".tmp")) {
+        // `.<name>.<pid>.<n>.tmp`: leave files of a live process alone.
+        const pid = Number(n.slice(prefix.length).split(".")[0]);
+        if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+        try {
+          fs.unlinkSync(path.join(dir, n));
+        } catch {
+          /* another process may own it */
+        }
+      }
+    }
+  }
+}
+
+let tempCounter = 0;
+
+/** Temp file in the same folder + fsync + rename + fsync of the folder. */
+export async function atomicWrite(file: string, text: string): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tempCounter}.tmp`);
+  const fh = await fs.promises.open(tmp, "w", 0o600);
+  try {
+    await fh.writeFile(text, "utf8");
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    await fs.promises.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  try {
+    const dh = await fs.promises.open(dir, "r");
+    try {
+      await dh.sync();
+    } finally {
+      await dh.close();
+    }
+  } catch {
+    /* some file systems do not allow fsync on folders */
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function isStateData(v: unknown): v is StateData {
+  if (typeof v !== "object" || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    o.version === STATE_VERSION &&
+    typeof o.projects === "object" &&
+    o.projects !== null &&
+    typeof o.transfers === "object" &&
+    o.transfers !== null
+  );
+}
+
+/** ISO 8601 UTC without milliseconds, as Neon prints timestamps. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}

@@ -1,0 +1,41 @@
+/** Users of the managed auth project, mirrored into the emulated `neon_auth.users_sync` table. */
+import { createUserRequest, createUserResponse } from "../schemas/auth";
+import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "./access";
+import { HttpError, parseWith, uuid, type ApiContext, type ApiRoute } from "./http";
+import { iso, type IntegrationRec } from "./store";
+
+function createUser(ctx: ApiContext) {
+  const req = parseWith(createUserRequest, ctx.body);
+  const p = writableProject(ctx, req.project_id);
+  const i = requireIntegration(p, req.auth_provider);
+  const wanted = req.email.toLowerCase();
+  if (i.users.some((u) => u.email.toLowerCase() === wanted)) {
+    throw new HttpError(409, `email: a user with email ${req.email} already exists`);
+  }
+  const id = uuid();
+  i.users.push({ id, email: req.email, name: req.name ?? null, created_ms: ctx.clock.now() });
+  ctx.store.mutated();
+  return { status: 201, body: { id } };
+}
+
+function deleteUser(ctx: ApiContext) {
+  const p = projectFromPath(ctx);
+  assertUnlocked(ctx, p);
+  const i = requireIntegration(p);
+  const id = ctx.params.auth_user_id ?? "";
+  const at = i.users.findIndex((u) => u.id === id);
+  if (at < 0) throw new HttpError(404, `user ${id} not found`);
+  i.users.splice(at, 1);
+  ctx.store.mutated();
+  return { status: 204 };
+}
+
+/** Rows of `neon_auth.users_sync` as the database would show them. */
+export function usersSyncRows(i: IntegrationRec) {
+  return i.users.map((u) => ({ id: u.id, email: u.email, name: u.name, created_at: iso(u.created_ms) }));
+}
+
+export const userRoutes: ApiRoute[] = [
+  { method: "POST", template: "/projects/auth/user", handler: createUser, response: createUserResponse },
+  { method: "DELETE", template: "/projects/{project_id}/auth/users/{auth_user_id}", handler: deleteUser },
+];

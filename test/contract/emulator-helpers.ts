@@ -1,0 +1,79 @@
+/** Helpers for the emulator's contract tests: plain `fetch` over real HTTP, no client library. */
+import { startEmulator, type EmulatorHandle, type EmulatorOptions } from "../../src/emulator";
+import type { Clock } from "../../src/clock";
+
+export const KEY_A = "test-key-a";
+export const KEY_B = "test-key-b";
+export const PROJECT = "p-contract";
+export const BRANCH = "br-main-p-contract";
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is empty. */
+  json: any;
+}
+
+export interface Harness {
+  emu: EmulatorHandle;
+  api(method: string, path: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string>; rawBody?: string }): Promise<HttpResult>;
+  control(method: string, path: string, body?: unknown): Promise<HttpResult>;
+  close(): Promise<void>;
+}
+
+async function toResult(res: Response): Promise<HttpResult> {
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text === "" ? undefined : JSON.parse(text) };
+}
+
+export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
+  const emu = await startEmulator({ apiKeys: [KEY_A, KEY_B], seedProjects: [PROJECT], ...options });
+  return {
+    emu,
+    async api(method, path, opts = {}) {
+      const headers: Record<string, string> = { accept: "application/json", ...(opts.headers ?? {}) };
+      const key = opts.key === undefined ? KEY_A : opts.key;
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      let body: string | undefined;
+      if (opts.rawBody !== undefined) body = opts.rawBody;
+      else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+      if (body !== undefined && headers["content-type"] === undefined) headers["content-type"] = "application/json";
+      return toResult(await fetch(emu.url + path, { method, headers, body }));
+    },
+    async control(method, path, body) {
+      const init: RequestInit = { method };
+      if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        init.headers = { "content-type": "application/json" };
+      }
+      return toResult(await fetch(emu.controlUrl + path, init));
+    },
+    close: () => emu.close(),
+  };
+}
+
+/** A clock that moves only when told to (sleep resolves on the next macrotask). */
+export function manualClock(start = Date.UTC(2025, 0, 1, 12, 0, 0)): Clock & { advance(ms: number): void } {
+  let t = start;
+  return {
+    now: () => t,
+    sleep: () => new Promise((r) => setTimeout(r, 0)),
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
+/** Creates the stack integration on the seeded project and returns the key set. */
+export async function enableAuth(h: Harness, project = PROJECT, branch = BRANCH, key = KEY_A) {
+  const r = await h.api("POST", "/projects/auth/create", {
+    key,
+    body: { auth_provider: "stack", project_id: project, branch_id: branch },
+  });
+  if (r.status !== 201) throw new Error(`create integration: ${r.status} ${r.text}`);
+  return r.json as Record<string, string>;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
