@@ -11,7 +11,7 @@ const KIND = "AuthSdkKeys";
 export const authSdkKeysInputs = z.object({
   projectId,
   authProvider: authProvider.default("stack"),
-  rotationTrigger: z.string({ message: "must be a string" }).optional(),
+  rotationTrigger: z.string().optional(),
 });
 type Inputs = z.infer<typeof authSdkKeysInputs>;
 

@@ -11,7 +11,7 @@ export const authUserInputs = z.object({
   projectId,
   // Addresses are compared case-insensitively by the auth provider; normalising here keeps
   // `Ada@Example.com` and `ada@example.com` from showing as a change.
-  email: z.string({ message: "must be a string" }).trim().toLowerCase().pipe(email),
+  email: z.string().trim().toLowerCase().pipe(email),
   name: userName.optional(),
   authProvider: authProvider.default("stack"),
 });

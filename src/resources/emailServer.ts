@@ -16,7 +16,7 @@ export const emailServerInputs = z
     port: port.optional(),
     username: nonEmpty.optional(),
     password: nonEmpty.optional(),
-    senderEmail: z.string({ message: "must be a string" }).trim().pipe(email).optional(),
+    senderEmail: z.string().trim().pipe(email).optional(),
     senderName: nonEmpty.optional(),
   })
   .superRefine((v, ctx) => {

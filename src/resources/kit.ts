@@ -59,7 +59,7 @@ export interface Handler {
 export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
   const { __provider, ...inputs } = news;
   const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
-  const parsed = schema.safeParse(inputs);
+  const parsed = schema.safeParse(inputs, { error: typeMessage });
   if (parsed.success) return { inputs: parsed.data as Props };
   const failures = parsed.error.issues
     .filter((issue) => !unknown.has(String(issue.path[0] ?? "")))
@@ -68,6 +68,12 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.
       return { property, reason: `${kind} ${property} ${issue.message}` };
     });
   return failures.length > 0 ? { inputs, failures } : { inputs };
+}
+
+/** Zod's default type messages, said the way the rest of our messages are. */
+function typeMessage(issue: { code?: string; expected?: string; input?: unknown }): string | undefined {
+  if (issue.code !== "invalid_type") return undefined;
+  return issue.input === undefined ? "is required" : `must be a ${issue.expected}`;
 }
 
 function containsUnknown(value: unknown): boolean {

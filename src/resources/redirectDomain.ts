@@ -16,7 +16,7 @@ export function normalizeOrigin(value: string): string {
 
 export const redirectDomainInputs = z.object({
   projectId,
-  domain: z.string({ message: "must be a string" }).transform(normalizeOrigin).pipe(domain),
+  domain: z.string().transform(normalizeOrigin).pipe(domain),
   authProvider: authProvider.default("stack"),
 });
 
