@@ -29,7 +29,9 @@ export function api(): NeonClient {
     );
   }
   const baseUrl = settings.apiUrl || process.env.NEON_API_URL || undefined;
-  return getClient({ apiKey, ...(baseUrl ? { baseUrl } : {}) });
+  // Switching client-side pacing off is for measuring its worth (npm run bench), not for use.
+  const pacing = process.env.PULUMI_NEON_AUTH_PACING === "off" ? false : undefined;
+  return getClient({ apiKey, ...(baseUrl ? { baseUrl } : {}), ...(pacing === false ? { pacing } : {}) });
 }
 
 /**

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
 import { inject } from "vitest";
+import { copyProgram } from "../../scripts/workspace.mts";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -32,19 +33,8 @@ export interface StackOptions {
   backendDir?: string;
 }
 
-/** Copies a program next to the e2e workspace's node_modules, so it resolves packages there. */
-export function copyProgram(program: string): string {
-  const workspace = inject("e2eWorkspace");
-  const dir = fs.mkdtempSync(path.join(workspace, "programs", `${path.basename(program)}-`));
-  fs.cpSync(program, dir, {
-    recursive: true,
-    filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === program,
-  });
-  return dir;
-}
-
 export async function stackFor(opts: StackOptions): Promise<E2eStack> {
-  const dir = copyProgram(opts.program);
+  const dir = copyProgram(inject("e2eWorkspace"), opts.program);
   const ownBackend = opts.backendDir === undefined;
   const backendDir = opts.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-state-"));
   const env: Record<string, string> = {
