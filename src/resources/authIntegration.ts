@@ -1,9 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound, mayHaveActed } from "../client";
+import { isConflict, isNotFound } from "../client";
 import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
-import { checkInputs, compact, diffFields, dynamicProvider, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
+import { createConverging } from "./converge";
+import { checkInputs, compact, diffFields, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
+import provider = require("./providers/AuthIntegration");
 
 const KIND = "AuthIntegration";
 
@@ -93,28 +95,32 @@ export const integrationHandler: Handler = {
       database_name: inputs.databaseName,
       role_name: inputs.roleName,
     };
+    // The integration's keys come only with its creation. When the integration exists without
+    // keys we saw (a lost answer, or an existing one the user asked us to adopt), it is found by
+    // its natural key and its keys are obtained the only way the API offers: a new set.
+    const find = () => {
+      afterWrite(inputs.projectId);
+      return findIntegration(inputs.projectId, inputs.authProvider);
+    };
+    const newKeys = async () =>
+      (await createConverging({
+        create: () => api().generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }),
+      })).created!;
     let keys: KeySet;
     try {
-      keys = await api().createIntegration(request);
+      const made = await createConverging({ create: () => api().createIntegration(request), find });
+      keys = made.created ?? (await newKeys());
     } catch (err) {
-      // A lost response (the integration may exist, its keys unseen) or a pre-existing one the
-      // user asked us to adopt: the integration is found by its natural key and its keys are
-      // obtained the only way the API offers, by generating a new set.
-      const lost = mayHaveActed(err);
-      if (!lost && !(isConflict(err) && inputs.adopt)) {
-        if (isConflict(err)) {
-          throw new Error(
-            `${KIND}: project ${inputs.projectId} already has a "${inputs.authProvider}" integration ` +
-              "(made outside this stack or by an interrupted run). Set `adopt: true` to take it over, " +
-              "or delete it first.",
-          );
-        }
-        throw err;
+      if (!isConflict(err)) throw err;
+      if (!inputs.adopt) {
+        throw new Error(
+          `${KIND}: project ${inputs.projectId} already has a "${inputs.authProvider}" integration ` +
+            "(made outside this stack or by an interrupted run). Set `adopt: true` to take it over, " +
+            "or delete it first.",
+        );
       }
-      afterWrite(inputs.projectId);
-      const existing = await findIntegration(inputs.projectId, inputs.authProvider);
-      if (!existing) throw err;
-      keys = await api().generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider });
+      if (!(await find())) throw err;
+      keys = await newKeys();
     }
     afterWrite(inputs.projectId);
     const record = await findIntegration(inputs.projectId, inputs.authProvider);
@@ -207,7 +213,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider(KIND),
+      provider,
       name,
       {
         ...args,

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound, mayHaveActed } from "../client";
+import { isNotFound } from "../client";
 import { authProvider, projectId, type Integration } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
-import { checkInputs, compact, diffFields, dynamicProvider, MODULE, splitId, type Handler, type Props } from "./kit";
+import { createConverging } from "./converge";
+import { checkInputs, compact, diffFields, MODULE, splitId, type Handler, type Props } from "./kit";
+import provider = require("./providers/AuthOwnershipTransfer");
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -45,14 +47,8 @@ export const ownershipTransferHandler: Handler = {
   async create(props) {
     const inputs = authOwnershipTransferInputs.parse(props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
-    let url: string;
-    try {
-      ({ url } = await api().transferOwnership(request));
-    } catch (err) {
-      // A URL nobody saw cannot be used; asking for another is harmless.
-      if (!mayHaveActed(err)) throw err;
-      ({ url } = await api().transferOwnership(request));
-    }
+    // A URL nobody saw cannot be used; asking for another is harmless.
+    const { url } = (await createConverging({ create: () => api().transferOwnership(request) })).created!;
     afterWrite(inputs.projectId);
     const record = await findIntegration(inputs.projectId, inputs.authProvider);
     return { id: `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`, outs: { ...ownerOf(inputs, record), url } };
@@ -103,7 +99,7 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthOwnershipTransferArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider(KIND),
+      provider,
       name,
       { ...args, url: undefined, ownedBy: undefined, transferStatus: undefined },
       { ...opts, additionalSecretOutputs: ["url", ...(opts?.additionalSecretOutputs ?? [])] },

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound, mayHaveActed } from "../client";
+import { isNotFound } from "../client";
 import { authProvider, projectId, type KeySet } from "../schemas";
 import { api, sharedList } from "./context";
-import { checkInputs, compact, diffFields, dynamicProvider, MODULE, splitId, type Handler, type Props } from "./kit";
+import { createConverging } from "./converge";
+import { checkInputs, compact, diffFields, MODULE, splitId, type Handler, type Props } from "./kit";
+import provider = require("./providers/AuthSdkKeys");
 
 const KIND = "AuthSdkKeys";
 
@@ -55,14 +57,8 @@ export const sdkKeysHandler: Handler = {
   async create(props) {
     const inputs = authSdkKeysInputs.parse(props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
-    let keys: KeySet;
-    try {
-      keys = await api().generateSdkKeys(request);
-    } catch (err) {
-      // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
-      if (!mayHaveActed(err)) throw err;
-      keys = await api().generateSdkKeys(request);
-    }
+    // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
+    const keys: KeySet = (await createConverging({ create: () => api().generateSdkKeys(request) })).created!;
     const id = `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`;
     return { id, outs: outputsOf(inputs, keys) };
   },
@@ -113,7 +109,7 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthSdkKeysArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider(KIND),
+      provider,
       name,
       { ...args, authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
       { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },

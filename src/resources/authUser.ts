@@ -1,9 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound, mayHaveActed } from "../client";
+import { isConflict, isNotFound, mayHaveActed } from "../client";
 import { authProvider, email, projectId, userName } from "../schemas";
 import { api, sharedList } from "./context";
-import { checkInputs, compact, diffFields, dynamicProvider, MODULE, type Handler } from "./kit";
+import { checkInputs, compact, diffFields, MODULE, type Handler } from "./kit";
+import provider = require("./providers/AuthUser");
 
 const KIND = "AuthUser";
 
@@ -60,8 +61,17 @@ export const userHandler: Handler = {
         throw new Error(
           `AuthUser ${inputs.email}: the create request may have reached Neon but its answer was lost, ` +
             `so the user may exist without this stack knowing its id. Look for ${inputs.email} in ` +
-            `neon_auth.users_sync of project ${inputs.projectId}: if it is there, delete that user (or remove ` +
-            `it from this stack), then run \`pulumi up\` again. (${(err as Error).message})`,
+            `neon_auth.users_sync of project ${inputs.projectId}: if it is there, delete that user ` +
+            `(DELETE /projects/${inputs.projectId}/auth/users/<id>) or remove it from this stack, then run ` +
+            `\`pulumi up\` again. (${(err as Error).message})`,
+        );
+      }
+      if (isConflict(err)) {
+        throw new Error(
+          `AuthUser ${inputs.email}: project ${inputs.projectId} already has a user with this email (made outside ` +
+            `this stack, or by an earlier run whose answer was lost). The API cannot look users up, so it cannot be ` +
+            `taken over: find its id in neon_auth.users_sync, delete it (DELETE /projects/${inputs.projectId}/auth/users/<id>) ` +
+            `and run \`pulumi up\` again, or remove it from this stack. (${(err as Error).message})`,
         );
       }
       throw err;
@@ -114,6 +124,6 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(dynamicProvider(KIND), name, { ...args, userId: undefined }, opts, MODULE, KIND);
+    super(provider, name, { ...args, userId: undefined }, opts, MODULE, KIND);
   }
 }

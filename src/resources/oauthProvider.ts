@@ -1,9 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound, mayHaveActed } from "../client";
+import { isConflict, isNotFound } from "../client";
 import { nonEmpty, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
-import { checkInputs, compact, diffFields, dynamicProvider, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
+import { createConverging } from "./converge";
+import { checkInputs, compact, diffFields, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
+import provider = require("./providers/OAuthProvider");
 
 const KIND = "OAuthProvider";
 
@@ -85,25 +87,27 @@ export const oauthProviderHandler: Handler = {
   async create(props) {
     const inputs = oauthProviderInputs.parse(props);
     const body = compact({ id: inputs.providerId, client_id: inputs.clientId, client_secret: inputs.clientSecret });
+    const id = joinId(inputs.projectId, inputs.providerId);
+    const find = () => {
+      afterWrite(inputs.projectId);
+      return findProvider(inputs.projectId, inputs.providerId);
+    };
     try {
-      const created = await api().addOAuthProvider(inputs.projectId, body);
+      // After a lost answer the provider is found by its id and given the wanted credentials.
+      const made = await createConverging({ create: () => api().addOAuthProvider(inputs.projectId, body), find });
       afterWrite(inputs.projectId);
-      return { id: joinId(inputs.projectId, inputs.providerId), outs: outputsOf(inputs, created) };
+      return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(inputs, made.found!) };
     } catch (err) {
-      const lost = mayHaveActed(err);
-      if (!lost && !(isConflict(err) && inputs.adopt)) {
-        if (isConflict(err)) {
-          throw new Error(
-            `${KIND} ${inputs.providerId}: project ${inputs.projectId} already has this provider ` +
-              "(made outside this stack or by an interrupted run). Set `adopt: true` to take it over, or delete it first.",
-          );
-        }
-        throw err;
+      if (!isConflict(err)) throw err;
+      if (!inputs.adopt) {
+        throw new Error(
+          `${KIND} ${inputs.providerId}: project ${inputs.projectId} already has this provider ` +
+            "(made outside this stack or by an interrupted run). Set `adopt: true` to take it over, or delete it first.",
+        );
       }
-      afterWrite(inputs.projectId);
-      const existing = await findProvider(inputs.projectId, inputs.providerId);
+      const existing = await find();
       if (!existing) throw err;
-      return { id: joinId(inputs.projectId, inputs.providerId), outs: await converge(inputs, existing) };
+      return { id, outs: await converge(inputs, existing) };
     }
   },
 
@@ -181,7 +185,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   constructor(name: string, args: OAuthProviderArgs, opts?: pulumi.CustomResourceOptions) {
     const clientSecret = args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret);
     super(
-      dynamicProvider(KIND),
+      provider,
       name,
       { ...args, clientSecret, type: undefined },
       { ...opts, additionalSecretOutputs: ["clientSecret", ...(opts?.additionalSecretOutputs ?? [])] },

@@ -1,9 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound, mayHaveActed } from "../client";
+import { isConflict, isNotFound } from "../client";
 import { authProvider, domain, projectId } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
-import { checkInputs, compact, diffFields, dynamicProvider, joinId, MODULE, splitId, type Handler } from "./kit";
+import { createConverging } from "./converge";
+import { checkInputs, compact, diffFields, joinId, MODULE, splitId, type Handler } from "./kit";
+import provider = require("./providers/RedirectDomain");
 
 const KIND = "RedirectDomain";
 
@@ -49,14 +51,19 @@ export const redirectDomainHandler: Handler = {
 
   async create(props) {
     const inputs = redirectDomainInputs.parse(props);
-    try {
-      await api().addDomain(inputs.projectId, { domain: inputs.domain, auth_provider: inputs.authProvider });
-    } catch (err) {
-      // A domain is nothing but its name: if it is listed after a lost answer or a conflict,
-      // it is exactly what was asked for.
-      if (!mayHaveActed(err) && !isConflict(err)) throw err;
+    // A domain is nothing but its name: if it is listed after a lost answer or a conflict,
+    // it is exactly what was asked for.
+    const listed = async () => {
       afterWrite(inputs.projectId);
-      if (!(await isListed(inputs.projectId, inputs.domain))) throw err;
+      return (await isListed(inputs.projectId, inputs.domain)) || undefined;
+    };
+    try {
+      await createConverging({
+        create: () => api().addDomain(inputs.projectId, { domain: inputs.domain, auth_provider: inputs.authProvider }),
+        find: listed,
+      });
+    } catch (err) {
+      if (!isConflict(err) || !(await listed())) throw err;
     }
     afterWrite(inputs.projectId);
     return { id: joinId(inputs.projectId, inputs.domain), outs: compact({ ...inputs }) };
@@ -107,6 +114,6 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly authProvider: pulumi.Output<string>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(dynamicProvider(KIND), name, { ...args }, opts, MODULE, KIND);
+    super(provider, name, { ...args }, opts, MODULE, KIND);
   }
 }

@@ -183,6 +183,26 @@ describe("full auth setup (examples/full-setup)", () => {
     expect(cliOutput.length).toBeGreaterThan(1000);
   });
 
+  it("keeps state small: each provider is a require() of its module", async () => {
+    const exported = JSON.parse(
+      execFileSync("pulumi", ["stack", "export", "--cwd", e2e.dir, "--stack", e2e.stack.name], {
+        env: { ...process.env, ...e2e.env },
+        encoding: "utf8",
+      }),
+    );
+    const resources: { type: string; inputs?: { __provider?: string } }[] = exported.deployment.resources;
+    const dynamic = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/neon-auth:"));
+    expect(dynamic).toHaveLength(TOTAL - 1);
+    for (const r of dynamic) {
+      const kind = r.type.split(":").pop();
+      expect(r.inputs?.__provider).toContain(`require("pulumi-neon-auth/dist/resources/providers/${kind}.js")`);
+      expect(r.inputs?.__provider?.length).toBeLessThan(600);
+    }
+    const bytesPerResource = JSON.stringify(exported).length / resources.length;
+    process.stderr.write(`state: ${resources.length} resources, ${Math.round(bytesPerResource)} bytes per resource\n`);
+    expect(bytesPerResource).toBeLessThan(4096);
+  });
+
   it("destroys everything it made", { timeout: 300_000 }, async () => {
     const destroy = await e2e.stack.destroy({ color: "never", onOutput });
     expect(destroy.summary.resourceChanges).toEqual({ delete: TOTAL });
