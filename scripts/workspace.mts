@@ -67,12 +67,12 @@ export function prepareWorkspace(log: (line: string) => void = (l) => process.st
   return workspace;
 }
 
-/** Copies a program next to the workspace's node_modules (without its stack files). */
+/** Copies a program next to the workspace's node_modules (stack files included). */
 export function copyProgram(workspace: string, program: string): string {
   const dir = fs.mkdtempSync(path.join(workspace, "programs", `${path.basename(program)}-`));
   fs.cpSync(program, dir, {
     recursive: true,
-    filter: (src) => src === program || !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml|package-lock\.json)$/.test(src),
+    filter: (src) => src === program || !/(^|\/)(node_modules|package-lock\.json)$/.test(src),
   });
   return dir;
 }
