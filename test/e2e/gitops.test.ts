@@ -1,0 +1,83 @@
+/**
+ * examples/gitops/pipeline.sh run locally against the emulator: preview, up, a clean drift
+ * check, a change made outside the pipeline that the drift check must report, and recovery.
+ */
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { stackFor, type E2eStack } from "./harness";
+import { API_KEY, emulator, outOfBand, snapshot } from "./neon";
+
+const PIPELINE = path.resolve(__dirname, "../../examples/gitops/pipeline.sh");
+const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
+
+describe("GitOps pipeline script (examples/gitops)", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: ["p-dev:br-main-p-dev"] });
+    e2e = await stackFor({
+      program: PROGRAM,
+      stackName: "dev",
+      config: { "neon:apiUrl": { value: em.url }, "neon:apiKey": { value: API_KEY, secret: true } },
+    });
+  });
+
+  afterAll(async () => {
+    await e2e?.cleanup();
+    await em?.close();
+  });
+
+  // Asynchronous on purpose: the emulator answers from this process's event loop.
+  function pipeline(step: string): Promise<{ status: number | null; out: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn("bash", [PIPELINE, step, "dev"], {
+        env: { ...process.env, ...e2e.env, PROGRAM_DIR: e2e.dir },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (out += d));
+      child.on("error", reject);
+      child.on("close", (status) => resolve({ status, out }));
+    });
+  }
+
+  it("previews, applies, and finds no drift", async () => {
+    const preview = await pipeline("preview");
+    expect(preview.status, preview.out).toBe(0);
+    expect(preview.out).toContain("7 to create");
+    expect(preview.out).not.toContain(API_KEY);
+
+    const up = await pipeline("up");
+    expect(up.status, up.out).toBe(0);
+    expect(up.out).toContain("7 created");
+
+    const drift = await pipeline("drift");
+    expect(drift.status, drift.out).toBe(0);
+    expect(drift.out).toContain("no drift: stack dev matches Neon");
+  });
+
+  it("reports a change made outside the pipeline, and up restores it", async () => {
+    const status = await outOfBand(em, "DELETE", "/projects/p-dev/auth/domains", {
+      auth_provider: "stack",
+      domains: [{ domain: "https://dev.example.com" }],
+    });
+    expect(status).toBe(200);
+
+    const drift = await pipeline("drift");
+    expect(drift.status, drift.out).toBe(3);
+    expect(drift.out).toContain("domain-dev.example.com");
+    expect(drift.out).toContain("DRIFT: stack dev differs from what Neon has");
+
+    const up = await pipeline("up");
+    expect(up.status, up.out).toBe(0);
+    expect(up.out).toContain("1 created");
+    expect((await snapshot(em, "p-dev")).domains).toEqual(["http://localhost:3000", "https://dev.example.com"]);
+
+    const clean = await pipeline("drift");
+    expect(clean.status, clean.out).toBe(0);
+  });
+});
