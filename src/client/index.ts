@@ -35,7 +35,6 @@ export {
 export { DEFAULT_RETRY, type RetryOptions } from "./retry";
 export { DEFAULT_PACING, RateLimiter, TokenBucket, sharedLimiter, type PacingOptions } from "./pacing";
 export { redactValue, redactText, collectSecrets, SECRET_FIELDS, REDACTED } from "./redact";
-export { ManualClock } from "./manual-clock";
 export type {
   AddDomainRequest,
   AddOAuthProviderRequest,

@@ -19,7 +19,7 @@ beforeAll(() => {
   fs.writeFileSync(
     tsconfig,
     JSON.stringify({
-      extends: path.join(repo, "tsconfig.json"),
+      extends: path.join(repo, "tsconfig.build.json"),
       compilerOptions: {
         rootDir: path.join(repo, "src"),
         outDir,

@@ -1,6 +1,7 @@
 import { MockAgent, type Dispatcher } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createClient, ManualClock, NeonOperationError, type NeonClient } from "../../src/client";
+import { ManualClock } from "../../src/clock";
+import { createClient, NeonOperationError, type NeonClient } from "../../src/client";
 
 const ORIGIN = "https://api.test";
 let agent: MockAgent;

@@ -1,6 +1,7 @@
 import { MockAgent, type Dispatcher } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, ManualClock, RateLimiter, TokenBucket, type ClientOptions, type NeonClient } from "../../src/client";
+import { ManualClock } from "../../src/clock";
+import { createClient, RateLimiter, TokenBucket, type ClientOptions, type NeonClient } from "../../src/client";
 import { DEFAULT_PACING } from "../../src/client/pacing";
 
 const ORIGIN = "https://api.test";

@@ -1,10 +1,10 @@
 import { inspect } from "node:util";
 import { MockAgent, type Dispatcher } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/clock";
 import {
   createClient,
   getClient,
-  ManualClock,
   NeonApiError,
   NeonConfigError,
   NeonNetworkError,
