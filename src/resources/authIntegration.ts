@@ -4,8 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
-import provider = require("./providers/AuthIntegration");
+import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthIntegration";
 
@@ -213,7 +212,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      provider,
+      providerOf(KIND),
       name,
       {
         ...args,

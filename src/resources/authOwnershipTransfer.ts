@@ -5,8 +5,7 @@ import { isNotFound } from "../client";
 import { authProvider, projectId, type Integration } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, MODULE, splitId, type Handler, type Props } from "./kit";
-import provider = require("./providers/AuthOwnershipTransfer");
+import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -99,7 +98,7 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthOwnershipTransferArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      provider,
+      providerOf(KIND),
       name,
       { ...args, url: undefined, ownedBy: undefined, transferStatus: undefined },
       { ...opts, additionalSecretOutputs: ["url", ...(opts?.additionalSecretOutputs ?? [])] },

@@ -5,8 +5,7 @@ import { isNotFound } from "../client";
 import { authProvider, projectId, type KeySet } from "../schemas";
 import { api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, MODULE, splitId, type Handler, type Props } from "./kit";
-import provider = require("./providers/AuthSdkKeys");
+import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthSdkKeys";
 
@@ -109,7 +108,7 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthSdkKeysArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      provider,
+      providerOf(KIND),
       name,
       { ...args, authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
       { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },

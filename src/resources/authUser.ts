@@ -3,8 +3,7 @@ import { z } from "zod";
 import { isConflict, isNotFound, mayHaveActed } from "../client";
 import { authProvider, email, projectId, userName } from "../schemas";
 import { api, sharedList } from "./context";
-import { checkInputs, compact, diffFields, MODULE, type Handler } from "./kit";
-import provider = require("./providers/AuthUser");
+import { checkInputs, compact, diffFields, MODULE, providerOf, type Handler } from "./kit";
 
 const KIND = "AuthUser";
 
@@ -124,6 +123,6 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, userId: undefined }, opts, MODULE, KIND);
+    super(providerOf(KIND), name, { ...args, userId: undefined }, opts, MODULE, KIND);
   }
 }

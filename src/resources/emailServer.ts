@@ -3,8 +3,7 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import { email, nonEmpty, port, projectId, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { api } from "./context";
-import { checkInputs, compact, diffFields, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
-import provider = require("./providers/EmailServer");
+import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -153,7 +152,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
   constructor(name: string, args: EmailServerArgs, opts?: pulumi.CustomResourceOptions) {
     const password = args.password === undefined ? undefined : pulumi.secret(args.password);
     super(
-      provider,
+      providerOf(KIND),
       name,
       { ...args, password },
       { ...opts, additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },

@@ -44,6 +44,14 @@ export function dynamicProvider(kind: Kind): pulumi.dynamic.ResourceProvider {
   };
 }
 
+/**
+ * The provider object of a kind, loaded from its own module (providers/<Kind>.ts) when a
+ * resource is constructed, so that the object the engine serializes is that module's export.
+ */
+export function providerOf(kind: Kind): pulumi.dynamic.ResourceProvider {
+  return require(`./providers/${kind}`);
+}
+
 /** What each resource file implements; the runtime dispatches to it by kind. */
 export interface Handler {
   check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;

@@ -4,8 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { nonEmpty, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, splitId, type Handler, type Props } from "./kit";
-import provider = require("./providers/OAuthProvider");
+import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "OAuthProvider";
 
@@ -185,7 +184,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   constructor(name: string, args: OAuthProviderArgs, opts?: pulumi.CustomResourceOptions) {
     const clientSecret = args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret);
     super(
-      provider,
+      providerOf(KIND),
       name,
       { ...args, clientSecret, type: undefined },
       { ...opts, additionalSecretOutputs: ["clientSecret", ...(opts?.additionalSecretOutputs ?? [])] },

@@ -4,8 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, domain, projectId } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, splitId, type Handler } from "./kit";
-import provider = require("./providers/RedirectDomain");
+import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler } from "./kit";
 
 const KIND = "RedirectDomain";
 
@@ -114,6 +113,6 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly authProvider: pulumi.Output<string>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args }, opts, MODULE, KIND);
+    super(providerOf(KIND), name, { ...args }, opts, MODULE, KIND);
   }
 }
