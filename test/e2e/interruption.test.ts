@@ -1,0 +1,155 @@
+/**
+ * The CLI killed in the middle of an `up` of the full example with 100 extra domains (SIGKILL
+ * of the CLI and every process under it: the language host, the program and the dynamic
+ * provider, as when a CI job is cancelled). Then the recovery that RELIABILITY.md documents for a file
+ * (self-managed) backend: `pulumi cancel` (drops the lock the dead run left), `pulumi refresh
+ * --clear-pending-creates` (drops the creates the engine never heard back about and reads the
+ * rest), `pulumi up`. The stack then converges to exactly the declared state: no duplicate, no
+ * orphan, no pending operation.
+ */
+import { execFile, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, stackFor, type E2eStack } from "./harness";
+import { API_KEY, emulator, requestLog, snapshot } from "./neon";
+
+const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
+const PROJECT = "p-interrupt";
+const BRANCH = "br-main-p-interrupt";
+const EXTRA = 100;
+const KILL_AFTER_DOMAINS = 40;
+
+describe("an up killed half-way recovers as documented", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+
+  // Asynchronous: the emulator runs in this process and must keep answering.
+  const cli = async (...args: string[]) =>
+    (
+      await promisify(execFile)("pulumi", [...args, "--cwd", e2e.dir, "--stack", e2e.stack.name, "--color", "never", "--non-interactive"], {
+        env: { ...process.env, ...e2e.env },
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      })
+    ).stdout;
+  const pendingOperations = async () => JSON.parse(await cli("stack", "export")).deployment.pending_operations ?? [];
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
+    e2e = await stackFor({
+      program: PROGRAM,
+      config: {
+        "neon:apiUrl": { value: em.url },
+        "neon:apiKey": { value: API_KEY, secret: true },
+        projectId: { value: PROJECT },
+        branchId: { value: BRANCH },
+        githubClientSecret: { value: "gh-secret-int-8e0", secret: true },
+        smtpPassword: { value: "smtp-pw-int-3f1", secret: true },
+        extraDomains: { value: String(EXTRA) },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await e2e?.cleanup();
+    await em?.close();
+  });
+
+  const TOTAL = 1 + 1 + 1 + 2 + 3 + EXTRA + 1 + 2;
+
+  it("kill -9 mid-up, then cancel, refresh --clear-pending-creates, up", { timeout: 600_000 }, async () => {
+    const child = spawn(
+      "pulumi",
+      ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--cwd", e2e.dir, "--stack", e2e.stack.name],
+      { env: { ...process.env, ...e2e.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+    // Kill when the emulator has seen KILL_AFTER_DOMAINS domain creations.
+    let added = 0;
+    for (let i = 0; i < 1200 && added < KILL_AFTER_DOMAINS; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      added = (await requestLog(em)).filter((e: any) => e.method === "POST" && e.route === "/projects/{project_id}/auth/domains").length;
+    }
+    expect(added, out).toBeGreaterThanOrEqual(KILL_AFTER_DOMAINS);
+    // The CLI and every process under it (plugins run in process groups of their own).
+    for (const pid of [child.pid!, ...descendants(child.pid!)]) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    await exited;
+    // Let requests that were on the wire land, then take stock of what the dead run left.
+    await new Promise((r) => setTimeout(r, 500));
+    const atKill = await snapshot(em, PROJECT);
+    expect(atKill.domains.length).toBeGreaterThanOrEqual(KILL_AFTER_DOMAINS);
+    expect(atKill.domains.length).toBeLessThan(3 + EXTRA);
+
+    // Creates the engine started but never heard back about are pending in the state.
+    expect((await pendingOperations()).length).toBeGreaterThan(0);
+
+    // The dead run left its lock: updates and refreshes refuse to start until `pulumi cancel`.
+    const refresh = () => cli("refresh", "--clear-pending-creates", "--yes", "--skip-preview");
+    await expect(refresh()).rejects.toThrow(/currently locked/);
+    await cli("cancel", "--yes");
+    await refresh();
+    expect(await pendingOperations()).toEqual([]);
+
+    const up = await e2e.stack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    const created = changesOf(up.summary.resourceChanges).create ?? 0;
+    expect(created).toBeGreaterThan(0);
+
+    const snap = await snapshot(em, PROJECT);
+    expect(snap.domains).toEqual(
+      [
+        "http://localhost:3000",
+        "https://app.example.com",
+        "https://staging.example.com",
+        ...Array.from({ length: EXTRA }, (_, i) => `https://app-${i + 1}.example.com`),
+      ].sort(),
+    );
+    expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: BRANCH, owned_by: "neon" }]);
+    expect(snap.providers).toEqual([
+      { id: "github", type: "standard" },
+      { id: "google", type: "shared" },
+    ]);
+    expect(snap.users).toEqual([
+      { email: "ada@example.com", name: "Ada Lovelace" },
+      { email: "grace@example.com", name: "Grace Hopper" },
+    ]);
+    expect(snap.email).toMatchObject({ type: "standard", host: "smtp.example.com", port: 587 });
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: TOTAL });
+    console.log(`interruption figures: ${JSON.stringify({ domainsAtKill: atKill.domains.length, createdOnRecovery: created })}`);
+  });
+});
+
+/** Every process below `pid`, found through /proc (children first listed last). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, parent] of parents) if (parent === p) (out.push(child), walk(child));
+  };
+  walk(pid);
+  return out;
+}

@@ -1,0 +1,243 @@
+/**
+ * Lost responses: for every resource kind, a create, an update and a delete whose answer is lost
+ * after the server acted (one-shot `lost` faults on the exact method and route). The same `up`
+ * converges thanks to read-back by natural key (or a harmless replay), with no duplicate and no
+ * orphan: asserted on the emulator's state and its request log. AuthUser, which the API cannot
+ * look up, stops with a clear error; the documented reconciliation then converges.
+ */
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, stackFor, type E2eStack } from "./harness";
+import { API_KEY, clearRequestLog, emulator, outOfBand, requestLog, snapshot } from "./neon";
+
+const PROGRAM = path.join(__dirname, "programs", "all-kinds");
+const P = "p-lost";
+const B = "br-main-p-lost";
+const SECRET_1 = "gh-secret-lost-1a2b3c";
+const SECRET_2 = "gh-secret-lost-4d5e6f";
+
+const R = {
+  createIntegration: "POST /projects/auth/create",
+  keys: "POST /projects/auth/keys",
+  transfer: "POST /projects/auth/transfer_ownership",
+  createUser: "POST /projects/auth/user",
+  deleteUser: "DELETE /projects/{project_id}/auth/users/{auth_user_id}",
+  deleteIntegration: "DELETE /projects/{project_id}/auth/integration/{auth_provider}",
+  addProvider: "POST /projects/{project_id}/auth/oauth_providers",
+  patchProvider: "PATCH /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}",
+  deleteProvider: "DELETE /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}",
+  addDomain: "POST /projects/{project_id}/auth/domains",
+  deleteDomains: "DELETE /projects/{project_id}/auth/domains",
+  patchEmail: "PATCH /projects/{project_id}/auth/email_server",
+} as const;
+
+/** One-shot `lost` fault on a route given as `METHOD template`. */
+function lost(em: EmulatorHandle, ...routes: string[]): void {
+  for (const r of routes) {
+    const [method, p] = r.split(" ") as [string, string];
+    em.injectFaults({ kind: "lost", method, path: p });
+  }
+}
+
+/** The writes of the log, as `METHOD template status[/fault]`, in order. */
+async function writes(em: EmulatorHandle): Promise<string[]> {
+  return (await requestLog(em))
+    .filter((e: any) => e.method !== "GET")
+    .map((e: any) => `${e.method} ${e.route} ${e.status}${e.fault ? `/${e.fault}` : ""}`);
+}
+
+function count(log: string[], route: string): string[] {
+  return log.filter((l) => l.startsWith(`${route} `)).map((l) => l.slice(route.length + 1));
+}
+
+const STANDARD_EMAIL = {
+  type: "standard",
+  host: "smtp.example.com",
+  port: 587,
+  username: "apikey",
+  sender_email: "auth@example.com",
+  sender_name: "Example",
+};
+
+describe("lost responses converge without duplicates or orphans", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+
+  async function providerSecret(): Promise<unknown> {
+    const state = (await em.state({ secrets: true })) as any;
+    return state.projects.find((p: any) => p.id === P).integrations[0]?.oauth_providers?.find((o: any) => o.id === "github")
+      ?.client_secret;
+  }
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
+    e2e = await stackFor({
+      program: PROGRAM,
+      config: {
+        "neon:apiUrl": { value: em.url },
+        "neon:apiKey": { value: API_KEY, secret: true },
+        projectId: { value: P },
+        branchId: { value: B },
+        clientSecret: { value: SECRET_1, secret: true },
+        smtpPassword: { value: "smtp-pw-lost-77", secret: true },
+        without: { value: JSON.stringify(["user"]) },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await e2e?.cleanup();
+    await em?.close();
+  });
+
+  it("creates: every create's answer lost, one up converges", { timeout: 180_000 }, async () => {
+    await clearRequestLog(em);
+    // The keys fault meets the integration's read-back first (it has to generate a key set, the
+    // only way to get keys of an integration whose answer was lost); AuthSdkKeys' own create
+    // loses its answer in the next test (rotation replaces it: a create).
+    lost(em, R.createIntegration, R.keys, R.transfer, R.addProvider, R.addDomain, R.patchEmail);
+
+    const up = await e2e.stack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toEqual({ create: 7 });
+    expect(em.faults.injected.lost).toBe(6);
+    expect(em.faults.queue).toEqual([]);
+
+    expect(await snapshot(em, P)).toEqual({
+      integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
+      providers: [{ id: "github", type: "standard" }],
+      domains: ["https://app.example.com"],
+      email: STANDARD_EMAIL,
+      users: [],
+    });
+    expect(await providerSecret()).toBe(SECRET_1);
+
+    const log = await writes(em);
+    expect(count(log, R.createIntegration)).toEqual(["201/lost"]); // found by read-back, not created twice
+    expect(count(log, R.keys)).toEqual(["201/lost", "201", "201"]); // an unseen key set: asked again
+    expect(count(log, R.transfer)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.addProvider)).toEqual(["200/lost"]); // found by id ...
+    expect(count(log, R.patchProvider)).toEqual(["200"]); // ... and given the declared credentials
+    expect(count(log, R.addDomain)).toEqual(["201/lost"]); // listed: nothing more to do
+    expect(count(log, R.patchEmail)).toEqual(["200/lost", "200"]); // PATCH is absolute: replayed by the client
+    expect(log).toHaveLength(11);
+
+    // The outputs are usable: the integration's keys are the set generated after the loss.
+    const state = (await em.state({ secrets: true })) as any;
+    const keySets = state.projects[0].integrations[0].keys.map((k: any) => k.pub_client_key);
+    expect(keySets).toHaveLength(4); // creation + 3 generated (one of them never seen)
+    expect(keySets).toContain(up.outputs.pubClientKey!.value);
+    expect(keySets).toContain(up.outputs.envVars!.value.NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY);
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 7 });
+  });
+
+  it("updates and replacements: every answer lost, one up converges", { timeout: 180_000 }, async () => {
+    await e2e.stack.setConfig("clientSecret", { value: SECRET_2, secret: true });
+    await e2e.stack.setConfig("smtpPort", { value: "2525" });
+    await e2e.stack.setConfig("rotation", { value: "r2" });
+    await e2e.stack.setConfig("domain", { value: "https://www.example.com" });
+    await clearRequestLog(em);
+    lost(em, R.patchProvider, R.patchEmail, R.keys, R.addDomain, R.deleteDomains);
+
+    const up = await e2e.stack.up({ color: "never" });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ update: 2, replace: 2 });
+    expect(em.faults.queue).toEqual([]);
+
+    expect(await snapshot(em, P)).toEqual({
+      integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
+      providers: [{ id: "github", type: "standard" }],
+      domains: ["https://www.example.com"],
+      email: { ...STANDARD_EMAIL, port: 2525 },
+      users: [],
+    });
+    expect(await providerSecret()).toBe(SECRET_2);
+
+    const log = await writes(em);
+    expect(count(log, R.patchProvider)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.patchEmail)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.keys)).toEqual(["201/lost", "201"]);
+    expect(count(log, R.addDomain)).toEqual(["201/lost"]);
+    expect(count(log, R.deleteDomains)).toEqual(["200/lost", "200"]);
+    expect(log).toHaveLength(9);
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 7 });
+  });
+
+  it("AuthUser: a lost create stops with a clear error; the documented reconciliation converges", { timeout: 180_000 }, async () => {
+    await e2e.stack.setConfig("without", { value: "[]" });
+    await clearRequestLog(em);
+    lost(em, R.createUser);
+
+    const err = await e2e.stack.up({ color: "never" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    const message = String(err!.message);
+    expect(message).toContain("AuthUser ada@example.com: the create request may have reached Neon but its answer was lost");
+    expect(message).toContain(`Look for ada@example.com in neon_auth.users_sync of project ${P}`);
+    expect(message).toContain(`DELETE /projects/${P}/auth/users/<id>`);
+    expect(count(await writes(em), R.createUser)).toEqual(["201/lost"]); // never replayed blindly
+
+    // The user exists, unknown to the stack. Reconcile as the message says: find it in
+    // users_sync (SQL in real life; the emulator's control route here), delete it, re-run.
+    const rows = ((await (await fetch(`${em.controlUrl}/projects/${P}/users_sync`)).json()) as any).rows;
+    expect(rows.map((r: any) => r.email)).toEqual(["ada@example.com"]);
+    expect(await outOfBand(em, "DELETE", `/projects/${P}/auth/users/${rows[0].id}`)).toBe(204);
+
+    const up = await e2e.stack.up({ color: "never" });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 1 });
+    const snap = await snapshot(em, P);
+    expect(snap.users).toEqual([{ email: "ada@example.com", name: "Ada" }]);
+    expect(count(await writes(em), R.createUser)).toEqual(["201/lost", "201"]);
+
+    // A replacement (delete first) whose delete answer is lost: the replayed DELETE meets 404,
+    // which means done.
+    await e2e.stack.setConfig("userName", { value: "Ada King" });
+    await clearRequestLog(em);
+    lost(em, R.deleteUser);
+    const replace = await e2e.stack.up({ color: "never" });
+    expect(changesOf(replace.summary.resourceChanges)).toEqual({ replace: 1 });
+    expect((await snapshot(em, P)).users).toEqual([{ email: "ada@example.com", name: "Ada King" }]);
+    const log = await writes(em);
+    expect(count(log, R.deleteUser)).toEqual(["204/lost", "404"]);
+    expect(count(log, R.createUser)).toEqual(["201"]);
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 8 });
+  });
+
+  it("deletes: every delete's answer lost, nothing left behind", { timeout: 180_000 }, async () => {
+    await e2e.stack.setConfig("without", { value: JSON.stringify(["keys", "transfer", "user", "oauth", "domain", "email"]) });
+    await clearRequestLog(em);
+    lost(em, R.deleteUser, R.deleteProvider, R.deleteDomains, R.patchEmail);
+
+    const up = await e2e.stack.up({ color: "never" });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ delete: 6 });
+    expect(em.faults.queue).toEqual([]);
+    expect(await snapshot(em, P)).toEqual({
+      integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
+      providers: [],
+      domains: [],
+      email: { type: "shared" },
+      users: [],
+    });
+    const log = await writes(em);
+    expect(count(log, R.deleteUser)).toEqual(["204/lost", "404"]);
+    expect(count(log, R.deleteProvider)).toEqual(["204/lost", "404"]);
+    expect(count(log, R.deleteDomains)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.patchEmail)).toEqual(["200/lost", "200"]);
+    expect(log).toHaveLength(8); // keys and transfers have no delete call
+
+    await clearRequestLog(em);
+    lost(em, R.deleteIntegration);
+    const destroy = await e2e.stack.destroy({ color: "never" });
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 2 });
+    expect(count(await writes(em), R.deleteIntegration)).toEqual(["200/lost", "404"]);
+    expect(await snapshot(em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+  });
+});
