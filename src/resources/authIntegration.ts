@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
 import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
-import { afterWrite, api, sharedList } from "./context";
+import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
@@ -47,14 +47,8 @@ const FIELDS = [
 ] as const;
 
 function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | undefined, old: Props = {}): Props {
-  const envVars =
-    keys.pub_client_key === undefined
-      ? undefined
-      : {
-          NEXT_PUBLIC_STACK_PROJECT_ID: keys.auth_provider_project_id,
-          NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: keys.pub_client_key,
-          STACK_SECRET_SERVER_KEY: keys.secret_server_key,
-        };
+  // An adopted integration's keys are unknown until generated (see read).
+  const envVars = keys.pub_client_key === undefined ? undefined : appEnv(keys as KeySet);
   return compact({
     ...inputs,
     authProviderProjectId: keys.auth_provider_project_id ?? record?.auth_provider_project_id,
@@ -69,11 +63,6 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
     createdAt: record?.created_at ?? old.createdAt,
     envVars,
   });
-}
-
-async function findIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
-  const list = await sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
-  return list.find((i) => i.auth_provider === provider);
 }
 
 export const integrationHandler: Handler = {

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import { authProvider, projectId, type Integration } from "../schemas";
-import { afterWrite, api, sharedList } from "./context";
+import { afterWrite, api, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
@@ -27,11 +27,6 @@ const FIELDS = [
 
 function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
-}
-
-async function findIntegration(project: string, provider: string): Promise<Integration | undefined> {
-  const list = await sharedList(project, "integrations", () => api().listIntegrations(project));
-  return list.find((i) => i.auth_provider === provider);
 }
 
 export const ownershipTransferHandler: Handler = {

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound } from "../client";
 import { authProvider, projectId, type KeySet } from "../schemas";
-import { api, sharedList } from "./context";
+import { api, appEnv, integrationExists } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
@@ -36,11 +35,7 @@ function outputsOf(inputs: Inputs, keys: KeySet): Props {
     pubClientKey: keys.pub_client_key,
     secretServerKey: keys.secret_server_key,
     jwksUrl: keys.jwks_url,
-    envVars: {
-      NEXT_PUBLIC_STACK_PROJECT_ID: keys.auth_provider_project_id,
-      NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: keys.pub_client_key,
-      STACK_SECRET_SERVER_KEY: keys.secret_server_key,
-    },
+    envVars: appEnv(keys),
   });
 }
 
@@ -64,15 +59,8 @@ export const sdkKeysHandler: Handler = {
 
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
-    try {
-      const list = await sharedList(project, "integrations", () => api().listIntegrations(project));
-      // Keys live as long as their integration; the API cannot list or revoke key sets.
-      if (!list.some((i) => i.auth_provider === provider)) return {};
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
-    return { id, props };
+    // Keys live as long as their integration; the API cannot list or revoke key sets.
+    return (await integrationExists(project, provider)) ? { id, props } : {};
   },
 
   async update(_id, olds) {

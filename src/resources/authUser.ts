@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound, mayHaveActed } from "../client";
 import { authProvider, email, projectId, userName } from "../schemas";
-import { api, sharedList } from "./context";
+import { api, integrationExists } from "./context";
 import { checkInputs, compact, diffFields, MODULE, providerOf, type Handler } from "./kit";
 
 const KIND = "AuthUser";
@@ -80,14 +80,7 @@ export const userHandler: Handler = {
   async read(id, props) {
     // There is no read endpoint for users: refresh can only see that the whole integration is
     // gone (then so are its users). A user deleted on its own stays in state until replaced.
-    try {
-      const list = await sharedList(props.projectId, "integrations", () => api().listIntegrations(props.projectId));
-      if (!list.some((i) => i.auth_provider === (props.authProvider ?? "stack"))) return {};
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
-    return { id, props };
+    return (await integrationExists(props.projectId, props.authProvider ?? "stack")) ? { id, props } : {};
   },
 
   async update(_id, olds) {

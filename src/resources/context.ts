@@ -3,7 +3,8 @@
  * shared client, and list results shared between the resources of a run.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { getClient, NeonConfigError, type NeonClient } from "../client";
+import { getClient, isNotFound, NeonConfigError, type NeonClient } from "../client";
+import type { Integration, KeySet } from "../schemas";
 
 interface Settings {
   apiKey?: string;
@@ -55,4 +56,32 @@ export function sharedList<T>(projectId: string, area: string, load: () => Promi
 
 export function afterWrite(projectId: string): void {
   for (const key of lists.keys()) if (key.startsWith(`${projectId}\u0000`)) lists.delete(key);
+}
+
+/** The project's integration of this auth provider, from the shared list; undefined if none. */
+export async function findIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
+  const list = await sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
+  return list.find((i) => i.auth_provider === provider);
+}
+
+/**
+ * For refresh of objects that live inside an integration and have no read of their own (key
+ * sets, transfers, users): false when the integration, or the whole project, is gone.
+ */
+export async function integrationExists(projectId: string, provider: string): Promise<boolean> {
+  try {
+    return (await findIntegration(projectId, provider)) !== undefined;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/** The environment variables a Stack Auth app needs, from a key set. */
+export function appEnv(keys: Pick<KeySet, "auth_provider_project_id" | "pub_client_key" | "secret_server_key">) {
+  return {
+    NEXT_PUBLIC_STACK_PROJECT_ID: keys.auth_provider_project_id,
+    NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: keys.pub_client_key,
+    STACK_SECRET_SERVER_KEY: keys.secret_server_key,
+  };
 }
