@@ -1,0 +1,844 @@
+/**
+ * `npm run bench` (issue 7): how close a large `pulumi up` comes to what Neon's rate limit allows,
+ * what the engine costs on top, and how lean the state is. One run, against the local emulator at
+ * its spec limits (700 requests/min per key, bursts of 40), with the real Pulumi CLI through the
+ * Automation API (file:// backend in a temp folder, passphrase secrets, loopback only).
+ *
+ * 1. Throughput: `pulumi up` of examples/full-setup with N redirect domains (extraDomains = N - 3)
+ *    plus the integration, SDK keys, two OAuth providers, the email server and two users, for each
+ *    N, at Pulumi's default parallelism; paced (the client's limiter on) and naive
+ *    (PULUMI_NEON_AUTH_PACING=off). Engine overhead: an up of bench/noop-stack with as many
+ *    dynamic resources that do nothing, in the same shape.
+ * 2. Preview: no-op `pulumi preview` of the N=100 stack vs the no-op stack (median of 3 each,
+ *    interleaved), and the API requests made during the previews.
+ * 3. Refresh: API requests per resource during `pulumi refresh` of the N=100 stack.
+ * 4. State: `pulumi stack export` (CLI) bytes per resource, and the size of `__provider`.
+ * 5. Memory: peak VmHWM of the dynamic-provider process, sampled every 200 ms during each up.
+ *
+ * Writes bench/out/bench.json and bench/out/throughput.svg, prints a table. Environment:
+ * `eval "$(scripts/env)"` first (Node 24 and the Pulumi CLI on PATH). BENCH_SIZES=10,100 and
+ * BENCH_NAIVE_SIZES=100 narrow the run (preview, refresh and state use N=100, else the first size);
+ * BENCH_SKIP_CHECKPOINTS=off drops the extra PULUMI_SKIP_CHECKPOINTS run at the largest N.
+ * `node scripts/bench.mts --report` prints the table and redraws the chart from bench.json.
+ * No timing thresholds: this prints figures, it never fails on them.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { EngineEvent, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
+import type { EmulatorHandle } from "../src/emulator/index.ts";
+import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
+
+const require = createRequire(import.meta.url);
+const { LocalWorkspace } = require("@pulumi/pulumi/automation/index.js") as typeof import("@pulumi/pulumi/automation/index.js");
+
+// ---- settings ---------------------------------------------------------------------------------
+const KEY = "bench-key-5d0c8e27a1";
+const PROJECT = "p-bench";
+const BRANCH = "br-main-p-bench";
+const PASSPHRASE = "bench-passphrase-not-a-secret";
+const PER_MINUTE = 700;
+const BURST = 40;
+/** Dynamic resources of full-setup besides the N domains: integration, keys, 2 OAuth, email, 2 users. */
+const OTHERS = 7;
+const PREVIEW_RUNS = 3;
+
+const sizes = listEnv("BENCH_SIZES", [10, 100, 300]);
+const naiveSizes = listEnv("BENCH_NAIVE_SIZES", sizes);
+/** The N whose stack also gets the preview, refresh and state measurements (100, when run). */
+const PROBE_N = sizes.includes(100) ? 100 : sizes[0]!;
+const outDir = path.join(repo, "bench", "out");
+
+function listEnv(name: string, dflt: number[]): number[] {
+  const v = process.env[name];
+  if (!v) return dflt;
+  const list = v.split(",").map((s) => Number(s.trim()));
+  for (const n of list) if (!Number.isInteger(n) || n < 3) throw new Error(`${name}: sizes are integers >= 3, got "${v}"`);
+  return list;
+}
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const floorSeconds = (requests: number) => (Math.max(0, requests - BURST) * 60) / PER_MINUTE;
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+// ---- the emulator and its counters ------------------------------------------------------------
+interface Stats {
+  total: number;
+  byStatus: Record<string, number>;
+  byRoute: Record<string, number>;
+}
+
+async function control(em: EmulatorHandle, method: string, route: string): Promise<any> {
+  const res = await fetch(`${em.controlUrl}${route}`, { method });
+  if (!res.ok) throw new Error(`${method} /_emulator${route}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+const stats = async (em: EmulatorHandle): Promise<Stats> => control(em, "GET", "/stats");
+/** Empties the emulator's state, counters and rate-limit buckets (full bursts again), re-seeds. */
+const resetEmulator = async (em: EmulatorHandle) => void (await control(em, "POST", "/reset"));
+/** Zeroes the request counters only (state and buckets stay). */
+const clearCounters = async (em: EmulatorHandle) => void (await control(em, "DELETE", "/requests"));
+
+interface Timeline {
+  /** Command start to the first API request: engine and program start-up, plus any step before the first request. */
+  startS: number;
+  /** First request sent to last answer: the part the rate limit governs. */
+  spanS: number;
+  /** Last answer to the end of the command: the engine finishing up (state write, exit). */
+  tailS: number;
+}
+
+/** Where the API requests of one command fell within it (the emulator logs each with its time). */
+async function timeline(em: EmulatorHandle, op: { startedAt: number; endedAt: number }): Promise<Timeline | null> {
+  const { requests } = (await control(em, "GET", "/requests")) as { requests: Array<{ time: string; duration_ms: number }> };
+  if (requests.length === 0) return null;
+  const first = Math.min(...requests.map((r) => Date.parse(r.time)));
+  const last = Math.max(...requests.map((r) => Date.parse(r.time) + r.duration_ms));
+  return { startS: (first - op.startedAt) / 1000, spanS: (last - first) / 1000, tailS: (op.endedAt - last) / 1000 };
+}
+
+// ---- peak memory of the dynamic-provider process ----------------------------------------------
+/**
+ * Polls /proc every 200 ms for processes whose command line names `dynamic-provider` and whose
+ * working folder is the program's (the engine starts plugins there), so concurrent runs of other
+ * people on the machine are not counted. VmHWM is the process's own peak RSS, so the last sample
+ * of each process is its peak.
+ */
+class MemorySampler {
+  private peaks = new Map<number, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  start(): void {
+    this.peaks.clear();
+    const dir = fs.realpathSync(this.dir);
+    const sample = () => {
+      for (const entry of fs.readdirSync("/proc")) {
+        if (!/^\d+$/.test(entry)) continue;
+        try {
+          const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+          if (!cmdline.includes("dynamic-provider") || cmdline.includes("require.resolve")) continue;
+          if (fs.readlinkSync(`/proc/${entry}/cwd`) !== dir) continue;
+          const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${entry}/status`, "utf8"));
+          if (m) this.peaks.set(Number(entry), Math.max(this.peaks.get(Number(entry)) ?? 0, Number(m[1])));
+        } catch {
+          // Gone meanwhile, or not ours to read.
+        }
+      }
+    };
+    sample();
+    this.timer = setInterval(sample, 200);
+  }
+
+  /** Peak VmHWM in MiB over the processes seen, and how many there were. */
+  stop(): { peakMiB: number | null; processes: number } {
+    if (this.timer) clearInterval(this.timer);
+    const kb = Math.max(0, ...this.peaks.values());
+    return { peakMiB: this.peaks.size > 0 ? round(kb / 1024, 1) : null, processes: this.peaks.size };
+  }
+}
+
+// ---- stacks -----------------------------------------------------------------------------------
+const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-bench-state-"));
+const baseEnv: Record<string, string> = {
+  PULUMI_BACKEND_URL: `file://${backendDir}`,
+  PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+  PULUMI_SKIP_UPDATE_CHECK: "true",
+  PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+  // Both stacks run the program the same way; type-checking is not what is measured.
+  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+};
+
+/**
+ * CPU time of a whole command (CLI, language host, program, dynamic provider): the Automation API
+ * runs `pulumi` through this wrapper, which appends the command's name and bash's `times` for
+ * its children (every process it waited for, recursively) to $BENCH_CPU_FILE. CPU seconds are
+ * far less sensitive than wall time to other work on a shared machine.
+ */
+let pulumiCommand: PulumiCommand | undefined;
+
+async function cpuWrapper(): Promise<PulumiCommand> {
+  const real = execFileSync("bash", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim();
+  const root = path.join(backendDir, "cli");
+  fs.mkdirSync(path.join(root, "bin"), { recursive: true });
+  const wrapper = path.join(root, "bin", "pulumi");
+  fs.writeFileSync(
+    wrapper,
+    [
+      "#!/usr/bin/env bash",
+      `"${real}" "$@"`,
+      "rc=$?",
+      // `times` must run in this shell, not in a $(...) subshell, to see this shell's children.
+      'if [ -n "$BENCH_CPU_FILE" ]; then times > "$BENCH_CPU_FILE.times"; echo "$1 $(tail -n 1 "$BENCH_CPU_FILE.times")" >> "$BENCH_CPU_FILE"; fi',
+      "exit $rc",
+      "",
+    ].join("\n"),
+  );
+  fs.chmodSync(wrapper, 0o755);
+  const { PulumiCommand } = require("@pulumi/pulumi/automation/index.js") as typeof import("@pulumi/pulumi/automation/index.js");
+  return PulumiCommand.get({ root, skipVersionCheck: true });
+}
+
+/** CPU seconds (user + system) of the last `op` command recorded in the stack's CPU file. */
+function cpuSeconds(s: BenchStack, op: string): number | null {
+  let text = "";
+  try {
+    text = fs.readFileSync(s.cpuFile, "utf8");
+  } catch {
+    return null;
+  }
+  const line = text.split("\n").filter((l) => l.startsWith(`${op} `)).pop();
+  const m = line && /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/.exec(line);
+  return m ? Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4]) : null;
+}
+
+interface BenchStack {
+  stack: Stack;
+  dir: string;
+  env: Record<string, string>;
+  cpuFile: string;
+}
+
+async function newStack(dir: string, name: string, config: Record<string, { value: string; secret?: boolean }>, env: Record<string, string> = {}): Promise<BenchStack> {
+  const cpuFile = path.join(backendDir, `cpu-${name}.txt`);
+  const allEnv = { ...baseEnv, ...env, BENCH_CPU_FILE: cpuFile };
+  const stack = await LocalWorkspace.createStack(
+    { stackName: name, workDir: dir },
+    { envVars: allEnv, ...(pulumiCommand ? { pulumiCommand } : {}) },
+  );
+  await stack.setAllConfig(config);
+  return { stack, dir, env: allEnv, cpuFile };
+}
+
+async function removeStack(s: BenchStack): Promise<void> {
+  try {
+    await s.stack.workspace.removeStack(s.stack.name, { force: true });
+  } catch (err) {
+    log(`could not remove stack ${s.stack.name}: ${String(err).split("\n")[0]}`);
+  }
+}
+
+interface OpResult {
+  ok: boolean;
+  wallS: number;
+  /** CPU seconds of the command and every process under it. */
+  cpuS: number | null;
+  changes: Record<string, number>;
+  failedResources: number;
+  /** Engine error diagnostics that mention a 429 / the rate limit (429s that reached the user). */
+  surfaced429: number;
+  error?: string;
+  memory?: { peakMiB: number | null; processes: number };
+  /** Epoch milliseconds at the start and end of the command, to place the API requests within it. */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** Runs one engine operation, timing it and counting failed resources from the event stream. */
+async function timedOp(s: BenchStack, op: "up" | "destroy" | "refresh", sampler?: MemorySampler): Promise<OpResult> {
+  const failed = new Set<string>();
+  let surfaced429 = 0;
+  const onEvent = (e: EngineEvent) => {
+    if (e.resOpFailedEvent) failed.add(e.resOpFailedEvent.metadata.urn);
+    const d = e.diagnosticEvent;
+    if (d && d.severity === "error") {
+      if (d.urn) failed.add(d.urn);
+      if (/\b429\b|rate limit/i.test(d.message)) surfaced429++;
+    }
+  };
+  sampler?.start();
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  let changes: Record<string, number> = {};
+  let error: string | undefined;
+  try {
+    const opts = { color: "never" as const, onEvent };
+    const res = op === "up" ? await s.stack.up(opts) : op === "destroy" ? await s.stack.destroy(opts) : await s.stack.refresh(opts);
+    changes = (res.summary.resourceChanges ?? {}) as Record<string, number>;
+  } catch (err) {
+    error = String((err as Error).message ?? err)
+      .split("\n")
+      .filter((l) => /error|fail/i.test(l))
+      .slice(0, 5)
+      .join(" | ");
+  }
+  const wallS = (performance.now() - t0) / 1000;
+  const endedAt = Date.now();
+  const memory = sampler?.stop();
+  // Failed resources are custom resources; the stack's own error line is not one.
+  const failedResources = [...failed].filter((u) => !u.includes("pulumi:pulumi:Stack")).length;
+  return {
+    ok: error === undefined,
+    wallS,
+    cpuS: cpuSeconds(s, op),
+    changes,
+    failedResources,
+    surfaced429,
+    startedAt,
+    endedAt,
+    ...(error ? { error } : {}),
+    ...(memory ? { memory } : {}),
+  };
+}
+
+async function timedPreview(s: BenchStack): Promise<{ wallS: number; cpuS: number | null; changes: Record<string, number> }> {
+  const t0 = performance.now();
+  const res = await s.stack.preview({ color: "never" });
+  return { wallS: (performance.now() - t0) / 1000, cpuS: cpuSeconds(s, "preview"), changes: res.changeSummary as Record<string, number> };
+}
+
+// ---- state ------------------------------------------------------------------------------------
+interface StateFigures {
+  exportBytes: number;
+  resources: number;
+  dynamicResources: number;
+  bytesPerResource: number;
+  bytesPerDynamicResource: number;
+  /** Size of one RedirectDomain entry in the export (median over the domains). */
+  domainEntryBytes: number;
+  largestEntry: { type: string; bytes: number };
+  /** Length of the serialized provider (`__provider`), per distinct value, by resource type. */
+  providerBytes: Record<string, number>;
+  /** `__provider` is kept in both inputs and outputs: bytes it takes per resource. */
+  providerBytesPerResource: number;
+  /** Where the bytes of that RedirectDomain entry go (pretty-printed as a top-level object). */
+  domainEntryParts: Record<string, number>;
+  /** Mean entry bytes by resource type (last part of the type token). */
+  entryBytesByType: Record<string, number>;
+}
+
+function stateFigures(s: BenchStack): StateFigures {
+  // The CLI's export (secrets stay ciphertext), not the Automation API's exportStack.
+  const text = execFileSync("pulumi", ["stack", "export", "--stack", s.stack.name, "--cwd", s.dir], {
+    env: { ...process.env, ...s.env },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const doc = JSON.parse(text);
+  const resources: any[] = doc.deployment?.resources ?? [];
+  const dynamic = resources.filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic/"));
+  const providerBytes: Record<string, number> = {};
+  let providerTotal = 0;
+  for (const r of dynamic) {
+    const type = String(r.type).split(":").pop()!;
+    const p = r.outputs?.__provider ?? r.inputs?.__provider;
+    if (typeof p === "string") providerBytes[type] = Buffer.byteLength(p);
+    for (const where of [r.inputs, r.outputs]) {
+      if (typeof where?.__provider === "string") providerTotal += Buffer.byteLength(JSON.stringify(where.__provider));
+    }
+  }
+  const sizeOf = (r: unknown) => Buffer.byteLength(JSON.stringify(r, null, 4));
+  const domainEntries = dynamic.filter((r) => String(r.type).endsWith(":RedirectDomain"));
+  const domains = domainEntries.map(sizeOf);
+  // One entry as the export holds it, to see where the bytes go.
+  if (domainEntries.length > 0) fs.writeFileSync(path.join(outDir, "state-sample-redirect-domain.json"), `${JSON.stringify(domainEntries[domainEntries.length - 1], null, 4)}\n`);
+  const largest = resources.map((r) => ({ type: String(r.type), bytes: sizeOf(r) })).sort((a, b) => b.bytes - a.bytes)[0]!;
+  const byType: Record<string, number[]> = {};
+  for (const r of resources) (byType[String(r.type).split(":").pop()!] ??= []).push(sizeOf(r));
+  const entryBytesByType = Object.fromEntries(Object.entries(byType).map(([t, xs]) => [t, Math.round(xs.reduce((a, b) => a + b, 0) / xs.length)]));
+  const domainEntryParts: Record<string, number> = {};
+  const sample = domainEntries[domainEntries.length - 1];
+  if (sample) {
+    const without = (drop: (e: any) => void) => {
+      const e = structuredClone(sample);
+      drop(e);
+      return sizeOf(sample) - sizeOf(e);
+    };
+    domainEntryParts.total = sizeOf(sample);
+    domainEntryParts.stackTraceAndSourcePosition = without((e) => {
+      delete e.stackTrace;
+      delete e.sourcePosition;
+    });
+    domainEntryParts.providerInInputsAndOutputs = without((e) => {
+      delete e.inputs?.__provider;
+      delete e.outputs?.__provider;
+    });
+    domainEntryParts.urnsParentProviderDependencies = without((e) => {
+      for (const k of ["urn", "parent", "provider", "dependencies"]) delete e[k];
+    });
+    domainEntryParts.ownInputsAndOutputs = without((e) => {
+      for (const where of [e.inputs, e.outputs]) for (const k of Object.keys(where ?? {})) if (k !== "__provider") delete where[k];
+    });
+    domainEntryParts.rest =
+      domainEntryParts.total -
+      domainEntryParts.stackTraceAndSourcePosition -
+      domainEntryParts.providerInInputsAndOutputs -
+      domainEntryParts.urnsParentProviderDependencies -
+      domainEntryParts.ownInputsAndOutputs;
+  }
+  const bytes = Buffer.byteLength(text);
+  return {
+    exportBytes: bytes,
+    resources: resources.length,
+    dynamicResources: dynamic.length,
+    bytesPerResource: Math.round(bytes / resources.length),
+    bytesPerDynamicResource: Math.round(bytes / dynamic.length),
+    domainEntryBytes: domains.length > 0 ? median(domains) : 0,
+    largestEntry: largest,
+    providerBytes,
+    providerBytesPerResource: Math.round(providerTotal / dynamic.length),
+    domainEntryParts,
+    entryBytesByType,
+  };
+}
+
+// ---- the run ----------------------------------------------------------------------------------
+interface ThroughputRow {
+  mode: string;
+  n: number;
+  resources: number;
+  up: OpResult;
+  requests: number;
+  accepted: number;
+  status429: number;
+  byRoute: Record<string, number>;
+  floorS: number;
+  noop: OpResult | null;
+  timeline: Timeline | null;
+  destroy: OpResult & { requests: number; status429: number };
+}
+
+interface Mode {
+  name: string;
+  /** Environment of the CLI (and so of the language host and the dynamic-provider process). */
+  env: Record<string, string>;
+  sizes: number[];
+}
+
+async function main(): Promise<void> {
+  try {
+    execFileSync("pulumi", ["version"], { stdio: "ignore" });
+  } catch {
+    throw new Error('the Pulumi CLI is not on PATH: run `eval "$(scripts/env)"` first');
+  }
+  const started = performance.now();
+  fs.mkdirSync(outDir, { recursive: true });
+  log("preparing the program workspace (npm pack + install)");
+  const workspace = prepareWorkspace(log);
+  pulumiCommand = await cpuWrapper();
+  const realDir = copyProgram(workspace, path.join(repo, "examples", "full-setup"));
+  const noopDir = copyProgram(workspace, path.join(repo, "bench", "noop-stack"));
+  const { startEmulator } = require("../dist/emulator/index.js") as typeof import("../src/emulator/index.ts");
+  const em = await startEmulator({ apiKeys: [KEY], seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
+  log(`emulator at ${em.url} (rate limit: spec)`);
+
+  const realConfig = (n: number) => ({
+    "neon:apiUrl": { value: em.url },
+    "neon:apiKey": { value: KEY, secret: true },
+    projectId: { value: PROJECT },
+    branchId: { value: BRANCH },
+    githubClientSecret: { value: "gh-bench-secret-0b7d", secret: true },
+    smtpPassword: { value: "smtp-bench-pw-91ce", secret: true },
+    extraDomains: { value: String(n - 3) },
+  });
+  const realSampler = new MemorySampler(realDir);
+  const noopSampler = new MemorySampler(noopDir);
+  const largest = Math.max(...sizes);
+  const modes: Mode[] = [
+    { name: "paced", env: {}, sizes },
+    { name: "naive", env: { PULUMI_NEON_AUTH_PACING: "off" }, sizes: naiveSizes },
+    // Not Pulumi's default: the file backend rewrites the whole state after every step; this
+    // shows what the engine's per-step checkpoints cost (see PERFORMANCE.md).
+    ...(process.env.BENCH_SKIP_CHECKPOINTS === "off" ? [] : [{ name: "paced-nockpt", env: { PULUMI_SKIP_CHECKPOINTS: "true" }, sizes: [largest] }]),
+  ];
+
+  const rows: ThroughputRow[] = [];
+  const noops: Array<{ mode: string; n: number; up: OpResult; destroy: OpResult }> = [];
+  let preview: any = null;
+  let refresh: any = null;
+  let state: StateFigures | null = null;
+
+  try {
+    for (const n of sizes) {
+      const total = n + OTHERS;
+      for (const mode of modes.filter((m) => m.sizes.includes(n))) {
+        // Engine alone: as many dynamic resources, same shape and settings, doing nothing.
+        const checkpoints: Record<string, string> = mode.env.PULUMI_SKIP_CHECKPOINTS === "true" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
+        const noopName = Object.keys(checkpoints).length > 0 ? "noop-nockpt" : "noop";
+        let noopEntry = noops.find((x) => x.n === n && x.mode === noopName);
+        let noop: BenchStack | undefined;
+        if (!noopEntry) {
+          noop = await newStack(noopDir, `${noopName}-${n}`, { count: { value: String(total) } }, checkpoints);
+          const noopUp = await timedOp(noop, "up", noopSampler);
+          log(`N=${n} ${noopName}: up of ${total} resources ${noopUp.wallS.toFixed(1)} s, ${fmt(noopUp.cpuS)} CPU s ${noopUp.ok ? "" : `FAILED ${noopUp.error}`}`);
+          noopEntry = { mode: noopName, n, up: noopUp, destroy: noopUp };
+          noops.push(noopEntry);
+        }
+
+        const s = await newStack(realDir, `${mode.name}-${n}`, realConfig(n), mode.env);
+        await resetEmulator(em); // fresh state, zero counters, full buckets
+        const up = await timedOp(s, "up", realSampler);
+        const st = await stats(em);
+        const tl = await timeline(em, up);
+        const status429 = st.byStatus["429"] ?? 0;
+        const accepted = st.total - status429;
+        const floorS = floorSeconds(accepted);
+        log(
+          `N=${n} ${mode.name}: up ${up.wallS.toFixed(1)} s, ${fmt(up.cpuS)} CPU s (first request at ${fmt(tl?.startS)} s, ` +
+            `API span ${fmt(tl?.spanS)} s, tail ${fmt(tl?.tailS)} s), ${st.total} requests (${status429} × 429), ` +
+            `floor ${floorS.toFixed(1)} s, failed ${up.failedResources}${up.ok ? "" : ` ERROR ${up.error}`}`,
+        );
+
+        if (mode.name === "paced" && n === PROBE_N && up.ok && noop) {
+          // 2. Preview: interleaved with the no-op stack's, so background load hits both alike.
+          const real: Array<{ wallS: number; cpuS: number | null }> = [];
+          const base: Array<{ wallS: number; cpuS: number | null }> = [];
+          const requests: number[] = [];
+          let changes: Record<string, number> = {};
+          let noopChanges: Record<string, number> = {};
+          for (let i = 0; i < PREVIEW_RUNS; i++) {
+            const b = await timedPreview(noop);
+            base.push(b);
+            noopChanges = b.changes;
+            await clearCounters(em);
+            const r = await timedPreview(s);
+            requests.push((await stats(em)).total);
+            real.push(r);
+            changes = r.changes;
+          }
+          const med = (xs: Array<number | null>) => (xs.every((x) => x !== null) ? median(xs as number[]) : null);
+          const cpu = med(real.map((x) => x.cpuS));
+          const noopCpu = med(base.map((x) => x.cpuS));
+          preview = {
+            resources: total,
+            wallS: real.map((x) => round(x.wallS)),
+            noopWallS: base.map((x) => round(x.wallS)),
+            medianS: round(median(real.map((x) => x.wallS))),
+            noopMedianS: round(median(base.map((x) => x.wallS))),
+            ratio: round(median(real.map((x) => x.wallS)) / median(base.map((x) => x.wallS))),
+            cpuS: real.map((x) => (x.cpuS === null ? null : round(x.cpuS))),
+            noopCpuS: base.map((x) => (x.cpuS === null ? null : round(x.cpuS))),
+            cpuRatio: cpu !== null && noopCpu !== null ? round(cpu / noopCpu) : null,
+            apiRequests: requests,
+            changes,
+            noopChanges,
+          };
+          log(
+            `  preview median ${preview.medianS} s (${fmt(cpu)} CPU s) vs no-op ${preview.noopMedianS} s (${fmt(noopCpu)} CPU s); ` +
+              `API requests ${requests.join(", ")}`,
+          );
+
+          // 3. Refresh.
+          await clearCounters(em);
+          const ref = await timedOp(s, "refresh");
+          const rst = await stats(em);
+          refresh = {
+            resources: total,
+            wallS: round(ref.wallS),
+            ok: ref.ok,
+            changes: ref.changes,
+            requests: rst.total,
+            requestsPerResource: round(rst.total / total, 3),
+            byRoute: rst.byRoute,
+            status429: rst.byStatus["429"] ?? 0,
+          };
+          log(`  refresh ${refresh.wallS} s, ${rst.total} requests (${refresh.requestsPerResource} per resource)`);
+
+          // 4. State.
+          state = stateFigures(s);
+          log(`  state ${state.exportBytes} bytes, ${state.bytesPerDynamicResource} per dynamic resource`);
+        }
+
+        await clearCounters(em);
+        const d = await timedOp(s, "destroy");
+        const dst = await stats(em);
+        log(`N=${n} ${mode.name}: destroy ${d.wallS.toFixed(1)} s, ${dst.total} requests${d.ok ? "" : ` FAILED: ${d.error}`}`);
+        await removeStack(s);
+        rows.push({
+          mode: mode.name,
+          n,
+          resources: total,
+          up,
+          requests: st.total,
+          accepted,
+          status429,
+          byRoute: st.byRoute,
+          floorS,
+          noop: noopEntry.up.ok ? noopEntry.up : null,
+          timeline: tl,
+          destroy: { ...d, requests: dst.total, status429: dst.byStatus["429"] ?? 0 },
+        });
+
+        if (noop) {
+          noopEntry.destroy = await timedOp(noop, "destroy");
+          await removeStack(noop);
+        }
+      }
+    }
+  } finally {
+    await em.close();
+    fs.rmSync(realDir, { recursive: true, force: true });
+    fs.rmSync(noopDir, { recursive: true, force: true });
+    fs.rmSync(backendDir, { recursive: true, force: true });
+  }
+
+  const r2 = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? null : round(x, d));
+  const atLargest = rows.find((r) => r.mode === "paced" && r.n === largest)?.up.memory ?? null;
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, loadavg: os.loadavg().map((x) => round(x)), node: process.version, pulumi: execFileSync("pulumi", ["version"], { encoding: "utf8" }).trim() },
+    limits: { perMinute: PER_MINUTE, burst: BURST, floor: "max(0, R - 40) * 60/700 s, R = requests the emulator accepted (429s take no token)" },
+    parallelism: "Pulumi default (4 x CPUs)",
+    throughput: rows.map((r) => {
+      const tl = r.timeline;
+      const noopS = r.noop?.wallS ?? null;
+      const netS = noopS === null ? null : r.up.wallS - noopS;
+      return {
+        mode: r.mode,
+        n: r.n,
+        resources: r.resources,
+        ok: r.up.ok,
+        wallS: round(r.up.wallS),
+        cpuS: r2(r.up.cpuS),
+        requests: r.requests,
+        accepted: r.accepted,
+        status429: r.status429,
+        floorS: round(r.floorS),
+        ratio: r.floorS > 0 ? round(r.up.wallS / r.floorS) : null,
+        noopS: r2(noopS),
+        noopCpuS: r2(r.noop?.cpuS),
+        netS: r2(netS),
+        netRatio: netS !== null && r.floorS > 0 ? round(netS / r.floorS) : null,
+        firstRequestS: r2(tl?.startS),
+        apiSpanS: r2(tl?.spanS),
+        tailS: r2(tl?.tailS),
+        spanRatio: tl && r.floorS > 0 ? round(tl.spanS / r.floorS) : null,
+        failedResources: r.up.failedResources,
+        surfaced429: r.up.surfaced429,
+        changes: r.up.changes,
+        error: r.up.error,
+        byRoute: r.byRoute,
+        providerPeakMiB: r.up.memory?.peakMiB ?? null,
+        noopProviderPeakMiB: r.noop?.memory?.peakMiB ?? null,
+        destroy: {
+          ok: r.destroy.ok,
+          wallS: round(r.destroy.wallS),
+          requests: r.destroy.requests,
+          status429: r.destroy.status429,
+          floorS: round(floorSeconds(r.destroy.requests - r.destroy.status429)),
+          failedResources: r.destroy.failedResources,
+          ...(r.destroy.error ? { error: r.destroy.error } : {}),
+        },
+      };
+    }),
+    noop: noops.map((x) => ({
+      mode: x.mode,
+      n: x.n,
+      resources: x.n + OTHERS,
+      upS: round(x.up.wallS),
+      upCpuS: r2(x.up.cpuS),
+      ok: x.up.ok,
+      destroyS: round(x.destroy.wallS),
+      providerPeakMiB: x.up.memory?.peakMiB ?? null,
+    })),
+    preview,
+    refresh,
+    state,
+    memory: { providerPeakMiBAtLargestN: atLargest?.peakMiB ?? null, processes: atLargest?.processes ?? null },
+    benchWallS: round((performance.now() - started) / 1000, 1),
+  };
+  fs.writeFileSync(path.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, "throughput.svg"), chart(result.throughput, result.noop));
+  process.stdout.write(table(result));
+  log(`wrote ${path.relative(repo, path.join(outDir, "bench.json"))} and ${path.relative(repo, path.join(outDir, "throughput.svg"))} (${result.benchWallS} s)`);
+}
+
+// ---- output -----------------------------------------------------------------------------------
+type Row = {
+  mode: string; n: number; resources: number; wallS: number; cpuS: number | null; requests: number; accepted: number; status429: number;
+  floorS: number; ratio: number | null; noopS: number | null; noopCpuS: number | null; netS: number | null; netRatio: number | null;
+  firstRequestS: number | null; apiSpanS: number | null; tailS: number | null; spanRatio: number | null; failedResources: number;
+  surfaced429: number; providerPeakMiB: number | null; noopProviderPeakMiB: number | null;
+  destroy: { wallS: number; requests: number; status429: number; ok: boolean; failedResources: number };
+};
+type NoopRow = { mode: string; n: number; resources: number; upS: number; upCpuS: number | null; destroyS: number };
+type Result = {
+  throughput: Row[];
+  noop: NoopRow[];
+  preview: any;
+  refresh: any;
+  state: StateFigures | null;
+  memory: { providerPeakMiBAtLargestN: number | null };
+};
+
+function fmt(x: number | null | undefined, digits = 1): string {
+  return x === null || x === undefined ? "—" : x.toFixed(digits);
+}
+
+function markdownTable(head: string[], body: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |\n`;
+  return line(head) + line(widths.map((w) => "-".repeat(w))) + body.map(line).join("");
+}
+
+function table(r: Result): string {
+  let out = "\nThroughput: pulumi up of N redirect domains + 7 other resources, default parallelism, emulator at 700/min, burst 40\n";
+  out += markdownTable(
+    ["mode", "N", "resources", "wall s", "requests", "429s", "floor s", "wall/floor", "failed", "429s surfaced", "provider peak MiB", "destroy s (requests)"],
+    r.throughput.map((t) => [
+      t.mode, String(t.n), String(t.resources), fmt(t.wallS), String(t.requests), String(t.status429), fmt(t.floorS), fmt(t.ratio, 2),
+      String(t.failedResources), String(t.surfaced429), fmt(t.providerPeakMiB),
+      `${fmt(t.destroy.wallS)} (${t.destroy.requests}${t.destroy.status429 ? `, ${t.destroy.status429}×429` : ""}${t.destroy.ok ? "" : ", FAILED"})`,
+    ]),
+  );
+  out += "\nWhere the time goes (engine vs API)\n";
+  out += markdownTable(
+    ["mode", "N", "wall s", "no-op s", "wall-no-op s", "(wall-no-op)/floor", "1st request s", "API span s", "tail s", "span/floor", "CPU s", "no-op CPU s"],
+    r.throughput.map((t) => [
+      t.mode, String(t.n), fmt(t.wallS), fmt(t.noopS), fmt(t.netS), fmt(t.netRatio, 2), fmt(t.firstRequestS), fmt(t.apiSpanS), fmt(t.tailS),
+      fmt(t.spanRatio, 2), fmt(t.cpuS), fmt(t.noopCpuS),
+    ]),
+  );
+  out +=
+    "  floor = max(0, R-40)*60/700 s for the R requests the emulator accepted. no-op = up of bench/noop-stack with as many\n" +
+    "  dynamic resources doing nothing (the engine alone, same settings). 1st request = command start to the first API request;\n" +
+    "  API span = first request to last answer; tail = last answer to command end. CPU s = user+system of the command's process\n" +
+    "  tree. paced-nockpt = paced with PULUMI_SKIP_CHECKPOINTS=true (not a default).\n";
+  if (r.preview) {
+    const p = r.preview;
+    out +=
+      `\nPreview (${p.resources} resources, no changes, median of ${p.wallS.length}): ${fmt(p.medianS, 2)} s vs no-op stack ${fmt(p.noopMedianS, 2)} s → ` +
+      `ratio ${fmt(p.ratio, 2)} (CPU: ${fmt(p.cpuRatio, 2)}); API requests per preview: ${p.apiRequests.join(", ")}\n`;
+  }
+  if (r.refresh) {
+    const f = r.refresh;
+    out += `Refresh (${f.resources} resources): ${f.requests} API requests = ${fmt(f.requestsPerResource, 3)} per resource, ${fmt(f.wallS, 1)} s, changes ${JSON.stringify(f.changes)}\n`;
+    out += `  by route: ${Object.entries(f.byRoute as Record<string, number>).map(([k, v]) => `${k} ×${v}`).join(", ")}\n`;
+  }
+  if (r.state) {
+    const s = r.state;
+    out +=
+      `State (pulumi stack export): ${s.exportBytes} bytes / ${s.dynamicResources} dynamic resources = ${s.bytesPerDynamicResource} B each ` +
+      `(${s.bytesPerResource} B over all ${s.resources}); one RedirectDomain entry ${s.domainEntryBytes} B; __provider ` +
+      `${Object.entries(s.providerBytes).map(([k, v]) => `${k} ${v} B`).join(", ")} (kept in inputs and outputs: ${s.providerBytesPerResource} B per resource)\n` +
+      `  RedirectDomain entry: ${Object.entries(s.domainEntryParts ?? {}).map(([k, v]) => `${k} ${v}`).join(", ")}\n` +
+      `  mean entry bytes by type: ${Object.entries(s.entryBytesByType ?? {}).map(([k, v]) => `${k} ${v}`).join(", ")}\n`;
+  }
+  out += `Peak memory (VmHWM) of the dynamic-provider process, paced up at the largest N: ${fmt(r.memory.providerPeakMiBAtLargestN)} MiB\n`;
+  return out;
+}
+
+/** Hand-written SVG: wall time against accepted requests, paced and naive, with the floor line. */
+function chart(rows: Row[], noops: NoopRow[]): string {
+  const W = 940;
+  const H = 500;
+  const m = { l: 70, r: 300, t: 50, b: 60 };
+  const pw = W - m.l - m.r;
+  const ph = H - m.t - m.b;
+  const maxX = Math.max(100, ...rows.map((r) => r.accepted)) * 1.15;
+  const maxY = Math.max(10, ...rows.map((r) => Math.max(r.wallS, r.noopS ?? 0)), floorSeconds(maxX)) * 1.1;
+  const nice = (max: number) => {
+    const raw = max / 6;
+    const p = 10 ** Math.floor(Math.log10(raw));
+    return [1, 2, 5, 10].map((k) => k * p).find((s) => s >= raw)!;
+  };
+  const x = (v: number) => m.l + (v / maxX) * pw;
+  const y = (v: number) => m.t + ph - (v / maxY) * ph;
+  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="DejaVu Sans, Arial, sans-serif" font-size="13">`);
+  parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
+  parts.push(`<text x="${m.l}" y="28" font-size="16" font-weight="bold">pulumi up: wall time against API requests (700/min, burst 40)</text>`);
+  // Grid and axes.
+  const sx = nice(maxX);
+  const sy = nice(maxY);
+  for (let v = 0; v <= maxX; v += sx) {
+    parts.push(`<line x1="${x(v)}" y1="${m.t}" x2="${x(v)}" y2="${m.t + ph}" stroke="#eee"/>`);
+    parts.push(`<text x="${x(v)}" y="${m.t + ph + 18}" text-anchor="middle" fill="#333">${v}</text>`);
+  }
+  for (let v = 0; v <= maxY; v += sy) {
+    parts.push(`<line x1="${m.l}" y1="${y(v)}" x2="${m.l + pw}" y2="${y(v)}" stroke="#eee"/>`);
+    parts.push(`<text x="${m.l - 8}" y="${y(v) + 4}" text-anchor="end" fill="#333">${v}</text>`);
+  }
+  parts.push(`<line x1="${m.l}" y1="${m.t + ph}" x2="${m.l + pw}" y2="${m.t + ph}" stroke="#333"/>`);
+  parts.push(`<line x1="${m.l}" y1="${m.t}" x2="${m.l}" y2="${m.t + ph}" stroke="#333"/>`);
+  parts.push(`<text x="${m.l + pw / 2}" y="${H - 18}" text-anchor="middle">API requests accepted by the emulator (R)</text>`);
+  parts.push(`<text transform="translate(20 ${m.t + ph / 2}) rotate(-90)" text-anchor="middle">wall time of pulumi up (s)</text>`);
+  // Floor: max(0, R - 40) * 60/700.
+  parts.push(`<polyline fill="none" stroke="#555" stroke-width="2" stroke-dasharray="6 4" points="${x(0)},${y(0)} ${x(BURST)},${y(0)} ${x(maxX)},${y(floorSeconds(maxX))}"/>`);
+  // Series.
+  const series = [
+    // Label placement (dx, dy, anchor) differs per series so that points at the same R stay readable.
+    { key: "paced", color: "#1f77b4", label: "paced (client limiter on)", value: (r: Row) => r.wallS, hollow: false, note: [10, -8, "start"] },
+    { key: "naive", color: "#d62728", label: "naive (client pacing off)", value: (r: Row) => r.wallS, hollow: false, note: [-10, -8, "end"] },
+    { key: "paced-nockpt", color: "#2ca02c", label: "paced, PULUMI_SKIP_CHECKPOINTS", value: (r: Row) => r.wallS, hollow: false, note: [-10, 16, "end"] },
+    { key: "paced", color: "#1f77b4", label: "paced: first→last request", value: (r: Row) => r.apiSpanS, hollow: true, note: null },
+  ];
+  for (const s of series) {
+    const pts = rows
+      .filter((r) => r.mode === s.key)
+      .map((r) => ({ r, v: s.value(r) }))
+      .filter((p): p is { r: Row; v: number } => typeof p.v === "number")
+      .sort((a, b) => a.r.accepted - b.r.accepted);
+    if (pts.length === 0) continue;
+    parts.push(
+      `<polyline fill="none" stroke="${s.color}" stroke-width="2"${s.hollow ? ' stroke-dasharray="2 3"' : ""} points="${pts.map((p) => `${x(p.r.accepted)},${y(p.v)}`).join(" ")}"/>`,
+    );
+    for (const p of pts) {
+      parts.push(`<circle cx="${x(p.r.accepted)}" cy="${y(p.v)}" r="5" fill="${s.hollow ? "white" : s.color}" stroke="${s.color}" stroke-width="2"/>`);
+      if (s.note) {
+        const note = `N=${p.r.n}${p.r.failedResources > 0 ? `, ${p.r.failedResources} failed` : ""}${p.r.status429 > 0 ? `, ${p.r.status429}×429` : ""}`;
+        const [dx, dy, anchor] = s.note as [number, number, string];
+        parts.push(`<text x="${x(p.r.accepted) + dx}" y="${y(p.v) + dy}" text-anchor="${anchor}" font-size="11" fill="${s.color}">${esc(note)}</text>`);
+      }
+    }
+  }
+  // The engine alone: the do-nothing stack with as many resources, drawn at the paced run's R.
+  const noopPts = rows
+    .filter((r) => r.mode === "paced" && typeof r.noopS === "number")
+    .sort((a, b) => a.accepted - b.accepted)
+    .map((r) => ({ cx: x(r.accepted), cy: y(r.noopS!) }));
+  if (noopPts.length > 0) {
+    parts.push(`<polyline fill="none" stroke="#999" stroke-width="1.5" points="${noopPts.map((p) => `${p.cx},${p.cy}`).join(" ")}"/>`);
+    for (const p of noopPts) parts.push(`<rect x="${p.cx - 4}" y="${p.cy - 4}" width="8" height="8" fill="#999"/>`);
+  }
+  // Legend.
+  const lx = m.l + pw + 16;
+  let ly = m.t + 10;
+  const legend = (draw: string, text: string) => {
+    parts.push(draw);
+    parts.push(`<text x="${lx + 30}" y="${ly + 4}" font-size="12">${esc(text)}</text>`);
+    ly += 24;
+  };
+  for (const s of series) {
+    legend(
+      `<line x1="${lx}" y1="${ly}" x2="${lx + 24}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.hollow ? ' stroke-dasharray="2 3"' : ""}/><circle cx="${lx + 12}" cy="${ly}" r="4" fill="${s.hollow ? "white" : s.color}" stroke="${s.color}" stroke-width="2"/>`,
+      s.label,
+    );
+  }
+  legend(
+    `<line x1="${lx}" y1="${ly}" x2="${lx + 24}" y2="${ly}" stroke="#999" stroke-width="1.5"/><rect x="${lx + 8}" y="${ly - 4}" width="8" height="8" fill="#999"/>`,
+    "engine alone (no-op stack)",
+  );
+  legend(`<line x1="${lx}" y1="${ly}" x2="${lx + 24}" y2="${ly}" stroke="#555" stroke-width="2" stroke-dasharray="6 4"/>`, "floor max(0, R−40)×60/700");
+  const ov = noops.map((o) => `N=${o.n}${o.mode === "noop" ? "" : " (no checkpoints)"}: ${o.upS.toFixed(1)} s`);
+  parts.push(`<text x="${lx}" y="${ly + 12}" font-size="12" fill="#333">no-op stack up</text>`);
+  parts.push(`<text x="${lx}" y="${ly + 28}" font-size="12" fill="#333">(N + 7 resources):</text>`);
+  ov.forEach((t, i) => parts.push(`<text x="${lx + 8}" y="${ly + 46 + i * 16}" font-size="12" fill="#333">${esc(t)}</text>`));
+  parts.push("</svg>\n");
+  return parts.join("\n");
+}
+
+/** `node scripts/bench.mts --report`: the table and chart again from bench/out/bench.json. */
+function report(): void {
+  const result = JSON.parse(fs.readFileSync(path.join(outDir, "bench.json"), "utf8"));
+  fs.writeFileSync(path.join(outDir, "throughput.svg"), chart(result.throughput, result.noop));
+  process.stdout.write(table(result));
+}
+
+(process.argv[2] === "--report" ? Promise.resolve().then(report) : main()).catch((err) => {
+  process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});
