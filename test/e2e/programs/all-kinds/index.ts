@@ -17,8 +17,10 @@ const branchId = cfg.get("branchId") ?? "br-unused";
  * Without the integration the others do not wait for it (they then run side by side).
  */
 const without = new Set(cfg.getObject<string[]>("without") ?? []);
+/** Take over an integration and an OAuth provider that already exist. */
+const adopt = cfg.getBoolean("adopt") ?? false;
 
-const auth = without.has("integration") ? undefined : new AuthIntegration("auth", { projectId, branchId });
+const auth = without.has("integration") ? undefined : new AuthIntegration("auth", { projectId, branchId, adopt });
 const opts = { dependsOn: auth ? [auth] : [] };
 
 const keys = without.has("keys")
@@ -31,7 +33,7 @@ if (!without.has("user")) {
 if (!without.has("oauth")) {
   new OAuthProvider(
     "github",
-    { projectId, providerId: "github", clientId: "gh-client-id", clientSecret: cfg.requireSecret("clientSecret") },
+    { projectId, providerId: "github", clientId: "gh-client-id", clientSecret: cfg.requireSecret("clientSecret"), adopt },
     opts,
   );
 }

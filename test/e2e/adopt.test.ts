@@ -1,0 +1,94 @@
+/**
+ * Objects made outside the stack: a 409 names the way out (`adopt: true`), and with it the
+ * stack takes them over, sets what it declares, and later deletes them like its own.
+ */
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, stackFor, type E2eStack } from "./harness";
+import { API_KEY, emulator, outOfBand, requestLog, snapshot } from "./neon";
+
+const P = "p-adopt";
+const BRANCH = "br-main-p-adopt";
+
+describe("adopting objects that already exist", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${P}:${BRANCH}`] });
+    e2e = await stackFor({
+      program: path.join(__dirname, "programs", "all-kinds"),
+      config: {
+        "neon:apiUrl": { value: em.url },
+        "neon:apiKey": { value: API_KEY, secret: true },
+        projectId: { value: P },
+        branchId: { value: BRANCH },
+        clientSecret: { value: "gh-secret-declared-77", secret: true },
+        without: { value: JSON.stringify(["keys", "transfer", "user", "email"]) },
+      },
+    });
+    // Made in the console, before the stack existed.
+    expect(
+      await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH }),
+    ).toBe(201);
+    expect(
+      await outOfBand(em, "POST", `/projects/${P}/auth/oauth_providers`, {
+        id: "github",
+        client_id: "console-client",
+        client_secret: "console-secret",
+      }),
+    ).toBe(200);
+    expect(
+      await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://app.example.com", auth_provider: "stack" }),
+    ).toBe(201);
+  });
+
+  afterAll(async () => {
+    await e2e?.cleanup();
+    await em?.close();
+  });
+
+  it("refuses to take over an existing integration silently", async () => {
+    const err = await e2e.stack.up({ color: "never" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err?.message)).toContain(
+      `AuthIntegration: project ${P} already has a "stack" integration (made outside this stack or by an interrupted run). Set \`adopt: true\` to take it over, or delete it first.`,
+    );
+    const snap = await snapshot(em, P);
+    expect(snap.integrations).toHaveLength(1);
+  });
+
+  it("with adopt: true takes everything over and converges", async () => {
+    await e2e.stack.setConfig("adopt", { value: "true" });
+    const up = await e2e.stack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    const snap = await snapshot(em, P);
+    expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: BRANCH, owned_by: "neon" }]);
+    expect(snap.providers).toEqual([{ id: "github", type: "standard" }]);
+    expect(snap.domains).toEqual(["https://app.example.com"]);
+    // The declared credentials replaced the console's.
+    const state = await em.state({ secrets: true });
+    expect(JSON.stringify(state)).toContain("gh-secret-declared-77");
+    expect(JSON.stringify(state)).not.toContain("console-secret");
+    // Keys of an adopted integration come from a newly generated set.
+    expect(String(up.outputs.pubClientKey?.value)).toMatch(/^pck_/);
+    const creates = (await requestLog(em)).filter((r) => r.method === "POST" && r.path === "/api/v2/projects/auth/create");
+    expect(creates.map((r) => r.status)).toEqual([201, 409, 409]);
+
+    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(changesOf(preview.changeSummary)).toEqual({});
+    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
+    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+  });
+
+  it("destroys what it adopted", async () => {
+    await e2e.stack.destroy({ color: "never" });
+    const snap = await snapshot(em, P);
+    expect(snap.integrations).toEqual([]);
+    expect(snap.domains).toEqual([]);
+  });
+});
