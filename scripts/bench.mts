@@ -22,13 +22,13 @@
  * `node scripts/bench.mts --report` prints the table and redraws the chart from bench.json.
  * No timing thresholds: this prints figures, it never fails on them.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { EngineEvent, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
+import type { Stack } from "@pulumi/pulumi/automation/index.js";
 import type { EmulatorHandle } from "../src/emulator/index.ts";
 import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
 
@@ -162,34 +162,23 @@ const baseEnv: Record<string, string> = {
 };
 
 /**
- * CPU time of a whole command (CLI, language host, program, dynamic provider): the Automation API
- * runs `pulumi` through this wrapper, which appends the command's name and bash's `times` for
- * its children (every process it waited for, recursively) to $BENCH_CPU_FILE. CPU seconds are
- * far less sensitive than wall time to other work on a shared machine.
+ * Every timed command runs the CLI itself, exactly as a user or a pipeline types it
+ * (`pulumi up --yes --skip-preview`), not through the Automation API: its `up()` adds commands of
+ * its own around the update (`stack select` before, `stack output` and `stack history` after),
+ * about 1.4 s that are not `pulumi up`. The Automation API only creates and configures stacks.
+ *
+ * CPU time of a whole command (CLI, language host, program, dynamic provider): the command runs
+ * under bash, which appends its `times` for its children (every process it waited for,
+ * recursively) to the stack's CPU file. CPU seconds are far less sensitive than wall time to
+ * other work on a shared machine.
  */
-let pulumiCommand: PulumiCommand | undefined;
-
-async function cpuWrapper(): Promise<PulumiCommand> {
-  const real = execFileSync("bash", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim();
-  const root = path.join(backendDir, "cli");
-  fs.mkdirSync(path.join(root, "bin"), { recursive: true });
-  const wrapper = path.join(root, "bin", "pulumi");
-  fs.writeFileSync(
-    wrapper,
-    [
-      "#!/usr/bin/env bash",
-      `"${real}" "$@"`,
-      "rc=$?",
-      // `times` must run in this shell, not in a $(...) subshell, to see this shell's children.
-      'if [ -n "$BENCH_CPU_FILE" ]; then times > "$BENCH_CPU_FILE.times"; echo "$1 $(tail -n 1 "$BENCH_CPU_FILE.times")" >> "$BENCH_CPU_FILE"; fi',
-      "exit $rc",
-      "",
-    ].join("\n"),
-  );
-  fs.chmodSync(wrapper, 0o755);
-  const { PulumiCommand } = require("@pulumi/pulumi/automation/index.js") as typeof import("@pulumi/pulumi/automation/index.js");
-  return PulumiCommand.get({ root, skipVersionCheck: true });
-}
+const CPU_WRAPPER = [
+  '"$@"',
+  "rc=$?",
+  // `times` must run in this shell, not in a $(...) subshell, to see this shell's children.
+  'times > "$BENCH_CPU_FILE.times"; echo "$2 $(tail -n 1 "$BENCH_CPU_FILE.times")" >> "$BENCH_CPU_FILE"',
+  "exit $rc",
+].join("\n");
 
 /** CPU seconds (user + system) of the last `op` command recorded in the stack's CPU file. */
 function cpuSeconds(s: BenchStack, op: string): number | null {
@@ -214,10 +203,7 @@ interface BenchStack {
 async function newStack(dir: string, name: string, config: Record<string, { value: string; secret?: boolean }>, env: Record<string, string> = {}): Promise<BenchStack> {
   const cpuFile = path.join(backendDir, `cpu-${name}.txt`);
   const allEnv = { ...baseEnv, ...env, BENCH_CPU_FILE: cpuFile };
-  const stack = await LocalWorkspace.createStack(
-    { stackName: name, workDir: dir },
-    { envVars: allEnv, ...(pulumiCommand ? { pulumiCommand } : {}) },
-  );
+  const stack = await LocalWorkspace.createStack({ stackName: name, workDir: dir }, { envVars: allEnv });
   await stack.setAllConfig(config);
   return { stack, dir, env: allEnv, cpuFile };
 }
@@ -246,41 +232,65 @@ interface OpResult {
   endedAt: number;
 }
 
-/** Runs one engine operation, timing it and counting failed resources from the event stream. */
-async function timedOp(s: BenchStack, op: "up" | "destroy" | "refresh", sampler?: MemorySampler): Promise<OpResult> {
+type Op = "up" | "destroy" | "refresh" | "preview";
+
+/**
+ * Runs one CLI command on the stack, timed from spawn to exit, and reads the engine's event log
+ * (`--event-log`, one JSON event per line) for failed resources, surfaced 429s and the change
+ * summary. Asynchronous, so the in-process emulator keeps answering meanwhile.
+ */
+async function timedOp(s: BenchStack, op: Op, sampler?: MemorySampler): Promise<OpResult> {
+  const events = path.join(backendDir, `events-${s.stack.name}-${op}.jsonl`);
+  fs.rmSync(events, { force: true });
+  const args = [op, "--stack", s.stack.name, "--non-interactive", "--color", "never", "--event-log", events];
+  if (op !== "preview") args.push("--yes", "--skip-preview");
+  sampler?.start();
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn("bash", ["-c", CPU_WRAPPER, "bench", "pulumi", ...args], {
+      cwd: s.dir,
+      // `--event-log` exists only with PULUMI_DEBUG_COMMANDS (the Automation API sets it too).
+      env: { ...process.env, ...s.env, PULUMI_DEBUG_COMMANDS: "true" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (c) => resolve({ code: c, output }));
+  });
+  const wallS = (performance.now() - t0) / 1000;
+  const endedAt = Date.now();
+  const memory = sampler?.stop();
+
   const failed = new Set<string>();
   let surfaced429 = 0;
-  const onEvent = (e: EngineEvent) => {
+  let changes: Record<string, number> = {};
+  const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const e = JSON.parse(line);
     if (e.resOpFailedEvent) failed.add(e.resOpFailedEvent.metadata.urn);
     const d = e.diagnosticEvent;
     if (d && d.severity === "error") {
       if (d.urn) failed.add(d.urn);
       if (/\b429\b|rate limit/i.test(d.message)) surfaced429++;
     }
-  };
-  sampler?.start();
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  let changes: Record<string, number> = {};
-  let error: string | undefined;
-  try {
-    const opts = { color: "never" as const, onEvent };
-    const res = op === "up" ? await s.stack.up(opts) : op === "destroy" ? await s.stack.destroy(opts) : await s.stack.refresh(opts);
-    changes = (res.summary.resourceChanges ?? {}) as Record<string, number>;
-  } catch (err) {
-    error = String((err as Error).message ?? err)
-      .split("\n")
-      .filter((l) => /error|fail/i.test(l))
-      .slice(0, 5)
-      .join(" | ");
+    if (e.summaryEvent) changes = e.summaryEvent.resourceChanges ?? {};
   }
-  const wallS = (performance.now() - t0) / 1000;
-  const endedAt = Date.now();
-  const memory = sampler?.stop();
   // Failed resources are custom resources; the stack's own error line is not one.
   const failedResources = [...failed].filter((u) => !u.includes("pulumi:pulumi:Stack")).length;
+  const error =
+    code === 0
+      ? undefined
+      : output
+          .split("\n")
+          .filter((l) => /error|fail/i.test(l))
+          .slice(0, 5)
+          .join(" | ") || `exit ${code}`;
   return {
-    ok: error === undefined,
+    ok: code === 0,
     wallS,
     cpuS: cpuSeconds(s, op),
     changes,
@@ -294,9 +304,9 @@ async function timedOp(s: BenchStack, op: "up" | "destroy" | "refresh", sampler?
 }
 
 async function timedPreview(s: BenchStack): Promise<{ wallS: number; cpuS: number | null; changes: Record<string, number> }> {
-  const t0 = performance.now();
-  const res = await s.stack.preview({ color: "never" });
-  return { wallS: (performance.now() - t0) / 1000, cpuS: cpuSeconds(s, "preview"), changes: res.changeSummary as Record<string, number> };
+  const r = await timedOp(s, "preview");
+  if (!r.ok) throw new Error(`preview of ${s.stack.name} failed: ${r.error}`);
+  return { wallS: r.wallS, cpuS: r.cpuS, changes: r.changes };
 }
 
 // ---- state ------------------------------------------------------------------------------------
@@ -427,7 +437,6 @@ async function main(): Promise<void> {
   fs.mkdirSync(outDir, { recursive: true });
   log("preparing the program workspace (npm pack + install)");
   const workspace = prepareWorkspace(log);
-  pulumiCommand = await cpuWrapper();
   const realDir = copyProgram(workspace, path.join(repo, "examples", "full-setup"));
   const noopDir = copyProgram(workspace, path.join(repo, "bench", "noop-stack"));
   const { startEmulator } = require("../dist/emulator/index.js") as typeof import("../src/emulator/index.ts");
