@@ -3,7 +3,7 @@
  * one limiter shared by the process (pacing.ts), one error hierarchy (errors.ts) and one Clock.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { systemClock, type Clock } from "../clock";
 import {
@@ -261,6 +261,9 @@ class NeonHttpClient implements NeonClient {
       this.#dispatcher = options.dispatcher;
       this.#ownsDispatcher = false;
     } else {
+      // undici is loaded here, not at import: a Pulumi program loads this package to declare
+      // resources and never sends a request, so it should not pay undici's ~50 ms start-up.
+      const { Agent } = require("undici") as typeof import("undici");
       this.#dispatcher = new Agent({
         connectTimeout: this.#timeouts.connect,
         headersTimeout: this.#timeouts.headers,
