@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
 import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
-import { afterWrite, api, appEnv, findIntegration } from "./context";
+import { afterWrite, api, appEnv, existingIntegration, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
@@ -117,13 +117,7 @@ export const integrationHandler: Handler = {
 
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
-    let record: Integration | undefined;
-    try {
-      record = await findIntegration(project, provider);
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const record = await existingIntegration(project, provider);
     if (!record) return {};
     // The list carries no keys: they stay as created. An imported integration has none (the
     // API hands keys out only by generating new ones; use AuthSdkKeys for that).

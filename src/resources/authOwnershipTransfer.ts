@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound } from "../client";
 import { authProvider, projectId, type Integration } from "../schemas";
-import { afterWrite, api, findIntegration } from "./context";
+import { afterWrite, api, existingIntegration, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
@@ -50,13 +49,7 @@ export const ownershipTransferHandler: Handler = {
 
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
-    let record: Integration | undefined;
-    try {
-      record = await findIntegration(project, provider);
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
-    }
+    const record = await existingIntegration(project, provider);
     if (!record) return {};
     const inputs: Inputs = { projectId: project, authProvider: provider as Inputs["authProvider"] };
     return { id, props: { ...props, ...ownerOf(inputs, record) } };

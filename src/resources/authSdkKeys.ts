@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, projectId, type KeySet } from "../schemas";
-import { api, appEnv, integrationExists } from "./context";
+import { api, appEnv, existingIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
@@ -60,7 +60,7 @@ export const sdkKeysHandler: Handler = {
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
     // Keys live as long as their integration; the API cannot list or revoke key sets.
-    return (await integrationExists(project, provider)) ? { id, props } : {};
+    return (await existingIntegration(project, provider)) ? { id, props } : {};
   },
 
   async update(_id, olds) {

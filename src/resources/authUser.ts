@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound, mayHaveActed } from "../client";
 import { authProvider, email, projectId, userName } from "../schemas";
-import { api, integrationExists } from "./context";
+import { api, existingIntegration } from "./context";
 import { checkInputs, compact, diffFields, MODULE, providerOf, type Handler } from "./kit";
 
 const KIND = "AuthUser";
@@ -80,7 +80,7 @@ export const userHandler: Handler = {
   async read(id, props) {
     // There is no read endpoint for users: refresh can only see that the whole integration is
     // gone (then so are its users). A user deleted on its own stays in state until replaced.
-    return (await integrationExists(props.projectId, props.authProvider ?? "stack")) ? { id, props } : {};
+    return (await existingIntegration(props.projectId, props.authProvider ?? "stack")) ? { id, props } : {};
   },
 
   async update(_id, olds) {

@@ -65,14 +65,15 @@ export async function findIntegration(projectId: string, provider: string): Prom
 }
 
 /**
- * For refresh of objects that live inside an integration and have no read of their own (key
- * sets, transfers, users): false when the integration, or the whole project, is gone.
+ * For refresh: the integration, or undefined when it or the whole project is gone (Neon answers
+ * 404 for a deleted project). Objects that live inside an integration and have no read of their
+ * own (key sets, transfers, users) are gone with it.
  */
-export async function integrationExists(projectId: string, provider: string): Promise<boolean> {
+export async function existingIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
   try {
-    return (await findIntegration(projectId, provider)) !== undefined;
+    return await findIntegration(projectId, provider);
   } catch (err) {
-    if (isNotFound(err)) return false;
+    if (isNotFound(err)) return undefined;
     throw err;
   }
 }
