@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, outOfBand, requestLog, snapshot } from "./neon";
+import { emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
 
 const P = "p-adopt";
 const BRANCH = "br-main-p-adopt";
@@ -20,8 +20,7 @@ describe("adopting objects that already exist", () => {
     e2e = await stackFor({
       program: path.join(__dirname, "programs", "all-kinds"),
       config: {
-        "neon:apiUrl": { value: em.url },
-        "neon:apiKey": { value: API_KEY, secret: true },
+        ...neonConfig(em),
         projectId: { value: P },
         branchId: { value: BRANCH },
         clientSecret: { value: "gh-secret-declared-77", secret: true },

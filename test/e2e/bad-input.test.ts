@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, requestLog } from "./neon";
+import { clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
 
 const P = "p-bad";
 const long = "x".repeat(256);
@@ -69,7 +69,7 @@ describe("bad input is refused at preview", () => {
     em = await emulator({ seedProjects: [P] });
     e2e = await stackFor({
       program: path.join(__dirname, "programs", "one-resource"),
-      config: { "neon:apiUrl": { value: em.url }, "neon:apiKey": { value: API_KEY, secret: true } },
+      config: neonConfig(em),
     });
     await clearRequestLog(em);
   });

@@ -13,7 +13,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, outOfBand, snapshot } from "./neon";
+import { emulator, fullSetupConfig, outOfBand, snapshot } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-faults";
@@ -49,15 +49,13 @@ describe("full setup under random faults", () => {
     em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec", faults: FAULTS });
     e2e = await stackFor({
       program: PROGRAM,
-      config: {
-        "neon:apiUrl": { value: em.url },
-        "neon:apiKey": { value: API_KEY, secret: true },
-        projectId: { value: PROJECT },
-        branchId: { value: BRANCH },
-        githubClientSecret: { value: "gh-secret-faults-5a1", secret: true },
-        smtpPassword: { value: "smtp-pw-faults-9c2", secret: true },
-        extraDomains: { value: String(EXTRA) },
-      },
+      config: fullSetupConfig(em, {
+        project: PROJECT,
+        branch: BRANCH,
+        githubClientSecret: "gh-secret-faults-5a1",
+        smtpPassword: "smtp-pw-faults-9c2",
+        extraDomains: EXTRA,
+      }),
     });
   });
 

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, outOfBand, snapshot } from "./neon";
+import { API_KEY, emulator, fullSetupConfig, outOfBand, snapshot } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-full";
@@ -28,15 +28,13 @@ describe("full auth setup (examples/full-setup)", () => {
     em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
     e2e = await stackFor({
       program: PROGRAM,
-      config: {
-        "neon:apiUrl": { value: em.url },
-        "neon:apiKey": { value: API_KEY, secret: true },
-        projectId: { value: PROJECT },
-        branchId: { value: BRANCH },
-        githubClientSecret: { value: GITHUB_SECRET, secret: true },
-        smtpPassword: { value: SMTP_PASSWORD, secret: true },
-        extraDomains: { value: String(EXTRA) },
-      },
+      config: fullSetupConfig(em, {
+        project: PROJECT,
+        branch: BRANCH,
+        githubClientSecret: GITHUB_SECRET,
+        smtpPassword: SMTP_PASSWORD,
+        extraDomains: EXTRA,
+      }),
     });
   });
 

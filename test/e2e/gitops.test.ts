@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, outOfBand, snapshot } from "./neon";
+import { API_KEY, emulator, neonConfig, outOfBand, snapshot } from "./neon";
 
 const PIPELINE = path.resolve(__dirname, "../../examples/gitops/pipeline.sh");
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
@@ -21,7 +21,7 @@ describe("GitOps pipeline script (examples/gitops)", () => {
     e2e = await stackFor({
       program: PROGRAM,
       stackName: "dev",
-      config: { "neon:apiUrl": { value: em.url }, "neon:apiKey": { value: API_KEY, secret: true } },
+      config: neonConfig(em),
     });
   });
 

@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, requestLog, snapshot } from "./neon";
+import { emulator, fullSetupConfig, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-interrupt";
@@ -41,15 +41,13 @@ describe("an up killed half-way recovers as documented", () => {
     em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
     e2e = await stackFor({
       program: PROGRAM,
-      config: {
-        "neon:apiUrl": { value: em.url },
-        "neon:apiKey": { value: API_KEY, secret: true },
-        projectId: { value: PROJECT },
-        branchId: { value: BRANCH },
-        githubClientSecret: { value: "gh-secret-int-8e0", secret: true },
-        smtpPassword: { value: "smtp-pw-int-3f1", secret: true },
-        extraDomains: { value: String(EXTRA) },
-      },
+      config: fullSetupConfig(em, {
+        project: PROJECT,
+        branch: BRANCH,
+        githubClientSecret: "gh-secret-int-8e0",
+        smtpPassword: "smtp-pw-int-3f1",
+        extraDomains: EXTRA,
+      }),
     });
   });
 

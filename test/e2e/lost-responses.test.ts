@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, outOfBand, requestLog, snapshot } from "./neon";
+import { clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-lost";
@@ -75,8 +75,7 @@ describe("lost responses converge without duplicates or orphans", () => {
     e2e = await stackFor({
       program: PROGRAM,
       config: {
-        "neon:apiUrl": { value: em.url },
-        "neon:apiKey": { value: API_KEY, secret: true },
+        ...neonConfig(em),
         projectId: { value: P },
         branchId: { value: B },
         clientSecret: { value: SECRET_1, secret: true },

@@ -2,6 +2,7 @@
  * What exists at the emulator, read over its public API with plain fetch (not through our
  * client), so e2e assertions do not trust the code under test.
  */
+import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { expect } from "vitest";
 import { startEmulator, type EmulatorHandle } from "../../src/emulator";
 
@@ -9,6 +10,29 @@ export const API_KEY = "e2e-key-4f1d2c9a7b";
 
 export async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): Promise<EmulatorHandle> {
   return startEmulator({ port: 0, apiKeys: [API_KEY], operationDelayMs: 0, ...opts });
+}
+
+/** Stack config that points a program at the emulator with the e2e key. */
+export function neonConfig(em: EmulatorHandle): ConfigMap {
+  return { "neon:apiUrl": { value: em.url }, "neon:apiKey": { value: API_KEY, secret: true } };
+}
+
+/**
+ * Stack config of examples/full-setup on the emulator. Each test passes secrets of its own, so
+ * that a leak found in one test's output cannot have come from another's.
+ */
+export function fullSetupConfig(
+  em: EmulatorHandle,
+  o: { project: string; branch: string; githubClientSecret: string; smtpPassword: string; extraDomains: number },
+): ConfigMap {
+  return {
+    ...neonConfig(em),
+    projectId: { value: o.project },
+    branchId: { value: o.branch },
+    githubClientSecret: { value: o.githubClientSecret, secret: true },
+    smtpPassword: { value: o.smtpPassword, secret: true },
+    extraDomains: { value: String(o.extraDomains) },
+  };
 }
 
 async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {

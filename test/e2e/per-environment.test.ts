@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, snapshot } from "./neon";
+import { emulator, neonConfig, snapshot } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
 
@@ -20,10 +20,7 @@ describe("per-environment stacks (examples/per-environment)", () => {
 
   beforeAll(async () => {
     em = await emulator({ seedProjects: ["p-dev:br-main-p-dev", "p-staging:br-main-p-staging", "p-prod:br-main-p-prod"] });
-    const common = {
-      "neon:apiUrl": { value: em.url },
-      "neon:apiKey": { value: API_KEY, secret: true },
-    };
+    const common = neonConfig(em);
     dev = await stackFor({ program: PROGRAM, stackName: "dev", backendDir, config: common });
     staging = await stackFor({
       program: PROGRAM,

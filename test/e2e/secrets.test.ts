@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, outOfBand } from "./neon";
+import { API_KEY, emulator, neonConfig, outOfBand } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-secrets";
@@ -86,8 +86,7 @@ describe("secrets stay secret", () => {
     e2e = await stackFor({
       program: PROGRAM,
       config: {
-        "neon:apiUrl": { value: em.url },
-        "neon:apiKey": { value: API_KEY, secret: true },
+        ...neonConfig(em),
         projectId: { value: P },
         branchId: { value: B },
         clientSecret: { value: CLIENT_SECRET, secret: true },
