@@ -10,7 +10,8 @@
  *    (PULUMI_NEON_AUTH_PACING=off). The engine bound: an up of bench/noop-stack, as many dynamic
  *    resources in the same shape whose provider does nothing, tells when the engine lets a provider
  *    start (its first create) and how long it takes after the last one; engine start + floor +
- *    engine tail is the best any provider could do at that N.
+ *    engine tail, or the no-op up itself when that is longer, is the best any provider could do
+ *    at that N.
  * 2. Preview: no-op `pulumi preview` of the N=100 stack vs the no-op stack (median of 3 each,
  *    interleaved), and the API requests made during the previews.
  * 3. Refresh: API requests per resource during `pulumi refresh` of the N=100 stack.
@@ -48,7 +49,7 @@ const BURST = 40;
 const OTHERS = 7;
 const PREVIEW_RUNS = 3;
 
-/** 600 shows where the engine's fixed start-up falls under 10 % of the floor. */
+/** 600 shows that the engine's start-up grows with N rather than staying fixed (README, Performance). */
 const sizes = listEnv("BENCH_SIZES", [10, 100, 300, 600]);
 const naiveSizes = listEnv("BENCH_NAIVE_SIZES", sizes.filter((n) => n <= 300));
 /** The N whose stack also gets the preview, refresh and state measurements (100, when run). */
