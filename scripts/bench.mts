@@ -464,8 +464,8 @@ async function main(): Promise<void> {
   log(`emulator at ${em.url} (rate limit: spec)`);
 
   const realConfig = (n: number) => ({
-    "neon:apiUrl": { value: em.url },
-    "neon:apiKey": { value: KEY, secret: true },
+    "neon-auth:apiUrl": { value: em.url },
+    "neon-auth:apiKey": { value: KEY, secret: true },
     projectId: { value: PROJECT },
     branchId: { value: BRANCH },
     githubClientSecret: { value: "gh-bench-secret-0b7d", secret: true },

@@ -127,8 +127,8 @@ const env = {
 };
 const stack = await LocalWorkspace.createOrSelectStack({ stackName: "soak", workDir: dir }, { envVars: env });
 await stack.setAllConfig({
-  "neon:apiUrl": { value: em.url },
-  "neon:apiKey": { value: KEY, secret: true },
+  "neon-auth:apiUrl": { value: em.url },
+  "neon-auth:apiKey": { value: KEY, secret: true },
   projectId: { value: PROJECT },
   branchId: { value: BRANCH },
   smtpPassword: { value: "soak-smtp-pw", secret: true },

@@ -67,6 +67,8 @@ import { collectSecrets, redactText } from "./redact";
 import {
   backoffDelay,
   DEFAULT_RETRY,
+  CONNECT_ATTEMPTS,
+  isConnectFailure,
   isNotActedStatus,
   isRetryableStatus,
   networkMayHaveActed,
@@ -91,6 +93,11 @@ export interface ClientOptions {
   apiKey: string;
   /** Default `https://console.neon.tech/api/v2`. */
   baseUrl?: string;
+  /**
+   * Which setting the base URL came from (e.g. `neon-auth:apiUrl`). When given, errors a wrong URL
+   * can cause (404, a refused connection, an unknown host) name the URL and this setting.
+   */
+  baseUrlFrom?: string;
   /** Overall deadline of one call, all attempts and waits included. Default 120_000 ms. */
   deadlineMs?: number;
   /** Per-attempt timeouts. */
@@ -229,6 +236,8 @@ class NeonHttpClient implements NeonClient {
   readonly #retry: RetryOptions;
   readonly #limiter: RateLimiter | undefined;
   readonly #operationTimeoutMs: number;
+  /** Appended to errors a wrong base URL can cause; empty when the caller did not say where it came from. */
+  readonly #urlHint: string;
 
   constructor(options: ClientOptions) {
     if (typeof options?.apiKey !== "string" || options.apiKey.trim() === "") {
@@ -241,6 +250,7 @@ class NeonHttpClient implements NeonClient {
     this.baseUrl = url.origin + url.pathname;
     this.#origin = url.origin;
     this.#prefix = url.pathname;
+    this.#urlHint = options.baseUrlFrom ? `; Neon API at ${this.baseUrl} (base URL from ${options.baseUrlFrom})` : "";
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger;
@@ -611,18 +621,21 @@ class NeonHttpClient implements NeonClient {
           }
           anyActed ||= acted;
           const detail = redactText(`${code ? `${code}: ` : ""}${e.message}`, secrets);
+          const cannotConnect = isConnectFailure(code);
           const err = new NeonNetworkError({
             method,
             path,
             attempts,
-            requestId: ourRequestId,
-            detail,
+            // A request that never left this machine has no id anyone could look up.
+            ...(e.requestSent ? { requestId: ourRequestId } : {}),
+            detail: cannotConnect ? `${detail}${this.#urlHint}` : detail,
             mayHaveActed: anyActed,
             ...(code ? { errorCode: code } : {}),
             cause: redactedCause(e.original, secrets),
           });
           log(`${tag}: network error ${detail}${e.requestSent ? " after the request was sent" : " before the request was sent"}`);
           if (!shouldRetry(method, { kind: "network", mayHaveActed: acted })) throw err;
+          if (cannotConnect && attempts >= CONNECT_ATTEMPTS) throw err;
           lastError = err;
           await this.#pause(attempts, undefined, deadlineAt, deadline.signal, err, log, timeout);
           continue;
@@ -714,6 +727,7 @@ class NeonHttpClient implements NeonClient {
       attempts,
       retryable: isRetryableStatus(res.status),
       mayHaveActed: acted,
+      ...(res.status === 404 && this.#urlHint ? { hint: this.#urlHint } : {}),
     });
   }
 

@@ -49,6 +49,8 @@ export interface NeonApiErrorInit extends CallInfo {
   neonMessage: string;
   retryable: boolean;
   mayHaveActed: boolean;
+  /** Appended to the message: where the call went, when that may be the cause (a 404). */
+  hint?: string;
 }
 
 /** The service answered with a non-2xx status. */
@@ -73,7 +75,7 @@ export class NeonApiError extends NeonError {
 
   constructor(init: NeonApiErrorInit) {
     const text = init.neonMessage || init.statusText || STATUS_CODES[init.status] || "error";
-    super(`${init.status} from ${init.method} ${init.path}: ${text}${suffix(init.requestId, init.attempts)}`);
+    super(`${init.status} from ${init.method} ${init.path}: ${text}${suffix(init.requestId, init.attempts)}${init.hint ?? ""}`);
     this.status = init.status;
     this.code = init.code;
     this.neonMessage = init.neonMessage;

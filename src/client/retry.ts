@@ -74,6 +74,17 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * No server answered at that address (nothing listens, or the name does not resolve). Usually a
+ * wrong base URL rather than a blip, so a few quick attempts are made, not a deadline's worth.
+ */
+export function isConnectFailure(errorCode: string | undefined): boolean {
+  return errorCode === "ECONNREFUSED" || errorCode === "ENOTFOUND";
+}
+
+/** Attempts for a call whose connection is refused or whose host is unknown. */
+export const CONNECT_ATTEMPTS = 3;
+
+/**
  * Whether a network failure may have let the server act. `requestSent` is true once undici reported
  * the request (headers and body) as fully written, or once a response started.
  */

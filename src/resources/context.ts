@@ -3,36 +3,45 @@
  * shared client, and list results shared between the resources of a run.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { getClient, isNotFound, NeonConfigError, type NeonClient } from "../client";
+import { getClient, isNotFound, type NeonClient } from "../client";
+import { resolveSettings, type Settings } from "./settings";
 import type { Integration, KeySet } from "../schemas";
 
-interface Settings {
-  apiKey?: string;
-  apiUrl?: string;
-}
+let settings: Settings | Error | undefined;
 
-let settings: Settings = {};
-
-/** Called by the engine once per serialized provider with the full stack configuration. */
+/**
+ * Called by the engine with the stack configuration once per serialized provider, before its
+ * first check. The engine calls it only once even when it throws, so a problem is kept and
+ * reported by every check (`settingsReady`): a missing key or settings that disagree fail
+ * `preview` for each resource, before any request.
+ */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  settings = {
-    apiKey: req.config.get("neon:apiKey") || settings.apiKey,
-    apiUrl: req.config.get("neon:apiUrl") || settings.apiUrl,
-  };
+  try {
+    settings = resolveSettings((name) => req.config.get(name), process.env);
+  } catch (err) {
+    settings = err as Error;
+  }
 }
 
-/** The client for this run: stack config first, then NEON_API_KEY / NEON_API_URL. */
+/** The settings of this run; throws the configuration problem, if there is one. */
+export function settingsReady(): Settings {
+  // Without a configure call (a handler used directly, as unit tests do) the environment decides.
+  settings ??= resolveSettings(() => undefined, process.env);
+  if (settings instanceof Error) throw settings;
+  return settings;
+}
+
+/** The client for this run (settings.ts says where the key and URL come from). */
 export function api(): NeonClient {
-  const apiKey = settings.apiKey || process.env.NEON_API_KEY;
-  if (!apiKey) {
-    throw new NeonConfigError(
-      "no Neon API key is configured: run `pulumi config set --secret neon:apiKey <key>` or set NEON_API_KEY",
-    );
-  }
-  const baseUrl = settings.apiUrl || process.env.NEON_API_URL || undefined;
+  const s = settingsReady();
   // Switching client-side pacing off is for measuring its worth (npm run bench), not for use.
   const pacing = process.env.PULUMI_NEON_AUTH_PACING === "off" ? false : undefined;
-  return getClient({ apiKey, ...(baseUrl ? { baseUrl } : {}), ...(pacing === false ? { pacing } : {}) });
+  return getClient({
+    apiKey: s.apiKey,
+    baseUrl: s.apiUrl,
+    baseUrlFrom: s.apiUrlFrom,
+    ...(pacing === false ? { pacing } : {}),
+  });
 }
 
 /**

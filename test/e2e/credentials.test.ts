@@ -1,6 +1,6 @@
 /**
- * Credentials and isolation: a missing key, a wrong key and a key of another account each give
- * one clear error per resource, with no retry storm (the request log shows at most one request
+ * Credentials and isolation: a missing key stops the run at its first check; a wrong key and a
+ * key of another account each give one clear error per resource, with no retry storm (the request log shows at most one request
  * per failing resource: 401 and 404 are not retried), and nothing of the other account changes.
  *
  * The program declares six resources that do not depend on each other (no integration), so all
@@ -48,7 +48,7 @@ describe("credentials and isolation", () => {
     const e2e: E2eStack = await stackFor({
       program: PROGRAM,
       config: {
-        "neon:apiUrl": { value: em.url },
+        "neon-auth:apiUrl": { value: em.url },
         projectId: { value: P },
         clientSecret: { value: "gh-secret-cred-1d", secret: true },
         smtpPassword: { value: "smtp-pw-cred-2e", secret: true },
@@ -84,18 +84,22 @@ describe("credentials and isolation", () => {
     }
   }
 
-  it("no key at all: one clear error per resource, no request", { timeout: 120_000 }, async () => {
-    // Neither neon:apiKey nor NEON_API_KEY (set empty so that a developer's own does not leak in).
+  it("no key at all: the first check stops the run with one clear error, no request", { timeout: 120_000 }, async () => {
+    // Neither neon-auth:apiKey nor NEON_API_KEY (set empty so that a developer's own does not leak in).
+    // A failed check is fatal to the engine's planning, so the run stops at the first resource.
     const { failures, log } = await upWith({}, { NEON_API_KEY: "" });
-    expect([...failures.keys()].sort()).toEqual([...KINDS].sort());
+    expect(failures.size).toBe(1);
+    expect(KINDS).toContain([...failures.keys()][0]);
     for (const message of failures.values()) {
-      expect(message).toContain("no Neon API key is configured: run `pulumi config set --secret neon:apiKey <key>` or set NEON_API_KEY");
+      expect(message).toBe(
+        "no Neon API key is configured: run `pulumi config set --secret neon-auth:apiKey <key>` or set the NEON_API_KEY environment variable",
+      );
     }
     expect(log).toEqual([]);
   });
 
   it("a wrong key: one 401 per resource, not retried", { timeout: 120_000 }, async () => {
-    const { failures, log } = await upWith({ "neon:apiKey": { value: "wrong-key-9f2b", secret: true } });
+    const { failures, log } = await upWith({ "neon-auth:apiKey": { value: "wrong-key-9f2b", secret: true } });
     expect([...failures.keys()].sort()).toEqual([...KINDS].sort());
     for (const message of failures.values()) {
       expect(message).toMatch(/^401 from \S+ \S+: authentication failed: unknown API key \(request id [^)]+\)$/);
@@ -110,10 +114,10 @@ describe("credentials and isolation", () => {
     const { users: _viaControlRoute, ...seenByOther } = await snapshot(em, P, OTHER_KEY);
     expect(seenByOther).toEqual({ integrations: [], providers: [], domains: [], email: undefined });
 
-    const { failures, log } = await upWith({ "neon:apiKey": { value: OTHER_KEY, secret: true } });
+    const { failures, log } = await upWith({ "neon-auth:apiKey": { value: OTHER_KEY, secret: true } });
     expect([...failures.keys()].sort()).toEqual([...KINDS].sort());
     for (const message of failures.values()) {
-      expect(message).toMatch(/^404 from \S+ \S+: .*p-owner.* \(request id [^)]+\)$/);
+      expect(message).toMatch(/^404 from \S+ \S+: .*p-owner.* \(request id [^)]+\); Neon API at \S+ \(base URL from neon-auth:apiUrl\)$/);
       expect(message).not.toContain(OTHER_KEY);
     }
     expect(log).toHaveLength(KINDS.length);

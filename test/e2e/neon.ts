@@ -14,7 +14,7 @@ export async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): 
 
 /** Stack config that points a program at the emulator with the e2e key. */
 export function neonConfig(em: EmulatorHandle): ConfigMap {
-  return { "neon:apiUrl": { value: em.url }, "neon:apiKey": { value: API_KEY, secret: true } };
+  return { "neon-auth:apiUrl": { value: em.url }, "neon-auth:apiKey": { value: API_KEY, secret: true } };
 }
 
 /**

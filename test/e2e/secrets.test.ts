@@ -135,11 +135,11 @@ describe("secrets stay secret", () => {
 
     // A 401: a wrong key, on a change whose PATCH carries the SMTP password.
     await e2e.stack.setConfig("without", { value: JSON.stringify(["oauth"]) });
-    await e2e.stack.setConfig("neon:apiKey", { value: WRONG_KEY, secret: true });
+    await e2e.stack.setConfig("neon-auth:apiKey", { value: WRONG_KEY, secret: true });
     await e2e.stack.setConfig("smtpPort", { value: "465" });
     const refused = await failing(() => e2e.stack.up(LOUD));
     expect(refused).toContain("401 from PATCH /projects/p-secrets/auth/email_server: authentication failed: unknown API key");
-    await e2e.stack.setConfig("neon:apiKey", { value: API_KEY, secret: true });
+    await e2e.stack.setConfig("neon-auth:apiKey", { value: API_KEY, secret: true });
     await e2e.stack.setConfig("smtpPort", { value: "2525" });
   });
 

@@ -17,8 +17,8 @@ describe("ownership transfer and key rotation", () => {
     e2e = await stackFor({
       program: path.join(__dirname, "programs", "transfer"),
       config: {
-        "neon:apiUrl": { value: em.url },
-        "neon:apiKey": { value: API_KEY, secret: true },
+        "neon-auth:apiUrl": { value: em.url },
+        "neon-auth:apiKey": { value: API_KEY, secret: true },
         projectId: { value: "p-own" },
         branchId: { value: "br-main-p-own" },
       },

@@ -1,0 +1,75 @@
+/**
+ * Where the provider's API key and base URL come from. Our own config namespace `neon-auth:` is
+ * first, because the Pulumi Registry's `neon` provider owns `neon:` and refuses keys it does not
+ * know there; `neon:apiKey` is still read, last, so one key can serve both packages.
+ *
+ * A key is only ever sent to a URL from the same place as the key: a URL from the environment
+ * must not redirect a key kept in encrypted stack config (a pipeline step's environment is easier
+ * to change than a reviewed stack file), nor the reverse.
+ */
+import { NeonConfigError } from "../client";
+
+export const DEFAULT_API_URL = "https://console.neon.tech/api/v2";
+
+/** Each setting a user can write, by the name they write it under. */
+export const SETTING = {
+  stackKey: "neon-auth:apiKey",
+  stackUrl: "neon-auth:apiUrl",
+  envKey: "NEON_API_KEY",
+  envUrl: "NEON_API_URL",
+  registryKey: "neon:apiKey",
+  /** Read by 0.1.0; refused now, so that a stack that had it never silently talks to the default. */
+  oldUrl: "neon:apiUrl",
+} as const;
+
+export interface Settings {
+  apiKey: string;
+  /** Which setting the key came from (a name from SETTING, never the value). */
+  apiKeyFrom: string;
+  apiUrl: string;
+  /** Which setting the URL came from, or `the default`. */
+  apiUrlFrom: string;
+}
+
+const MISSING_KEY =
+  `no Neon API key is configured: run \`pulumi config set --secret ${SETTING.stackKey} <key>\` ` +
+  `or set the ${SETTING.envKey} environment variable`;
+
+/**
+ * Resolves the settings from stack config (`config(name)`) and the environment; throws a
+ * NeonConfigError naming the settings involved (never a value) when they are missing or disagree.
+ */
+export function resolveSettings(config: (name: string) => string | undefined, env: NodeJS.ProcessEnv): Settings {
+  const get = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v);
+  if (get(config(SETTING.oldUrl)) !== undefined) {
+    throw new NeonConfigError(
+      `${SETTING.oldUrl} is no longer read: that namespace belongs to the Pulumi Registry's neon provider. ` +
+        `Rename it: \`pulumi config rm ${SETTING.oldUrl}\` and \`pulumi config set ${SETTING.stackUrl} <url>\``,
+    );
+  }
+  const stack = { key: get(config(SETTING.stackKey)), url: get(config(SETTING.stackUrl)) };
+  const environment = { key: get(env[SETTING.envKey]), url: get(env[SETTING.envUrl]) };
+  const registryKey = get(config(SETTING.registryKey));
+
+  let key: { value: string; from: string; place: "stack" | "environment" } | undefined;
+  if (stack.key) key = { value: stack.key, from: SETTING.stackKey, place: "stack" };
+  else if (environment.key) key = { value: environment.key, from: SETTING.envKey, place: "environment" };
+  else if (registryKey) key = { value: registryKey, from: SETTING.registryKey, place: "stack" };
+  if (!key) throw new NeonConfigError(MISSING_KEY);
+
+  const own = key.place === "stack" ? { url: stack.url, from: SETTING.stackUrl } : { url: environment.url, from: SETTING.envUrl };
+  const other = key.place === "stack" ? { url: environment.url, from: SETTING.envUrl } : { url: stack.url, from: SETTING.stackUrl };
+  if (own.url === undefined && other.url !== undefined) {
+    throw new NeonConfigError(
+      `the Neon API key comes from ${key.from} but the API URL from ${other.from}; a key is only sent to a URL set ` +
+        `in the same place. Set ${own.from} as well (or instead), or take the key from ` +
+        `${key.place === "stack" ? SETTING.envKey : SETTING.stackKey}`,
+    );
+  }
+  return {
+    apiKey: key.value,
+    apiKeyFrom: key.from,
+    apiUrl: own.url ?? DEFAULT_API_URL,
+    apiUrlFrom: own.url === undefined ? "the default" : own.from,
+  };
+}
