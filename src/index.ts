@@ -2,6 +2,7 @@
  * pulumi-neon-auth: Neon Auth as Pulumi resources, the API client under them, and a local
  * emulator of the API.
  */
+import "./nodeVersion";
 export * from "./resources";
 export {
   createClient,

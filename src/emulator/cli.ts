@@ -3,6 +3,13 @@
  * neon-auth-emulator: runs the local emulator of Neon's auth management API.
  * Prints the API base URL (one line) on stdout when ready; notes go to stderr.
  */
+// Before anything else loads: on an old Node our dependencies fail with messages that never say why.
+try {
+  require("../nodeVersion");
+} catch (err) {
+  process.stderr.write(`neon-auth-emulator: ${(err as Error).message}\n`);
+  process.exit(1);
+}
 import { startEmulator, DEFAULT_API_KEY, type EmulatorOptions } from "./index";
 
 const USAGE = `Usage: neon-auth-emulator [options]
@@ -17,6 +24,16 @@ const USAGE = `Usage: neon-auth-emulator [options]
   --faults SPEC            e.g. error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300
   --operation-delay MS     how long project operations run (default 200)
   -h, --help               this help
+
+Auth lives in a project. Seed one with --seed-project, or create one as Neon's API does
+(201, with the project, its default branch and operations):
+
+  curl -s -X POST http://127.0.0.1:PORT/api/v2/projects \\
+    -H "Authorization: Bearer KEY" -H "Content-Type: application/json" -d '{"project":{"name":"demo"}}'
+
+Then point a stack at it: pulumi config set neon-auth:apiUrl http://127.0.0.1:PORT/api/v2
+and pulumi config set --secret neon-auth:apiKey KEY. Control routes and limits of the emulator:
+node_modules/pulumi-neon-auth/src/emulator/README.md.
 `;
 
 function fail(msg: string): never {
