@@ -17,7 +17,6 @@ import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
 const { LocalWorkspace } = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation/index.js");
-const { startEmulator, createClient } = require("../dist/index.js") as typeof import("../src/index.ts");
 
 const keep = process.argv.includes("--keep");
 const API_KEY = "demo-key-not-a-secret";
@@ -26,6 +25,9 @@ const step = (msg: string) => process.stdout.write(`\n==> ${msg} (${((Date.now()
 
 step("preparing a program folder with pulumi-neon-auth installed from its packed tarball");
 const workspace = prepareWorkspace((line) => process.stdout.write(`    ${line}\n`));
+// Loaded only now: packing the package (above) is what builds dist/ on a fresh clone.
+const { startEmulator } = require("../dist/emulator/index.js") as typeof import("../src/emulator/index.ts");
+const { createClient } = require("../dist/client/index.js") as typeof import("../src/client/index.ts");
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-demo-"));
 
 step("starting the Neon API emulator");
@@ -54,8 +56,8 @@ const envVars = {
 };
 const stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: dir }, { envVars });
 await stack.setAllConfig({
-  "neon:apiUrl": { value: emulator.url },
-  "neon:apiKey": { value: API_KEY, secret: true },
+  "neon-auth:apiUrl": { value: emulator.url },
+  "neon-auth:apiKey": { value: API_KEY, secret: true },
   projectId: { value: projectId },
   branchId: { value: branchId },
   githubClientSecret: { value: "demo-github-secret", secret: true },
