@@ -4,7 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
 import { afterWrite, api, appEnv, existingIntegration, findIntegration } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthIntegration";
 
@@ -215,5 +215,14 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
       MODULE,
       KIND,
     );
+  }
+
+  /**
+   * Looks up an existing integration by its id, `<projectId>/<authProvider>`
+   * (e.g. `p-123/stack`), without managing it: the engine reads it on
+   * every `up` and `refresh`, and `destroy` only forgets it.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): AuthIntegration {
+    return new AuthIntegration(name, lookupArgs<AuthIntegrationArgs>(authIntegrationInputs), { ...opts, id });
   }
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import { email, nonEmpty, port, projectId, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { api } from "./context";
-import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -159,5 +159,13 @@ export class EmailServer extends pulumi.dynamic.Resource {
       MODULE,
       KIND,
     );
+  }
+
+  /**
+   * Looks up the email server configuration by its id, `<projectId>/email-server`, without
+   * managing it: the engine reads it on every `up` and `refresh`, and `destroy` only forgets it.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): EmailServer {
+    return new EmailServer(name, lookupArgs<EmailServerArgs>(emailServerInputs), { ...opts, id });
   }
 }

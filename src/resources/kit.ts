@@ -140,6 +140,15 @@ export function splitId(kind: Kind, id: string, n: 2 | 3, format: string): [stri
   return [first!, rest[0]!, ...rest.slice(1)];
 }
 
+/**
+ * The args of a lookup (`<Class>.get`): every input named, with no value. The engine gives a
+ * resource only the outputs whose names its args carry, so without them a read's fields would be
+ * lost on the way to the program.
+ */
+export function lookupArgs<T>(inputs: z.ZodObject): T {
+  return Object.fromEntries(Object.keys(inputs.shape).map((k) => [k, undefined])) as T;
+}
+
 /** Drops undefined values, so outputs never carry keys without values. */
 export function compact<T extends Props>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -4,7 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { nonEmpty, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "OAuthProvider";
 
@@ -191,5 +191,14 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
       MODULE,
       KIND,
     );
+  }
+
+  /**
+   * Looks up an existing OAuth provider by its id, `<projectId>/<providerId>`
+   * (e.g. `p-123/github`), without managing it: the engine reads it on
+   * every `up` and `refresh`, and `destroy` only forgets it.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): OAuthProvider {
+    return new OAuthProvider(name, lookupArgs<OAuthProviderArgs>(oauthProviderInputs), { ...opts, id });
   }
 }

@@ -4,7 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, domain, projectId } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler } from "./kit";
+import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler } from "./kit";
 
 const KIND = "RedirectDomain";
 
@@ -114,5 +114,14 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerOf(KIND), name, { ...args }, opts, MODULE, KIND);
+  }
+
+  /**
+   * Looks up an origin already on the whitelist by its id, `<projectId>/<origin>`
+   * (e.g. `p-123/https://app.example.com`), without managing it: the engine reads it on
+   * every `up` and `refresh`, and `destroy` only forgets it.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): RedirectDomain {
+    return new RedirectDomain(name, lookupArgs<RedirectDomainArgs>(redirectDomainInputs), { ...opts, id });
   }
 }
