@@ -51,6 +51,8 @@ import {
   type UpdateEmailServerRequest,
   type UpdateOAuthProviderRequest,
 } from "../schemas";
+import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
+import { BranchAuthClient } from "./branchAuth";
 import {
   NeonApiError,
   NeonConfigError,
@@ -157,6 +159,15 @@ export interface NeonClient {
   getEmailServer(projectId: string): Promise<EmailServer>;
   updateEmailServer(projectId: string, body: UpdateEmailServerRequest): Promise<EmailServer>;
 
+  /**
+   * Calls any entry of the endpoint table (src/schemas/endpoints.ts): path parameters and body are
+   * checked by the entry's rules, the answer by its response schema and success statuses.
+   */
+  request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>>;
+
+  /** The branch-scoped (Better Auth) generation, one method per endpoint. */
+  readonly branchAuth: BranchAuthClient;
+
   /** Closes the connection pool if the client created it (no-op for an injected dispatcher). */
   close(): Promise<void>;
 }
@@ -207,6 +218,8 @@ interface CallSpec<T> {
   schema?: z.ZodType<T>;
   /** Overrides the client's per-call deadline (used by operation waits). */
   deadlineMs?: number;
+  /** Success statuses of the endpoint; absent: any 2xx. */
+  success?: readonly number[];
 }
 
 class DeadlineReached extends Error {
@@ -215,6 +228,7 @@ class DeadlineReached extends Error {
 
 class NeonHttpClient implements NeonClient {
   readonly baseUrl: string;
+  readonly branchAuth = new BranchAuthClient((e, params, body) => this.request(e, params, body));
   readonly #apiKey: string;
   readonly #origin: string;
   readonly #prefix: string;
@@ -500,6 +514,33 @@ class NeonHttpClient implements NeonClient {
     return this.#call({ method: "PATCH", route, params: { project_id: this.#pid(projectId) }, body: b, schema: emailServer });
   }
 
+  async request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>> {
+    const given = params as Record<string, string>;
+    const checked: Record<string, string> = {};
+    for (const name of endpoint.pathParams) {
+      const rule = (endpoint.params as Record<string, z.ZodType<string>>)[name] as z.ZodType<string>;
+      const r = rule.safeParse(given?.[name]);
+      if (!r.success) {
+        throw new NeonConfigError(`invalid path parameter ${name} for ${endpoint.method} ${endpoint.path}: ${r.error.issues.map((i) => i.message).join("; ")}`);
+      }
+      checked[name] = r.data;
+    }
+    let sent: unknown;
+    if (endpoint.request !== undefined) {
+      // An all-optional body (disable auth) may be left out; it is then sent as {}.
+      const input = body === undefined && endpoint.request.safeParse({}).success ? {} : body;
+      sent = this.#validate(endpoint.method, endpoint.path, endpoint.request, input);
+    }
+    return this.#call({
+      method: endpoint.method,
+      route: endpoint.path,
+      params: checked,
+      ...(sent === undefined ? {} : { body: sent }),
+      ...(endpoint.response === undefined ? {} : { schema: endpoint.response }),
+      success: endpoint.success,
+    }) as Promise<ResultOf<E>>;
+  }
+
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
@@ -631,6 +672,10 @@ class NeonHttpClient implements NeonClient {
         const requestId = headerValue(res.headers["x-neon-ret-request-id"]);
         if (res.status >= 200 && res.status < 300) {
           log(`${tag}: ${res.status} in ${clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);
+          if (spec.success !== undefined && !spec.success.includes(res.status)) {
+            const issue = `(status): ${res.status} is not a success status of ${method} ${spec.route} (expected ${spec.success.join(" or ")})`;
+            throw new NeonResponseError({ method, path, attempts, status: res.status, issues: [issue], requestId: requestId ?? ourRequestId });
+          }
           if (!spec.schema) return undefined as T;
           return this.#parse(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
         }
