@@ -47,6 +47,8 @@ export const branchRoutes: ApiRoute[] = [
   route(H.createBranch, (ctx, { body }) => createBranch(ctx, body.branch)),
   route(H.getBranch, (ctx, { params }) => {
     const { project, branch } = findBranch(ctx, params.branch_id);
-    return { body: { branch: fullBranchView(project, branch, ctx.clock.now()) } };
+    // Neon answers the branch with its (here always empty) annotation.
+    const annotation = { object: { type: "console/branch", id: branch.id }, value: {} };
+    return { body: { branch: fullBranchView(project, branch, ctx.clock.now()), annotation } };
   }),
 ];
