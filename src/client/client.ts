@@ -52,6 +52,8 @@ import {
   type UpdateOAuthProviderRequest,
 } from "../schemas";
 import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
+import { hostingEndpoints } from "../schemas/endpointsProject";
+import type { CreateBranchResponse } from "../schemas/projects";
 import { BranchAuthClient } from "./branchAuth";
 import {
   NeonApiError,
@@ -129,6 +131,9 @@ export interface NeonClient {
   createProject(body?: { name?: string }): Promise<CreateProjectResponse>;
   getProject(projectId: string): Promise<Project>;
   listBranches(projectId: string): Promise<Branch[]>;
+  /** `POST /projects/{project_id}/branches`; waits for the operations the response carries. */
+  createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse>;
+  getBranch(projectId: string, branchId: string): Promise<Branch>;
   getOperation(projectId: string, operationId: string): Promise<Operation>;
   /** Waits until every operation is finished/skipped/cancelled; throws NeonOperationError otherwise. */
   waitForOperations(operations: readonly Operation[], opts?: WaitOptions): Promise<void>;
@@ -325,6 +330,16 @@ class NeonHttpClient implements NeonClient {
       schema: listBranchesResponse,
     });
     return r.branches;
+  }
+
+  async createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse> {
+    const res = await this.request(hostingEndpoints.createBranch, { project_id: projectId }, { branch: branch ?? {} });
+    await this.waitForOperations(res.operations);
+    return res;
+  }
+
+  async getBranch(projectId: string, branchId: string): Promise<Branch> {
+    return (await this.request(hostingEndpoints.getBranch, { project_id: projectId, branch_id: branchId })).branch;
   }
 
   async getOperation(projectId: string, operationId: string, deadlineMs?: number): Promise<Operation> {

@@ -96,11 +96,13 @@ describe("client.branchAuth against the emulator", () => {
     expect(h.emu.requestLog.list().length).toBe(before);
   });
 
-  it("creates and reads branches through the generic request", async () => {
-    const created = await client.request(H.createBranch, { project_id: PROJECT }, { branch: { name: "dev" } });
-    await client.waitForOperations(created.operations);
-    const got = await client.request(H.getBranch, { project_id: PROJECT, branch_id: created.branch.id });
-    expect([got.branch.name, got.branch.default]).toEqual(["dev", false]);
+  it("creates (waiting for its operation) and reads branches", async () => {
+    const created = await client.createBranch(PROJECT, { name: "dev" });
+    expect(created.operations.map((o) => o.action)).toEqual(["create_branch"]);
+    const got = await client.getBranch(PROJECT, created.branch.id);
+    expect([got.name, got.default]).toEqual(["dev", false]);
+    const same = await client.request(H.getBranch, { project_id: PROJECT, branch_id: created.branch.id });
+    expect(same.branch.id).toBe(created.branch.id);
   });
 });
 
