@@ -3,6 +3,7 @@
  * password, allow-localhost, the plugins (with the aggregate read) and webhooks.
  */
 import { SMTP_FIELDS } from "../schemas/branchAuth";
+import type { AnyEndpoint } from "../schemas/endpoint";
 import { branchEndpoints as B } from "../schemas/endpointsBranch";
 import { branchAuth, route, type BranchAuthRec, type EmailProviderRec } from "./branchKit";
 import { oauthView } from "./branchOAuth";
@@ -43,6 +44,19 @@ function testResult(b: { email_test?: { success: boolean; error_message?: string
   return t.success ? { success: true } : { success: false, error_message: t.error_message ?? "SMTP test failed" };
 }
 
+type Merged = "email_and_password" | "organization" | "magic_link" | "phone_number";
+
+/** A PATCH that changes only the fields it gives and answers the whole setting. */
+function mergeRoute<E extends AnyEndpoint>(e: E, key: Merged): ApiRoute {
+  return route(e, (ctx, { params, body }) => {
+    const { auth } = branchAuth(ctx, params as unknown as { branch_id: string });
+    const given = Object.fromEntries(Object.entries(body as unknown as object).filter(([, v]) => v !== undefined));
+    Object.assign(auth, { [key]: { ...auth[key], ...given } });
+    ctx.store.mutated();
+    return { body: auth[key] };
+  });
+}
+
 export const branchSettingsRoutes: ApiRoute[] = [
   route(B.getBranchEmailProvider, (ctx, { params }) => ({ body: emailView(branchAuth(ctx, params).auth.email_provider) })),
   route(B.updateBranchEmailProvider, (ctx, { params, body }) => {
@@ -60,12 +74,7 @@ export const branchSettingsRoutes: ApiRoute[] = [
   route(B.sendBranchTestEmail, (ctx, { params }) => ({ body: testResult(branchAuth(ctx, params).branch) })),
 
   route(B.getBranchEmailAndPassword, (ctx, { params }) => ({ body: branchAuth(ctx, params).auth.email_and_password })),
-  route(B.updateBranchEmailAndPassword, (ctx, { params, body }) => {
-    const { auth } = branchAuth(ctx, params);
-    auth.email_and_password = { ...auth.email_and_password, ...defined(body) };
-    ctx.store.mutated();
-    return { body: auth.email_and_password };
-  }),
+  mergeRoute(B.updateBranchEmailAndPassword, "email_and_password"),
   route(B.getBranchAllowLocalhost, (ctx, { params }) => ({ body: { allow_localhost: branchAuth(ctx, params).auth.allow_localhost } })),
   route(B.updateBranchAllowLocalhost, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params);
@@ -88,25 +97,10 @@ export const branchSettingsRoutes: ApiRoute[] = [
       },
     };
   }),
-  route(B.updateBranchOrganizationPlugin, (ctx, { params, body }) => {
-    const { auth } = branchAuth(ctx, params);
-    auth.organization = { ...auth.organization, ...defined(body) };
-    ctx.store.mutated();
-    return { body: auth.organization };
-  }),
-  route(B.updateBranchMagicLinkPlugin, (ctx, { params, body }) => {
-    const { auth } = branchAuth(ctx, params);
-    auth.magic_link = { ...auth.magic_link, ...defined(body) };
-    ctx.store.mutated();
-    return { body: auth.magic_link };
-  }),
+  mergeRoute(B.updateBranchOrganizationPlugin, "organization"),
+  mergeRoute(B.updateBranchMagicLinkPlugin, "magic_link"),
   route(B.getBranchPhoneNumberPlugin, (ctx, { params }) => ({ body: branchAuth(ctx, params).auth.phone_number })),
-  route(B.updateBranchPhoneNumberPlugin, (ctx, { params, body }) => {
-    const { auth } = branchAuth(ctx, params);
-    auth.phone_number = { ...auth.phone_number, ...defined(body) };
-    ctx.store.mutated();
-    return { body: auth.phone_number };
-  }),
+  mergeRoute(B.updateBranchPhoneNumberPlugin, "phone_number"),
 
   route(B.getBranchWebhooks, (ctx, { params }) => ({ body: branchAuth(ctx, params).auth.webhooks })),
   route(B.putBranchWebhooks, (ctx, { params, body }) => {
@@ -124,7 +118,3 @@ export const branchSettingsRoutes: ApiRoute[] = [
   }),
 ];
 
-/** The fields a partial update gives (zod leaves omitted optional keys out, but be explicit). */
-function defined<T extends object>(o: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never;
-}

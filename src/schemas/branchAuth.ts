@@ -3,6 +3,7 @@
  * client and the emulator alike. As in auth.ts, requests are strict and responses lenient.
  */
 import { z } from "zod";
+import { integration } from "./auth";
 import { domain, email, nonEmpty, userName } from "./common";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
@@ -29,18 +30,8 @@ export type EnableBranchAuthRequest = z.input<typeof enableBranchAuthRequest>;
 export const disableBranchAuthRequest = z.strictObject({ delete_data: z.boolean().optional() });
 export type DisableBranchAuthRequest = z.input<typeof disableBranchAuthRequest>;
 
-export const branchIntegration = z.object({
-  auth_provider: z.string(),
-  auth_provider_project_id: z.string(),
-  branch_id: z.string(),
-  db_name: z.string(),
-  created_at: z.string(),
-  owned_by: z.string(),
-  transfer_status: z.string().optional(),
-  jwks_url: z.string(),
-  base_url: z.string().optional(),
-  name: z.string().optional(),
-});
+/** The project-level record plus what Better Auth adds (`base_url`, the app `name`). */
+export const branchIntegration = integration.extend({ base_url: z.string().optional(), name: z.string().optional() });
 export type BranchIntegration = z.infer<typeof branchIntegration>;
 
 export const appNameRequest = z.strictObject({
