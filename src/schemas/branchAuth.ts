@@ -3,7 +3,7 @@
  * client and the emulator alike. As in auth.ts, requests are strict and responses lenient.
  */
 import { z } from "zod";
-import { integration } from "./auth";
+import { integration, standardEmailServerResponse } from "./auth";
 import { domain, email, nonEmpty, userName } from "./common";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
@@ -121,17 +121,9 @@ export const updateEmailProviderRequest = z.discriminatedUnion(
 );
 export type UpdateEmailProviderRequest = z.input<typeof updateEmailProviderRequest>;
 
+/** The password always comes back empty (write-only). */
 export const emailProvider = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("standard"),
-    host: z.string(),
-    port: z.number(),
-    username: z.string(),
-    /** Always returned empty by the service. */
-    password: z.string().optional(),
-    sender_email: z.string(),
-    sender_name: z.string(),
-  }),
+  standardEmailServerResponse,
   z.object({ type: z.literal("shared"), sender_email: z.string().optional(), sender_name: z.string().optional() }),
 ]);
 export type EmailProvider = z.infer<typeof emailProvider>;
