@@ -81,6 +81,9 @@ describe("client.branchAuth against the emulator", () => {
     expect([e.status, e.neonMessage]).toEqual([409, `auth is already enabled on branch ${BRANCH}`]);
     const shared = await client.branchAuth.addBranchOAuthProvider(ids, { id: "vercel" }).catch((x) => x);
     expect([shared.status, shared.code]).toEqual([400, "INVALID_SHARED_OAUTH_PROVIDER"]);
+    // Path parameters are percent-encoded as one segment each: the emulator sees the id as given.
+    const odd = await client.branchAuth.deleteBranchUser({ ...ids, auth_user_id: "x/y z?" }).catch((x) => x);
+    expect([odd.status, odd.neonMessage, odd.path]).toEqual([404, "user x/y z? not found", `/projects/${PROJECT}/branches/${BRANCH}/auth/users/x%2Fy%20z%3F`]);
     await client.branchAuth.disableBranchAuth(ids, { delete_data: true });
   });
 
