@@ -51,6 +51,10 @@ import {
   type UpdateEmailServerRequest,
   type UpdateOAuthProviderRequest,
 } from "../schemas";
+import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
+import { hostingEndpoints } from "../schemas/endpointsProject";
+import type { CreateBranchResponse } from "../schemas/projects";
+import { BranchAuthClient } from "./branchAuth";
 import {
   NeonApiError,
   NeonConfigError,
@@ -134,6 +138,9 @@ export interface NeonClient {
   createProject(body?: { name?: string }): Promise<CreateProjectResponse>;
   getProject(projectId: string): Promise<Project>;
   listBranches(projectId: string): Promise<Branch[]>;
+  /** `POST /projects/{project_id}/branches`; waits for the operations the response carries. */
+  createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse>;
+  getBranch(projectId: string, branchId: string): Promise<Branch>;
   getOperation(projectId: string, operationId: string): Promise<Operation>;
   /** Waits until every operation is finished/skipped/cancelled; throws NeonOperationError otherwise. */
   waitForOperations(operations: readonly Operation[], opts?: WaitOptions): Promise<void>;
@@ -163,6 +170,15 @@ export interface NeonClient {
   // email server
   getEmailServer(projectId: string): Promise<EmailServer>;
   updateEmailServer(projectId: string, body: UpdateEmailServerRequest): Promise<EmailServer>;
+
+  /**
+   * Calls any entry of the endpoint table (src/schemas/endpoints.ts): path parameters and body are
+   * checked by the entry's rules, the answer by its response schema and success statuses.
+   */
+  request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>>;
+
+  /** The branch-scoped (Better Auth) generation, one method per endpoint. */
+  readonly branchAuth: BranchAuthClient;
 
   /** Closes the connection pool if the client created it (no-op for an injected dispatcher). */
   close(): Promise<void>;
@@ -214,6 +230,8 @@ interface CallSpec<T> {
   schema?: z.ZodType<T>;
   /** Overrides the client's per-call deadline (used by operation waits). */
   deadlineMs?: number;
+  /** Success statuses of the endpoint; absent: any 2xx. */
+  success?: readonly number[];
 }
 
 class DeadlineReached extends Error {
@@ -222,6 +240,7 @@ class DeadlineReached extends Error {
 
 class NeonHttpClient implements NeonClient {
   readonly baseUrl: string;
+  readonly branchAuth = new BranchAuthClient((e, params, body) => this.request(e, params, body));
   readonly #apiKey: string;
   readonly #origin: string;
   readonly #prefix: string;
@@ -321,6 +340,16 @@ class NeonHttpClient implements NeonClient {
       schema: listBranchesResponse,
     });
     return r.branches;
+  }
+
+  async createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse> {
+    const res = await this.request(hostingEndpoints.createBranch, { project_id: projectId }, { branch: branch ?? {} });
+    await this.waitForOperations(res.operations);
+    return res;
+  }
+
+  async getBranch(projectId: string, branchId: string): Promise<Branch> {
+    return (await this.request(hostingEndpoints.getBranch, { project_id: projectId, branch_id: branchId })).branch;
   }
 
   async getOperation(projectId: string, operationId: string, deadlineMs?: number): Promise<Operation> {
@@ -510,6 +539,33 @@ class NeonHttpClient implements NeonClient {
     return this.#call({ method: "PATCH", route, params: { project_id: this.#pid(projectId) }, body: b, schema: emailServer });
   }
 
+  async request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>> {
+    const given = params as Record<string, string>;
+    const checked: Record<string, string> = {};
+    for (const name of endpoint.pathParams) {
+      const rule = (endpoint.params as Record<string, z.ZodType<string>>)[name] as z.ZodType<string>;
+      const r = rule.safeParse(given?.[name]);
+      if (!r.success) {
+        throw new NeonConfigError(`invalid path parameter ${name} for ${endpoint.method} ${endpoint.path}: ${r.error.issues.map((i) => i.message).join("; ")}`);
+      }
+      checked[name] = r.data;
+    }
+    let sent: unknown;
+    if (endpoint.request !== undefined) {
+      // An all-optional body (disable auth) may be left out; it is then sent as {}.
+      const input = body === undefined && endpoint.request.safeParse({}).success ? {} : body;
+      sent = this.#validate(endpoint.method, endpoint.path, endpoint.request, input);
+    }
+    return this.#call({
+      method: endpoint.method,
+      route: endpoint.path,
+      params: checked,
+      ...(sent === undefined ? {} : { body: sent }),
+      ...(endpoint.response === undefined ? {} : { schema: endpoint.response }),
+      success: endpoint.success,
+    }) as Promise<ResultOf<E>>;
+  }
+
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
@@ -644,6 +700,10 @@ class NeonHttpClient implements NeonClient {
         const requestId = headerValue(res.headers["x-neon-ret-request-id"]);
         if (res.status >= 200 && res.status < 300) {
           log(`${tag}: ${res.status} in ${clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);
+          if (spec.success !== undefined && !spec.success.includes(res.status)) {
+            const issue = `(status): ${res.status} is not a success status of ${method} ${spec.route} (expected ${spec.success.join(" or ")})`;
+            throw new NeonResponseError({ method, path, attempts, status: res.status, issues: [issue], requestId: requestId ?? ourRequestId });
+          }
           if (!spec.schema) return undefined as T;
           return this.#parse(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
         }

@@ -4,6 +4,7 @@
  * look into the database's users_sync table, and test tooling (state, request log, faults).
  */
 import { projectId as projectIdSchema } from "../schemas/common";
+import { handleBranchControl } from "./branchControl";
 import { checkFaultSettings, checkOneShot, parseFaultSpec, type OneShotFault } from "./faults";
 import { HttpError, parseParam, type Reply } from "./http";
 import { confirmTransfer, integrationView, SCHEMA_NAME, TABLE_NAME } from "./integration";
@@ -85,6 +86,8 @@ export async function handleControl(
   query: URLSearchParams,
   reqBody: unknown,
 ): Promise<Reply> {
+  const branchReply = handleBranchControl(core.store, method, path, query, reqBody, REDACTED);
+  if (branchReply !== undefined) return branchReply;
   switch (path) {
     case "/health":
       if (method !== "GET") notAllowed(method, path, ["GET"]);

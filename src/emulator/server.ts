@@ -5,6 +5,7 @@
 import * as http from "node:http";
 import type { Socket } from "node:net";
 import type { Clock } from "../clock";
+import { branchScopedRoutes } from "./branchRoutes";
 import { handleControl } from "./control";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
@@ -29,6 +30,7 @@ export const allRoutes: ApiRoute[] = [
   ...oauthRoutes,
   ...domainRoutes,
   ...emailRoutes,
+  ...branchScopedRoutes,
 ];
 
 interface CompiledRoute {

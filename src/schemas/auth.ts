@@ -130,17 +130,17 @@ export const updateEmailServerRequest = z.discriminatedUnion("type", [sharedEmai
 });
 export type UpdateEmailServerRequest = z.input<typeof updateEmailServerRequest>;
 
-/** What the service returns: `password` may be omitted, unknown fields are dropped. */
-export const emailServer = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("shared") }),
-  z.object({
-    type: z.literal("standard"),
-    host: z.string(),
-    port: z.number(),
-    username: z.string(),
-    password: z.string().optional(),
-    sender_email: z.string(),
-    sender_name: z.string(),
-  }),
-]);
+/** A standard (SMTP) email server as the service returns it: `password` may be omitted or empty. */
+export const standardEmailServerResponse = z.object({
+  type: z.literal("standard"),
+  host: z.string(),
+  port: z.number(),
+  username: z.string(),
+  password: z.string().optional(),
+  sender_email: z.string(),
+  sender_name: z.string(),
+});
+
+/** What the service returns: unknown fields are dropped. */
+export const emailServer = z.discriminatedUnion("type", [z.object({ type: z.literal("shared") }), standardEmailServerResponse]);
 export type EmailServer = z.infer<typeof emailServer>;

@@ -1,3 +1,5 @@
 export * from "./common";
 export * from "./projects";
 export * from "./auth";
+export * from "./branchAuth";
+export * from "./endpoints";

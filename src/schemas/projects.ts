@@ -60,3 +60,19 @@ export type CreateProjectResponse = z.infer<typeof createProjectResponse>;
 export const getProjectResponse = z.object({ project });
 export const listBranchesResponse = z.object({ branches: z.array(branch) });
 export const getOperationResponse = z.object({ operation });
+
+/** `POST /projects/{project_id}/branches`: the branch part of Neon's request (endpoints are not emulated). */
+export const createBranchRequest = z.strictObject({
+  branch: z
+    .strictObject({
+      name: z.string().min(1, { message: "must be 1 to 256 characters" }).max(256, { message: "must be 1 to 256 characters" }).optional(),
+      parent_id: z.string().regex(/^[a-z0-9-]{1,60}$/, { message: "must match ^[a-z0-9-]{1,60}$" }).optional(),
+    })
+    .optional()
+    .default({}),
+});
+export type CreateBranchRequest = z.input<typeof createBranchRequest>;
+
+export const createBranchResponse = z.object({ branch, operations: z.array(operation).optional().default([]) });
+export type CreateBranchResponse = z.infer<typeof createBranchResponse>;
+export const getBranchResponse = z.object({ branch });

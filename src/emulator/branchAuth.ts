@@ -1,0 +1,157 @@
+/** A branch's integration (enable, read, disable, app name), its trusted domains and its users. */
+import { branchEndpoints as B } from "../schemas/endpointsBranch";
+import { branchAuth, findBranch, route, sameText, type AuthBranchRec, type BranchAuthRec } from "./branchKit";
+import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "./http";
+import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "./integration";
+import { iso, type ProjectRec } from "./store";
+
+/** Better Auth's base URL for a branch; `.invalid` so that nothing ever resolves it. */
+export function betterAuthBaseUrl(a: BranchAuthRec): string {
+  return `https://${a.auth_provider_project_id}.neonauth.emulator.invalid/${a.db_name}/auth`;
+}
+
+function jwksUrl(a: BranchAuthRec): string {
+  return a.auth_provider === "stack" ? stackJwksUrl(a.auth_provider_project_id) : `${betterAuthBaseUrl(a)}/.well-known/jwks.json`;
+}
+
+/** Settings of a freshly enabled integration (Neon's documented defaults where it gives them). */
+function newAuth(provider: BranchAuthRec["auth_provider"], dbName: string, now: number): BranchAuthRec {
+  const stack = provider === "stack";
+  return {
+    auth_provider: provider,
+    auth_provider_project_id: uuid(),
+    db_name: dbName,
+    created_ms: now,
+    // Keys are only meaningful for stack; Better Auth answers them empty.
+    pub_client_key: stack ? `pck_${token(24)}` : "",
+    secret_server_key: stack ? `ssk_${token(24)}` : "",
+    domains: [],
+    oauth_providers: [],
+    email_provider: { type: "shared" },
+    email_and_password: {
+      enabled: true,
+      email_verification_method: "otp",
+      require_email_verification: false,
+      auto_sign_in_after_verification: true,
+      send_verification_email_on_sign_up: false,
+      send_verification_email_on_sign_in: false,
+      disable_sign_up: false,
+    },
+    allow_localhost: true,
+    organization: { enabled: true, organization_limit: 10, membership_limit: 100, creator_role: "owner", send_invitation_email: false },
+    magic_link: { enabled: false, expires_in: 5, disable_sign_up: false },
+    phone_number: { enabled: false, otp_expires_in: 300 },
+    webhooks: { enabled: false, enabled_events: [], timeout_seconds: 5 },
+  };
+}
+
+export function branchIntegrationView(p: ProjectRec, branchId: string, a: BranchAuthRec) {
+  return {
+    auth_provider: a.auth_provider,
+    auth_provider_project_id: a.auth_provider_project_id,
+    branch_id: branchId,
+    db_name: a.db_name,
+    created_at: iso(a.created_ms),
+    owned_by: "neon",
+    jwks_url: jwksUrl(a),
+    ...(a.auth_provider === "stack" ? {} : { base_url: betterAuthBaseUrl(a) }),
+    name: a.name ?? p.name,
+  };
+}
+
+function enable(ctx: ApiContext, branchId: string, req: { auth_provider: BranchAuthRec["auth_provider"]; database_name?: string | undefined }) {
+  const { branch } = findBranch(ctx, branchId);
+  if (branch.auth !== undefined) throw new HttpError(409, `auth is already enabled on branch ${branchId}`);
+  const a = newAuth(req.auth_provider, req.database_name ?? "neondb", ctx.clock.now());
+  branch.auth = a;
+  // Re-enabling after a disable that kept the data finds the users again (see README).
+  branch.neon_auth ??= { users: [] };
+  ctx.store.mutated();
+  return {
+    body: {
+      auth_provider: a.auth_provider,
+      auth_provider_project_id: a.auth_provider_project_id,
+      pub_client_key: a.pub_client_key,
+      secret_server_key: a.secret_server_key,
+      jwks_url: jwksUrl(a),
+      schema_name: SCHEMA_NAME,
+      table_name: TABLE_NAME,
+      ...(a.auth_provider === "stack" ? {} : { base_url: betterAuthBaseUrl(a) }),
+    },
+  };
+}
+
+function disable(ctx: ApiContext, branchId: string, deleteData: boolean) {
+  const { branch } = branchAuth(ctx, { branch_id: branchId });
+  delete branch.auth;
+  if (deleteData) delete branch.neon_auth;
+  ctx.store.mutated();
+}
+
+function users(b: AuthBranchRec) {
+  b.neon_auth ??= { users: [] };
+  return b.neon_auth.users;
+}
+
+export const branchAuthRoutes: ApiRoute[] = [
+  route(B.getBranchAuth, (ctx, { params }) => {
+    const { project, auth } = branchAuth(ctx, params);
+    return { body: branchIntegrationView(project, params.branch_id, auth) };
+  }),
+  route(B.enableBranchAuth, (ctx, { params, body }) => enable(ctx, params.branch_id, body)),
+  route(B.disableBranchAuth, (ctx, { params, body }) => disable(ctx, params.branch_id, body.delete_data === true)),
+  route(B.updateBranchAppName, (ctx, { params, body }) => {
+    const { auth } = branchAuth(ctx, params);
+    auth.name = body.name;
+    ctx.store.mutated();
+    return { body: { name: auth.name } };
+  }),
+
+  route(B.listBranchDomains, (ctx, { params }) => {
+    const { auth } = branchAuth(ctx, params);
+    return { body: { domains: auth.domains.map((domain) => ({ domain, auth_provider: auth.auth_provider })) } };
+  }),
+  route(B.addBranchDomain, (ctx, { params, body }) => {
+    const { auth } = branchAuth(ctx, params);
+    if (body.auth_provider !== auth.auth_provider) {
+      throw new HttpError(400, `auth_provider: must be "${auth.auth_provider}", the provider of this branch's integration`);
+    }
+    // As at project level: a domain already listed is kept once and still answers 201.
+    if (!auth.domains.some((d) => sameText(d, body.domain))) {
+      auth.domains.push(body.domain);
+      ctx.store.mutated();
+    }
+  }),
+  route(B.deleteBranchDomains, (ctx, { params, body }) => {
+    const { auth } = branchAuth(ctx, params);
+    const drop = body.domains.map((d) => d.domain);
+    auth.domains = auth.domains.filter((d) => !drop.some((x) => sameText(x, d)));
+    ctx.store.mutated();
+  }),
+
+  route(B.createBranchUser, (ctx, { params, body }) => {
+    const { branch } = branchAuth(ctx, params);
+    const list = users(branch);
+    if (list.some((u) => sameText(u.email, body.email))) throw new HttpError(409, `email: a user with email ${body.email} already exists`);
+    const id = uuid();
+    list.push({ id, email: body.email, name: body.name ?? null, roles: ["user"], created_ms: ctx.clock.now() });
+    ctx.store.mutated();
+    return { body: { id } };
+  }),
+  route(B.deleteBranchUser, (ctx, { params }) => {
+    const { branch } = branchAuth(ctx, params);
+    const list = users(branch);
+    const at = list.findIndex((u) => u.id === params.auth_user_id);
+    if (at < 0) throw new HttpError(404, `user ${params.auth_user_id} not found`);
+    list.splice(at, 1);
+    ctx.store.mutated();
+  }),
+  route(B.setBranchUserRoles, (ctx, { params, body }) => {
+    const { branch } = branchAuth(ctx, params);
+    const u = users(branch).find((x) => x.id === params.auth_user_id);
+    if (u === undefined) throw new HttpError(404, `user ${params.auth_user_id} not found`);
+    u.roles = [...new Set(body.roles)];
+    ctx.store.mutated();
+    return { body: { id: u.id } };
+  }),
+];

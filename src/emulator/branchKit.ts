@@ -1,0 +1,140 @@
+/**
+ * What the branch-scoped handlers share: the state they keep on a branch record, registration of a
+ * handler against its endpoint-table entry, and the lookups (branch, lock, integration).
+ */
+import type {
+  BranchAuthProvider,
+  EmailAndPassword,
+  MagicLinkPlugin,
+  OrganizationPlugin,
+  PhoneNumberPlugin,
+} from "../schemas/branchAuth";
+import type { AnyEndpoint, ParamsOf } from "../schemas/endpoint";
+import type { z } from "zod";
+import { assertUnlocked, projectFromPath } from "./access";
+import { HttpError, parseParam, parseWith, type ApiContext, type ApiRoute } from "./http";
+import type { BranchRec, ProjectRec } from "./store";
+
+export interface BranchUserRec {
+  id: string;
+  email: string;
+  name: string | null;
+  roles: string[];
+  created_ms: number;
+}
+
+export interface BranchOAuthRec {
+  id: string;
+  type: "shared" | "standard";
+  client_id?: string;
+  client_secret?: string;
+  /** Kept, never returned (as the service does). */
+  microsoft_tenant_id?: string;
+}
+
+export type EmailProviderRec =
+  | { type: "shared"; sender_email?: string; sender_name?: string }
+  | { type: "standard"; host: string; port: number; username: string; password: string; sender_email: string; sender_name: string };
+
+export interface WebhooksRec {
+  enabled: boolean;
+  webhook_url?: string;
+  enabled_events: string[];
+  timeout_seconds: number;
+}
+
+/** One branch's integration: the settings Neon keeps for it. */
+export interface BranchAuthRec {
+  auth_provider: BranchAuthProvider;
+  auth_provider_project_id: string;
+  db_name: string;
+  created_ms: number;
+  /** App name; absent means the project's name. */
+  name?: string;
+  pub_client_key: string;
+  secret_server_key: string;
+  domains: string[];
+  oauth_providers: BranchOAuthRec[];
+  email_provider: EmailProviderRec;
+  email_and_password: EmailAndPassword;
+  allow_localhost: boolean;
+  organization: OrganizationPlugin;
+  magic_link: MagicLinkPlugin;
+  phone_number: Required<PhoneNumberPlugin>;
+  webhooks: WebhooksRec;
+}
+
+/**
+ * A branch record as the branch-scoped routes see it. The extra fields live on the stored branch
+ * itself, so they persist with the rest of the state and a reset drops them.
+ */
+export interface AuthBranchRec extends BranchRec {
+  auth?: BranchAuthRec;
+  /** The `neon_auth` schema in the branch's database: outlives a disable without `delete_data`. */
+  neon_auth?: { users: BranchUserRec[] };
+  /** What `POST …/email_provider/test` reports (control route); absent: success. */
+  email_test?: { success: boolean; error_message?: string };
+}
+
+/** Request of a branch-scoped handler: validated path parameters and body. */
+export interface Call<E extends AnyEndpoint> {
+  params: ParamsOf<E>;
+  body: E["request"] extends z.ZodType ? z.output<E["request"]> : undefined;
+}
+
+export type Answer = { status?: number; body?: unknown } | void;
+
+/**
+ * An emulator route from a table entry: path, method, parameter and body rules, success status and
+ * response schema all come from the entry; the handler only says what happens.
+ */
+export function route<E extends AnyEndpoint>(e: E, handler: (ctx: ApiContext, call: Call<E>) => Answer): ApiRoute {
+  return {
+    method: e.method,
+    template: e.path,
+    ...(e.response === undefined ? {} : { response: e.response }),
+    handler: (ctx) => {
+      const params: Record<string, string> = {};
+      for (const name of e.pathParams) {
+        params[name] = parseParam(e.params[name as keyof typeof e.params], name, ctx.params[name]) as string;
+      }
+      let body: unknown;
+      if (e.request !== undefined) {
+        // A DELETE whose body is all optional may come without one.
+        const input = ctx.body === undefined && e.request.safeParse({}).success ? {} : ctx.body;
+        body = parseWith(e.request, input);
+      }
+      const answer = handler(ctx, { params, body } as Call<E>) ?? {};
+      const status = answer.status ?? (e.success[0] as number);
+      if (!e.success.includes(status)) throw new Error(`${e.name} answered ${status}, not one of its success statuses`);
+      return answer.body === undefined ? { status } : { status, body: answer.body };
+    },
+  };
+}
+
+export interface BranchScope {
+  project: ProjectRec;
+  branch: AuthBranchRec;
+}
+
+/** The caller's project and the branch in it; writes are refused (423) while an operation runs. */
+export function findBranch(ctx: ApiContext, branchId: string): BranchScope {
+  const project = projectFromPath(ctx);
+  const branch = project.branches.find((b) => b.id === branchId) as AuthBranchRec | undefined;
+  if (branch === undefined) throw new HttpError(404, `branch ${branchId} not found in project ${project.id}`);
+  if (ctx.method !== "GET") assertUnlocked(ctx, project);
+  return { project, branch };
+}
+
+/** The branch's integration; 404 when auth is not enabled there. */
+export function branchAuth(ctx: ApiContext, params: { branch_id: string }): BranchScope & { auth: BranchAuthRec } {
+  const scope = findBranch(ctx, params.branch_id);
+  const auth = scope.branch.auth;
+  if (auth === undefined) throw new HttpError(404, `auth is not enabled on branch ${params.branch_id} of project ${scope.project.id}`);
+  return { ...scope, auth };
+}
+
+/** Origins and emails compare case-insensitively. */
+export function sameText(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

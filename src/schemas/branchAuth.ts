@@ -1,0 +1,224 @@
+/**
+ * Requests and responses of the branch-scoped (Better Auth) API generation (API-BRANCH.md), for the
+ * client and the emulator alike. As in auth.ts, requests are strict and responses lenient.
+ */
+import { z } from "zod";
+import { integration, standardEmailServerResponse } from "./auth";
+import { domain, email, nonEmpty, userName } from "./common";
+
+/** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
+export const BRANCH_AUTH_PROVIDERS = ["better_auth", "stack", "mock"] as const;
+export const branchAuthProvider = z.enum(BRANCH_AUTH_PROVIDERS, {
+  message: 'must be one of "better_auth", "stack", "mock"',
+});
+export type BranchAuthProvider = z.infer<typeof branchAuthProvider>;
+
+export const BRANCH_OAUTH_PROVIDER_IDS = ["google", "github", "microsoft", "vercel"] as const;
+export const branchOAuthProviderId = z.enum(BRANCH_OAUTH_PROVIDER_IDS, {
+  message: 'must be one of "google", "github", "microsoft", "vercel"',
+});
+export type BranchOAuthProviderId = z.infer<typeof branchOAuthProviderId>;
+
+// ---- integration ----------------------------------------------------------------------------
+
+export const enableBranchAuthRequest = z.strictObject({
+  auth_provider: branchAuthProvider,
+  database_name: nonEmpty.optional(),
+});
+export type EnableBranchAuthRequest = z.input<typeof enableBranchAuthRequest>;
+
+export const disableBranchAuthRequest = z.strictObject({ delete_data: z.boolean().optional() });
+export type DisableBranchAuthRequest = z.input<typeof disableBranchAuthRequest>;
+
+/** The project-level record plus what Better Auth adds (`base_url`, the app `name`). */
+export const branchIntegration = integration.extend({ base_url: z.string().optional(), name: z.string().optional() });
+export type BranchIntegration = z.infer<typeof branchIntegration>;
+
+export const appNameRequest = z.strictObject({
+  name: z.string().min(1, { message: "must be 1 to 256 characters" }).max(256, { message: "must be 1 to 256 characters" }),
+});
+export type AppNameRequest = z.input<typeof appNameRequest>;
+export const appNameResponse = z.object({ name: z.string() });
+
+// ---- trusted domains ------------------------------------------------------------------------
+
+export const branchAddDomainRequest = z.strictObject({ domain, auth_provider: branchAuthProvider });
+export type BranchAddDomainRequest = z.input<typeof branchAddDomainRequest>;
+export const branchDeleteDomainsRequest = z.strictObject({
+  auth_provider: branchAuthProvider,
+  domains: z.array(z.strictObject({ domain: nonEmpty })).min(1, { message: "must name at least one domain" }),
+});
+export type BranchDeleteDomainsRequest = z.input<typeof branchDeleteDomainsRequest>;
+
+// ---- users ----------------------------------------------------------------------------------
+
+export const branchCreateUserRequest = z.strictObject({ email, name: userName.optional() });
+export type BranchCreateUserRequest = z.input<typeof branchCreateUserRequest>;
+export const userIdResponse = z.object({ id: z.string() });
+export const setUserRolesRequest = z.strictObject({
+  roles: z.array(nonEmpty).min(1, { message: "must name at least one role" }),
+});
+export type SetUserRolesRequest = z.input<typeof setUserRolesRequest>;
+
+// ---- OAuth providers ------------------------------------------------------------------------
+
+export const branchOAuthProvider = z.object({
+  id: z.string(),
+  type: z.string(),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+});
+export type BranchOAuthProvider = z.infer<typeof branchOAuthProvider>;
+export const branchListOAuthProvidersResponse = z.object({ providers: z.array(branchOAuthProvider) });
+
+export const branchAddOAuthProviderRequest = z
+  .strictObject({
+    id: branchOAuthProviderId,
+    client_id: nonEmpty.optional(),
+    client_secret: nonEmpty.optional(),
+    microsoft_tenant_id: nonEmpty.optional(),
+  })
+  .refine((b) => (b.client_id === undefined) === (b.client_secret === undefined), {
+    message: "client_id and client_secret must be given together (both for standard, neither for shared)",
+    path: ["client_secret"],
+  })
+  .refine((b) => b.microsoft_tenant_id === undefined || b.id === "microsoft", {
+    message: 'is only accepted for the "microsoft" provider',
+    path: ["microsoft_tenant_id"],
+  });
+export type BranchAddOAuthProviderRequest = z.input<typeof branchAddOAuthProviderRequest>;
+
+export const branchUpdateOAuthProviderRequest = z.strictObject({
+  client_id: nonEmpty.optional(),
+  client_secret: nonEmpty.optional(),
+  microsoft_tenant_id: nonEmpty.optional(),
+});
+export type BranchUpdateOAuthProviderRequest = z.input<typeof branchUpdateOAuthProviderRequest>;
+
+// ---- email provider -------------------------------------------------------------------------
+
+const smtpFields = {
+  host: nonEmpty,
+  port: z.number({ message: "must be a number" }).int({ message: "must be a whole number" }).min(1).max(65535),
+  username: nonEmpty,
+  password: nonEmpty,
+  sender_email: email,
+  sender_name: nonEmpty,
+};
+export const SMTP_FIELDS = Object.keys(smtpFields) as (keyof typeof smtpFields)[];
+
+/**
+ * Better Auth merges a partial `standard` update into the saved settings (API-BRANCH.md #15), so
+ * every SMTP field is optional here; a `stack` integration still needs all six (the emulator says so).
+ */
+export const updateEmailProviderRequest = z.discriminatedUnion(
+  "type",
+  [
+    z.strictObject({ type: z.literal("standard"), ...z.strictObject(smtpFields).partial().shape }),
+    z.strictObject({ type: z.literal("shared"), sender_email: email.optional(), sender_name: nonEmpty.optional() }),
+  ],
+  { message: 'must be "shared" or "standard"' },
+);
+export type UpdateEmailProviderRequest = z.input<typeof updateEmailProviderRequest>;
+
+/** The password always comes back empty (write-only). */
+export const emailProvider = z.discriminatedUnion("type", [
+  standardEmailServerResponse,
+  z.object({ type: z.literal("shared"), sender_email: z.string().optional(), sender_name: z.string().optional() }),
+]);
+export type EmailProvider = z.infer<typeof emailProvider>;
+
+export const testEmailProviderRequest = z.strictObject({ recipient_email: email });
+export type TestEmailProviderRequest = z.input<typeof testEmailProviderRequest>;
+export const emailTestResult = z.object({ success: z.boolean().optional(), error_message: z.string().optional() });
+export type EmailTestResult = z.infer<typeof emailTestResult>;
+
+export const sendTestEmailRequest = z.strictObject({ ...smtpFields, recipient_email: email });
+export type SendTestEmailRequest = z.input<typeof sendTestEmailRequest>;
+
+// ---- singleton settings ---------------------------------------------------------------------
+
+const emailAndPasswordFields = {
+  enabled: z.boolean(),
+  email_verification_method: z.enum(["link", "otp"], { message: 'must be "link" or "otp"' }),
+  require_email_verification: z.boolean(),
+  auto_sign_in_after_verification: z.boolean(),
+  send_verification_email_on_sign_up: z.boolean(),
+  send_verification_email_on_sign_in: z.boolean(),
+  disable_sign_up: z.boolean(),
+};
+export const emailAndPassword = z.object(emailAndPasswordFields);
+export type EmailAndPassword = z.infer<typeof emailAndPassword>;
+export const updateEmailAndPasswordRequest = z.strictObject(emailAndPasswordFields).partial();
+export type UpdateEmailAndPasswordRequest = z.input<typeof updateEmailAndPasswordRequest>;
+
+export const allowLocalhost = z.object({ allow_localhost: z.boolean() });
+export const updateAllowLocalhostRequest = z.strictObject({ allow_localhost: z.boolean() });
+export type UpdateAllowLocalhostRequest = z.input<typeof updateAllowLocalhostRequest>;
+
+const int = (min: number, max?: number) => {
+  const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
+  const base = z.number({ message: "must be a number" }).int({ message: "must be a whole number" }).min(min, { message: `must be ${range}` });
+  return max === undefined ? base : base.max(max, { message: `must be ${range}` });
+};
+
+const organizationFields = {
+  enabled: z.boolean(),
+  organization_limit: int(1),
+  membership_limit: int(1),
+  creator_role: z.enum(["admin", "owner"], { message: 'must be "admin" or "owner"' }),
+  send_invitation_email: z.boolean(),
+};
+export const organizationPlugin = z.object(organizationFields);
+export type OrganizationPlugin = z.infer<typeof organizationPlugin>;
+export const updateOrganizationPluginRequest = z.strictObject(organizationFields).partial();
+export type UpdateOrganizationPluginRequest = z.input<typeof updateOrganizationPluginRequest>;
+
+const magicLinkFields = { enabled: z.boolean(), expires_in: int(5, 1440), disable_sign_up: z.boolean() };
+export const magicLinkPlugin = z.object(magicLinkFields);
+export type MagicLinkPlugin = z.infer<typeof magicLinkPlugin>;
+export const updateMagicLinkPluginRequest = z.strictObject(magicLinkFields).partial();
+export type UpdateMagicLinkPluginRequest = z.input<typeof updateMagicLinkPluginRequest>;
+
+export const phoneNumberPlugin = z.object({ enabled: z.boolean(), otp_expires_in: z.number().optional() });
+export type PhoneNumberPlugin = z.infer<typeof phoneNumberPlugin>;
+export const updatePhoneNumberPluginRequest = z.strictObject({ enabled: z.boolean(), otp_expires_in: int(60, 600) }).partial();
+export type UpdatePhoneNumberPluginRequest = z.input<typeof updatePhoneNumberPluginRequest>;
+
+/** The aggregate read: every singleton setting in one request. */
+export const pluginConfigs = z.object({
+  organization: organizationPlugin.optional(),
+  magic_link: magicLinkPlugin.optional(),
+  phone_number: phoneNumberPlugin.optional(),
+  email_provider: emailProvider.optional(),
+  email_and_password: emailAndPassword.optional(),
+  oauth_providers: z.array(branchOAuthProvider).optional().default([]),
+  allow_localhost: z.boolean().optional(),
+});
+export type PluginConfigs = z.infer<typeof pluginConfigs>;
+
+export const WEBHOOK_EVENTS = [
+  "user.before_create",
+  "user.created",
+  "send.otp",
+  "send.magic_link",
+  "organization.invitation.created",
+  "organization.invitation.accepted",
+  "phone_number.verified",
+] as const;
+
+/** PUT replaces the whole configuration: an omitted field is reset, not kept. */
+export const putWebhooksRequest = z.strictObject({
+  enabled: z.boolean({ message: "is required (true or false)" }),
+  webhook_url: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+  enabled_events: z.array(z.enum(WEBHOOK_EVENTS, { message: `must be one of ${WEBHOOK_EVENTS.join(", ")}` })).optional(),
+  timeout_seconds: int(1, 10).optional(),
+});
+export type PutWebhooksRequest = z.input<typeof putWebhooksRequest>;
+export const webhooks = z.object({
+  enabled: z.boolean(),
+  webhook_url: z.string().optional(),
+  enabled_events: z.array(z.string()).optional().default([]),
+  timeout_seconds: z.number().optional(),
+});
+export type Webhooks = z.infer<typeof webhooks>;

@@ -1,0 +1,136 @@
+/**
+ * What one entry of the endpoint table holds. The client calls an entry, the emulator registers a
+ * handler against it and the contract tests compare it with Neon's OpenAPI document, so the path,
+ * method, body schemas and statuses of an endpoint are written once, here.
+ */
+import type { z } from "zod";
+import { authProvider, branchId, nonEmpty, oauthProviderId, projectId } from "./common";
+import { branchOAuthProviderId } from "./branchAuth";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
+
+/**
+ * `hosting`: the slice of the project API that hosts auth (projects, branches, operations);
+ * `project`: the project-level auth endpoints of SPEC.md (deprecated by Neon, still served);
+ * `branch`: the branch-scoped Better Auth generation of API-BRANCH.md.
+ */
+export type Generation = "hosting" | "project" | "branch";
+
+/** Names of the `{param}` segments of a path template, as a union of string literals. */
+export type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer R}` ? N | ParamNames<R> : never;
+
+/**
+ * Where the service, as SPEC.md, API-FACTS.md and API-BRANCH.md describe it, differs from the OpenAPI
+ * document of `@neondatabase/api-client` 2.7.3. The comparison test allows exactly these.
+ */
+export type Deviation =
+  /** The service answers `success[0]`; the document names `document`. */
+  | { kind: "status"; document: readonly number[]; why: string }
+  /** Newer than the 2.7.3 document: the comparison test asserts that the document still lacks it. */
+  | { kind: "not-in-document"; why: string }
+  /** Fields the document requires in the request body that the service accepts missing. */
+  | { kind: "request-optional"; fields: readonly string[]; why: string };
+
+export interface Endpoint<
+  Path extends string = string,
+  Req extends z.ZodType | undefined = z.ZodType | undefined,
+  Res extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  /** Unique; also the name of the client method that calls it. */
+  readonly name: string;
+  readonly generation: Generation;
+  readonly method: HttpMethod;
+  /** Relative to the base URL (`…/api/v2`). */
+  readonly path: Path;
+  /** The `{param}` names of `path`, in order. */
+  readonly pathParams: readonly ParamNames<Path>[];
+  /** The rule each path parameter must meet (client before sending, emulator on receipt). */
+  readonly params: { readonly [K in ParamNames<Path>]: z.ZodType<string> };
+  /** JSON body; undefined for endpoints without one. */
+  readonly request: Req;
+  /** JSON body of a success; undefined for endpoints that answer without one. */
+  readonly response: Res;
+  /** Success statuses: the first is what the service sends (and the emulator), the rest are accepted too. */
+  readonly success: readonly number[];
+  /** Error statuses particular to this endpoint (beyond COMMON_ERRORS), and when they happen. */
+  readonly errors: Readonly<Record<number, string>>;
+  readonly deviations: readonly Deviation[];
+}
+
+export type AnyEndpoint = Endpoint<string, z.ZodType | undefined, z.ZodType | undefined>;
+
+/** Statuses any endpoint may answer (API-FACTS.md), so entries do not repeat them. */
+export const COMMON_ERRORS: Readonly<Record<number, string>> = {
+  400: "a body or path parameter breaks its rule (the message names the field)",
+  401: "missing or unknown API key",
+  404: "unknown project (or one the key cannot see)",
+  429: "over the rate limit",
+  503: "temporarily unavailable; safe to retry",
+};
+
+/** Statuses a write to a project's auth may meet while another operation runs on the project. */
+export const LOCKED = { 423: "another operation runs on the project; safe to retry" } as const;
+
+const DEFAULT_PARAMS: Record<Generation, Record<string, z.ZodType<string>>> = {
+  hosting: { project_id: projectId, branch_id: branchId, operation_id: nonEmpty },
+  project: { project_id: projectId, auth_user_id: nonEmpty, oauth_provider_id: oauthProviderId, auth_provider: authProvider },
+  branch: { project_id: projectId, branch_id: branchId, auth_user_id: nonEmpty, oauth_provider_id: branchOAuthProviderId },
+};
+
+export function paramNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+}
+
+/** Builds an entry; path parameters and their rules come from the template and the generation. */
+export function endpoint<
+  const Path extends string,
+  Req extends z.ZodType | undefined = undefined,
+  Res extends z.ZodType | undefined = undefined,
+>(def: {
+  name: string;
+  generation: Generation;
+  method: HttpMethod;
+  path: Path;
+  request?: Req;
+  response?: Res;
+  success: readonly number[];
+  errors?: Record<number, string>;
+  deviations?: readonly Deviation[];
+}): Endpoint<Path, Req, Res> {
+  const names = paramNames(def.path);
+  const params: Record<string, z.ZodType<string>> = {};
+  for (const n of names) {
+    const rule = DEFAULT_PARAMS[def.generation][n];
+    if (rule === undefined) throw new Error(`endpoint ${def.name}: no rule for path parameter ${n}`);
+    params[n] = rule;
+  }
+  return {
+    name: def.name,
+    generation: def.generation,
+    method: def.method,
+    path: def.path,
+    pathParams: names as ParamNames<Path>[],
+    params: params as Endpoint<Path, Req, Res>["params"],
+    request: def.request as Req,
+    response: def.response as Res,
+    success: def.success,
+    errors: def.errors ?? {},
+    deviations: def.deviations ?? [],
+  };
+}
+
+/** Path parameters a call needs. */
+export type ParamsOf<E> = E extends Endpoint<infer P, z.ZodType | undefined, z.ZodType | undefined> ? { [K in ParamNames<P>]: string } : never;
+/** What a caller passes as the body (before defaults). */
+export type BodyOf<E> = E extends Endpoint<string, infer Q, z.ZodType | undefined> ? (Q extends z.ZodType ? z.input<Q> : undefined) : never;
+/** What a successful call resolves to. */
+export type ResultOf<E> = E extends Endpoint<string, z.ZodType | undefined, infer S> ? (S extends z.ZodType ? z.output<S> : void) : never;
+
+/** Fills a path template; each value is percent-encoded as one segment. */
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, n: string) => {
+    const v = params[n];
+    if (v === undefined) throw new Error(`missing path parameter ${n}`);
+    return encodeURIComponent(v);
+  });
+}

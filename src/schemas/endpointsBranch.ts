@@ -1,0 +1,160 @@
+/**
+ * The branch-scoped (Better Auth) generation: the 29 endpoints of API-BRANCH.md, in its order, all
+ * under `/projects/{project_id}/branches/{branch_id}/auth`.
+ */
+import * as s from "./branchAuth";
+import { keySet, listDomainsResponse } from "./auth";
+import { endpoint, LOCKED, type HttpMethod } from "./endpoint";
+import type { z } from "zod";
+
+const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
+const NOT_ENABLED = "auth is not enabled on the branch, or the branch does not exist";
+
+function branch<const P extends string, Req extends z.ZodType | undefined = undefined, Res extends z.ZodType | undefined = undefined>(
+  name: string,
+  method: HttpMethod,
+  path: P,
+  def: { request?: Req; response?: Res; success: number[]; errors?: Record<number, string>; deviations?: Parameters<typeof endpoint>[0]["deviations"] },
+) {
+  const locked: Record<number, string> = method === "GET" ? {} : LOCKED;
+  return endpoint({ name, generation: "branch", method, path, ...def, errors: { 404: NOT_ENABLED, ...locked, ...def.errors } });
+}
+
+const SMTP_TEST_MISSING = {
+  kind: "not-in-document",
+  why: "Neon's API reference (newer than 2.7.3) adds POST …/auth/email_provider/test (API-BRANCH.md #16)",
+} as const;
+
+export const branchEndpoints = {
+  getBranchAuth: branch("getBranchAuth", "GET", AUTH, { response: s.branchIntegration, success: [200] }),
+  enableBranchAuth: branch("enableBranchAuth", "POST", AUTH, {
+    request: s.enableBranchAuthRequest,
+    response: keySet,
+    success: [201],
+    errors: { 404: "unknown branch", 409: "auth is already enabled on the branch" },
+  }),
+  disableBranchAuth: branch("disableBranchAuth", "DELETE", AUTH, { request: s.disableBranchAuthRequest, success: [200, 204] }),
+
+  listBranchDomains: branch("listBranchDomains", "GET", `${AUTH}/domains`, { response: listDomainsResponse, success: [200] }),
+  addBranchDomain: branch("addBranchDomain", "POST", `${AUTH}/domains`, { request: s.branchAddDomainRequest, success: [201, 200, 204] }),
+  deleteBranchDomains: branch("deleteBranchDomains", "DELETE", `${AUTH}/domains`, {
+    request: s.branchDeleteDomainsRequest,
+    success: [200, 204],
+  }),
+
+  createBranchUser: branch("createBranchUser", "POST", `${AUTH}/users`, {
+    request: s.branchCreateUserRequest,
+    response: s.userIdResponse,
+    success: [201],
+    errors: { 409: "a user with this email exists on the branch" },
+  }),
+  deleteBranchUser: branch("deleteBranchUser", "DELETE", `${AUTH}/users/{auth_user_id}`, {
+    success: [204, 200],
+    errors: { 404: "unknown user (or auth not enabled)" },
+  }),
+  setBranchUserRoles: branch("setBranchUserRoles", "PUT", `${AUTH}/users/{auth_user_id}/role`, {
+    request: s.setUserRolesRequest,
+    response: s.userIdResponse,
+    success: [200],
+    errors: { 404: "unknown user (or auth not enabled)" },
+  }),
+
+  listBranchOAuthProviders: branch("listBranchOAuthProviders", "GET", `${AUTH}/oauth_providers`, {
+    response: s.branchListOAuthProvidersResponse,
+    success: [200],
+  }),
+  addBranchOAuthProvider: branch("addBranchOAuthProvider", "POST", `${AUTH}/oauth_providers`, {
+    request: s.branchAddOAuthProviderRequest,
+    response: s.branchOAuthProvider,
+    success: [200, 201],
+    errors: {
+      400: "INVALID_SHARED_OAUTH_PROVIDER: a provider without credentials that Neon cannot share",
+      409: "the provider is already configured",
+    },
+  }),
+  updateBranchOAuthProvider: branch("updateBranchOAuthProvider", "PATCH", `${AUTH}/oauth_providers/{oauth_provider_id}`, {
+    request: s.branchUpdateOAuthProviderRequest,
+    response: s.branchOAuthProvider,
+    success: [200],
+    errors: { 404: "the provider is not configured (or auth not enabled)" },
+  }),
+  deleteBranchOAuthProvider: branch("deleteBranchOAuthProvider", "DELETE", `${AUTH}/oauth_providers/{oauth_provider_id}`, {
+    success: [200, 204],
+    errors: { 404: "the provider is not configured (or auth not enabled)" },
+  }),
+
+  getBranchEmailProvider: branch("getBranchEmailProvider", "GET", `${AUTH}/email_provider`, { response: s.emailProvider, success: [200] }),
+  updateBranchEmailProvider: branch("updateBranchEmailProvider", "PATCH", `${AUTH}/email_provider`, {
+    request: s.updateEmailProviderRequest,
+    response: s.emailProvider,
+    success: [200],
+    errors: { 400: "a stack integration, or a switch from shared, given fewer than all six SMTP fields" },
+    deviations: [
+      {
+        kind: "request-optional",
+        fields: s.SMTP_FIELDS,
+        why: "Better Auth merges a partial standard update into the saved settings (API-BRANCH.md #15)",
+      },
+    ],
+  }),
+  testBranchEmailProvider: branch("testBranchEmailProvider", "POST", `${AUTH}/email_provider/test`, {
+    request: s.testEmailProviderRequest,
+    response: s.emailTestResult,
+    success: [200],
+    errors: { 400: "the saved provider is not standard SMTP, or the integration is not Better Auth" },
+    deviations: [SMTP_TEST_MISSING],
+  }),
+  sendBranchTestEmail: branch("sendBranchTestEmail", "POST", `${AUTH}/send_test_email`, {
+    request: s.sendTestEmailRequest,
+    response: s.emailTestResult,
+    success: [200],
+  }),
+
+  getBranchEmailAndPassword: branch("getBranchEmailAndPassword", "GET", `${AUTH}/email_and_password`, {
+    response: s.emailAndPassword,
+    success: [200],
+  }),
+  updateBranchEmailAndPassword: branch("updateBranchEmailAndPassword", "PATCH", `${AUTH}/email_and_password`, {
+    request: s.updateEmailAndPasswordRequest,
+    response: s.emailAndPassword,
+    success: [200],
+  }),
+  getBranchAllowLocalhost: branch("getBranchAllowLocalhost", "GET", `${AUTH}/allow_localhost`, { response: s.allowLocalhost, success: [200] }),
+  updateBranchAllowLocalhost: branch("updateBranchAllowLocalhost", "PATCH", `${AUTH}/allow_localhost`, {
+    request: s.updateAllowLocalhostRequest,
+    response: s.allowLocalhost,
+    success: [200],
+  }),
+  getBranchPlugins: branch("getBranchPlugins", "GET", `${AUTH}/plugins`, { response: s.pluginConfigs, success: [200] }),
+  updateBranchOrganizationPlugin: branch("updateBranchOrganizationPlugin", "PATCH", `${AUTH}/plugins/organization`, {
+    request: s.updateOrganizationPluginRequest,
+    response: s.organizationPlugin,
+    success: [200],
+  }),
+  updateBranchMagicLinkPlugin: branch("updateBranchMagicLinkPlugin", "PATCH", `${AUTH}/plugins/magic-link`, {
+    request: s.updateMagicLinkPluginRequest,
+    response: s.magicLinkPlugin,
+    success: [200],
+  }),
+  getBranchPhoneNumberPlugin: branch("getBranchPhoneNumberPlugin", "GET", `${AUTH}/plugins/phone-number`, {
+    response: s.phoneNumberPlugin,
+    success: [200],
+  }),
+  updateBranchPhoneNumberPlugin: branch("updateBranchPhoneNumberPlugin", "PATCH", `${AUTH}/plugins/phone-number`, {
+    request: s.updatePhoneNumberPluginRequest,
+    response: s.phoneNumberPlugin,
+    success: [200],
+  }),
+  getBranchWebhooks: branch("getBranchWebhooks", "GET", `${AUTH}/webhooks`, { response: s.webhooks, success: [200] }),
+  putBranchWebhooks: branch("putBranchWebhooks", "PUT", `${AUTH}/webhooks`, {
+    request: s.putWebhooksRequest,
+    response: s.webhooks,
+    success: [200],
+    errors: { 400: "enabled without a webhook_url" },
+  }),
+  updateBranchAppName: branch("updateBranchAppName", "PATCH", `${AUTH}/config`, {
+    request: s.appNameRequest,
+    response: s.appNameResponse,
+    success: [200],
+  }),
+};

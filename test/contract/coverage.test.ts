@@ -1,0 +1,75 @@
+/**
+ * Every entry of the endpoint table has a client method, an emulator route and at least one
+ * contract test; fails naming what is missing. Branch-scoped methods must also call their own entry.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BranchAuthClient } from "../../src/client/branchAuth";
+import { createClient } from "../../src/client";
+import { allRoutes } from "../../src/emulator/server";
+import { ENDPOINTS, endpointsOf, type AnyEndpoint, type Generation } from "../../src/schemas/endpoints";
+
+const HERE = __dirname;
+const SELF = new Set(["coverage.test.ts", "endpoint-table.test.ts"]);
+const tests = fs
+  .readdirSync(HERE)
+  .filter((f) => f.endsWith(".test.ts") && !SELF.has(f))
+  .map((f) => ({ file: f, text: fs.readFileSync(path.join(HERE, f), "utf8") }));
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Files that exercise `e`: through its table entry, or by method and a literal path matching the template. */
+function testsOf(e: AnyEndpoint): string[] {
+  const byEntry = new RegExp(`\\b[BHP]\\.${e.name}\\b`);
+  const literal = e.path.split(/\{\w+\}/).map(escape).join("[^/\"'`?]+");
+  const byPath = new RegExp(`"${e.method}",\\s*[\`"']${literal}[\`"'?]`);
+  return tests.filter((t) => byEntry.test(t.text) || byPath.test(t.text)).map((t) => t.file);
+}
+
+function clientHas(e: AnyEndpoint): boolean {
+  const client = createClient({ apiKey: "k", pacing: false }) as unknown as Record<string, unknown> & { branchAuth: Record<string, unknown> };
+  const owner = e.generation === "branch" ? client.branchAuth : client;
+  return typeof owner[e.name] === "function";
+}
+
+function routeHas(e: AnyEndpoint): boolean {
+  return allRoutes.some((r) => r.method === e.method && r.template === e.path);
+}
+
+describe("coverage of the endpoint table", () => {
+  const counts: Record<Generation, number> = { hosting: 0, project: 0, branch: 0 };
+  for (const e of ENDPOINTS) counts[e.generation]++;
+
+  it("lists N endpoints per generation", () => {
+    console.log(
+      `endpoint table: ${counts.branch} branch-scoped, ${counts.project} project-level, ${counts.hosting} hosting (projects, branches, operations)`,
+    );
+    expect(counts).toEqual({ hosting: 6, project: 16, branch: 29 });
+  });
+
+  it("every entry has a client method, an emulator route and a contract test", () => {
+    const missing: string[] = [];
+    for (const e of ENDPOINTS) {
+      if (!clientHas(e)) missing.push(`${e.name}: no client method`);
+      if (!routeHas(e)) missing.push(`${e.name}: no emulator route for ${e.method} ${e.path}`);
+      if (testsOf(e).length === 0) missing.push(`${e.name}: no contract test`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("each branch-scoped client method calls its own entry", async () => {
+    const seen: AnyEndpoint[] = [];
+    const client = new BranchAuthClient(async (e) => {
+      seen.push(e);
+      return undefined as never;
+    }) as unknown as Record<string, (p: unknown, b?: unknown) => Promise<unknown>>;
+    for (const e of endpointsOf("branch")) {
+      seen.length = 0;
+      await client[e.name]?.({}, {});
+      expect(seen.map((x) => x.name)).toEqual([e.name]);
+    }
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Neon's own client, @neondatabase/api-client 2.7.3 (axios, generated from the OpenAPI document),
+ * drives every branch-scoped endpoint of the emulator successfully: an independent client agreeing
+ * with the emulator is evidence that the emulator speaks Neon's contract, not just ours.
+ */
+import {
+  ContentType,
+  createApiClient,
+  NeonAuthEmailVerificationMethod,
+  NeonAuthOauthProviderId as Id,
+  NeonAuthSupportedAuthProvider,
+  type Api,
+} from "@neondatabase/api-client";
+import type { AxiosResponse } from "axios";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AnyEndpoint } from "../../src/schemas/endpoint";
+import { branchEndpoints as B } from "../../src/schemas/endpointsBranch";
+import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
+import { checkAnswer } from "./branch-helpers";
+import { BRANCH, KEY_A, PROJECT, startHarness, type Harness } from "./emulator-helpers";
+
+let h: Harness;
+let neon: Api<unknown>;
+const P = PROJECT;
+const Br = BRANCH;
+const SMTP = { host: "smtp.example.com", port: 587, username: "u", password: "p", sender_email: "a@example.com", sender_name: "A" };
+const driven = new Set<string>();
+const BA = NeonAuthSupportedAuthProvider.BetterAuth;
+
+beforeAll(async () => {
+  h = await startHarness({ rateLimit: "off" });
+  neon = createApiClient({ apiKey: KEY_A, baseURL: h.emu.url, timeout: 10_000 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Runs one call of Neon's client, checks it against the entry and the document, returns the data. */
+async function drive<T>(e: AnyEndpoint, run: Promise<AxiosResponse<T>>): Promise<T> {
+  const res = await run;
+  const text = typeof res.data === "string" ? res.data : JSON.stringify(res.data);
+  checkAnswer(e, { status: res.status, headers: new Headers(), text, json: text === "" ? undefined : JSON.parse(text) });
+  driven.add(e.name);
+  return res.data;
+}
+
+describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
+  it("drives all 29 branch-scoped endpoints (and branch create/get) successfully", async () => {
+    const created = await drive(H.createBranch, neon.createProjectBranch(P, { branch: { name: "from-neon-client" } }));
+    expect(created.branch.name).toBe("from-neon-client");
+    expect((await drive(H.getBranch, neon.getProjectBranch(P, created.branch.id))).branch.id).toBe(created.branch.id);
+
+    const keys = await drive(B.enableBranchAuth, neon.createNeonAuth(P, Br, { auth_provider: BA }));
+    expect(keys.auth_provider).toBe("better_auth");
+    expect((await drive(B.getBranchAuth, neon.getNeonAuth(P, Br))).branch_id).toBe(Br);
+    expect(await drive(B.updateBranchAppName, neon.updateNeonAuthConfig(P, Br, { name: "Acme" }))).toEqual({ name: "Acme" });
+
+    await drive(B.addBranchDomain, neon.addBranchNeonAuthTrustedDomain(P, Br, { domain: "https://app.example.com", auth_provider: BA }));
+    expect((await drive(B.listBranchDomains, neon.listBranchNeonAuthTrustedDomains(P, Br))).domains).toEqual([
+      { domain: "https://app.example.com", auth_provider: BA },
+    ]);
+    await drive(B.deleteBranchDomains, neon.deleteBranchNeonAuthTrustedDomain(P, Br, { auth_provider: BA, domains: [{ domain: "https://app.example.com" }] }));
+
+    const user = await drive(B.createBranchUser, neon.createBranchNeonAuthNewUser(P, Br, { email: "u@example.com", name: "U" }));
+    expect(await drive(B.setBranchUserRoles, neon.updateNeonAuthUserRole(P, Br, user.id, { roles: ["admin"] }))).toEqual({ id: user.id });
+    await drive(B.deleteBranchUser, neon.deleteBranchNeonAuthUser(P, Br, user.id));
+
+    expect(await drive(B.addBranchOAuthProvider, neon.addBranchNeonAuthOauthProvider(P, Br, { id: Id.Github }))).toEqual({ id: "github", type: "shared" });
+    const ms = await drive(
+      B.addBranchOAuthProvider,
+      neon.addBranchNeonAuthOauthProvider(P, Br, { id: Id.Microsoft, client_id: "c", client_secret: "s", microsoft_tenant_id: "t" }),
+    );
+    expect(ms).toEqual({ id: "microsoft", type: "standard", client_id: "c", client_secret: "s" });
+    await drive(B.updateBranchOAuthProvider, neon.updateBranchNeonAuthOauthProvider(P, Br, Id.Microsoft, { client_secret: "s2" }));
+    expect((await drive(B.listBranchOAuthProviders, neon.listBranchNeonAuthOauthProviders(P, Br))).providers.map((p) => p.id)).toEqual(["github", "microsoft"]);
+    await drive(B.deleteBranchOAuthProvider, neon.deleteBranchNeonAuthOauthProvider(P, Br, Id.Github));
+
+    // The 2.7.3 types leave out the union's `type` tag, which the service needs: the cast adds it.
+    const standard = { type: "standard", ...SMTP } as Parameters<Api<unknown>["updateNeonAuthEmailProvider"]>[2];
+    expect(await drive(B.updateBranchEmailProvider, neon.updateNeonAuthEmailProvider(P, Br, standard))).toEqual({ type: "standard", ...SMTP, password: "" });
+    expect((await drive(B.getBranchEmailProvider, neon.getNeonAuthEmailProvider(P, Br))) as unknown).toEqual({ type: "standard", ...SMTP, password: "" });
+    // Newer than 2.7.3, so the generic request of the same client carries it.
+    const test = neon.request<{ success?: boolean }>({
+      path: `/projects/${P}/branches/${Br}/auth/email_provider/test`,
+      method: "POST",
+      body: { recipient_email: "ops@example.com" },
+      secure: true,
+      type: ContentType.Json,
+      format: "json",
+    });
+    expect(await drive(B.testBranchEmailProvider, test)).toEqual({ success: true });
+    expect(await drive(B.sendBranchTestEmail, neon.sendNeonAuthTestEmail(P, Br, { ...SMTP, recipient_email: "ops@example.com" }))).toEqual({ success: true });
+
+    expect((await drive(B.updateBranchEmailAndPassword, neon.updateNeonAuthEmailAndPasswordConfig(P, Br, { email_verification_method: NeonAuthEmailVerificationMethod.Link }))).email_verification_method).toBe("link");
+    expect((await drive(B.getBranchEmailAndPassword, neon.getNeonAuthEmailAndPasswordConfig(P, Br))).email_verification_method).toBe("link");
+    expect(await drive(B.updateBranchAllowLocalhost, neon.updateNeonAuthAllowLocalhost(P, Br, { allow_localhost: false }))).toEqual({ allow_localhost: false });
+    expect(await drive(B.getBranchAllowLocalhost, neon.getNeonAuthAllowLocalhost(P, Br))).toEqual({ allow_localhost: false });
+    expect((await drive(B.updateBranchOrganizationPlugin, neon.updateNeonAuthOrganizationPlugin(P, Br, { enabled: false }))).enabled).toBe(false);
+    expect((await drive(B.updateBranchMagicLinkPlugin, neon.updateNeonAuthMagicLinkPlugin(P, Br, { enabled: true, expires_in: 10 }))).expires_in).toBe(10);
+    expect(await drive(B.updateBranchPhoneNumberPlugin, neon.updateNeonAuthPhoneNumberPlugin(P, Br, { enabled: true }))).toEqual({ enabled: true, otp_expires_in: 300 });
+    expect(await drive(B.getBranchPhoneNumberPlugin, neon.getNeonAuthPhoneNumberPlugin(P, Br))).toEqual({ enabled: true, otp_expires_in: 300 });
+    const plugins = await drive(B.getBranchPlugins, neon.getNeonAuthPluginConfigs(P, Br));
+    expect([plugins.organization?.enabled, plugins.magic_link?.expires_in, plugins.oauth_providers?.length]).toEqual([false, 10, 1]);
+    const hooks = { enabled: true, webhook_url: "https://h.example.com/x", enabled_events: ["user.created" as const], timeout_seconds: 3 };
+    expect(await drive(B.putBranchWebhooks, neon.updateNeonAuthWebhookConfig(P, Br, hooks))).toEqual(hooks);
+    expect(await drive(B.getBranchWebhooks, neon.getNeonAuthWebhookConfig(P, Br))).toEqual(hooks);
+
+    await drive(B.disableBranchAuth, neon.disableNeonAuth(P, Br, { delete_data: false }));
+
+    expect([...Object.values(B)].filter((e) => !driven.has(e.name)).map((e) => e.name)).toEqual([]);
+    expect(driven.size).toBe(29 + 2);
+  });
+});
