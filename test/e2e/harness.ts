@@ -31,10 +31,12 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Share a backend between stacks (per-environment tests). */
   backendDir?: string;
+  /** Where the program runs (scripts/workspace.mts); default: the run's pinned workspace. */
+  workspace?: string;
 }
 
 export async function stackFor(opts: StackOptions): Promise<E2eStack> {
-  const dir = copyProgram(inject("e2eWorkspace"), opts.program);
+  const dir = copyProgram(opts.workspace ?? inject("e2eWorkspace"), opts.program);
   const ownBackend = opts.backendDir === undefined;
   const backendDir = opts.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-state-"));
   const env: Record<string, string> = {
