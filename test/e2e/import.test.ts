@@ -4,7 +4,6 @@
  * file; `importFile` (pulumi-neon-auth/import) writes that state from what Neon shows. What the
  * service cannot show (OAuth credentials, SMTP password) is set by the first `up`.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +22,7 @@ describe("pulumi import --file with the state from importFile", () => {
   let e2e: E2eStack;
 
   beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${BRANCH}`] });
+    em = await emulator({ seedProjects: [`${P}:${BRANCH}`, "p-import-shared"] });
     // Made in the console, before the stack existed.
     const made = [
       await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH }),
@@ -71,7 +70,46 @@ describe("pulumi import --file with the state from importFile", () => {
     ).rejects.toThrow(`RedirectDomain other: ${P}/https://other.example.com does not exist at Neon`);
   });
 
+  it("imports what the service shows whole (shared-key OAuth, shared email) with no change at all", async () => {
+    const S = "p-import-shared";
+    const made = [
+      await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: S, branch_id: `br-main-${S}` }),
+      await outOfBand(em, "POST", `/projects/${S}/auth/oauth_providers`, { id: "google" }),
+      await outOfBand(em, "PATCH", `/projects/${S}/auth/email_server`, { type: "shared" }),
+    ];
+    expect(made).toEqual([201, 200, 200]);
+    const cases = [
+      { kind: "OAuthProvider", id: `${S}/google`, args: { projectId: S, providerId: "google" } },
+      { kind: "EmailServer", id: `${S}/email-server`, args: { projectId: S, type: "shared" } },
+    ] as const;
+    await Promise.all(
+      cases.map(async (c) => {
+        const one = await stackFor({
+          program: path.join(__dirname, "programs", "one-resource"),
+          stackName: `import-${c.kind}`,
+          config: { ...neonConfig(em), kind: { value: c.kind }, args: { value: JSON.stringify(c.args) } },
+        });
+        try {
+          const file = await importFile([{ kind: c.kind, name: "subject", id: c.id }], { apiKey: API_KEY, apiUrl: em.url });
+          fs.writeFileSync(path.join(one.dir, "import.json"), JSON.stringify(file));
+          expect(one.cli("import", "--file", "import.json", "--yes", "--generate-code=false", "--protect=false")).toContain("1 imported");
+          const preview = await one.stack.preview({ color: "never", expectNoChanges: true });
+          expect(preview.changeSummary).toEqual({ same: 2 });
+          const refresh = await one.stack.refresh({ color: "never", expectNoChanges: true });
+          expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+          const destroy = await one.stack.destroy({ color: "never" });
+          expect(destroy.summary.resourceChanges).toEqual({ delete: 2 });
+        } finally {
+          await one.cleanup();
+        }
+      }),
+    );
+    const gone = await snapshot(em, S);
+    expect([gone.providers, gone.email]).toEqual([[], { type: "shared" }]);
+  });
+
   it("imports each importable kind; the first up sets what the service cannot show, then nothing changes", async () => {
+    await clearRequestLog(em);
     const file = await importFile(
       [
         { kind: "OAuthProvider", name: "github", id: `${P}/github` },
@@ -109,16 +147,13 @@ describe("pulumi import --file with the state from importFile", () => {
         },
       ],
     ]);
+    // Writing the file only reads.
+    expect(new Set((await requestLog(em)).map((r) => r.method))).toEqual(new Set(["GET"]));
     const importPath = path.join(e2e.dir, "import.json");
     fs.writeFileSync(importPath, JSON.stringify(file, null, 2));
 
     // The CLI, as a user runs it (the Automation API's exportStack decrypts secrets by design).
-    const cli = (...args: string[]) =>
-      execFileSync("pulumi", [...args, "--stack", e2e.stack.name, "--color", "never"], {
-        cwd: e2e.dir,
-        env: { ...process.env, ...e2e.env },
-        encoding: "utf8",
-      });
+    const cli = (...args: string[]) => e2e.cli(...args, "--color", "never");
 
     await clearRequestLog(em);
     // Codegen is off: it needs a schema, which the dynamic provider has not (GetSchema unimplemented).
