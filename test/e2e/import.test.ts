@@ -157,7 +157,12 @@ describe("pulumi import --file with the state from importFile", () => {
 
     await clearRequestLog(em);
     // Codegen is off: it needs a schema, which the dynamic provider has not (GetSchema unimplemented).
-    expect(cli("import", "--file", importPath, "--yes", "--generate-code=false", "--protect=false")).toContain("3 imported");
+    const imported = cli("import", "--file", importPath, "--yes", "--generate-code=false", "--protect=false");
+    expect(imported).toContain("3 imported");
+    // The engine checks the imported inputs; the one it names is the one the first up sets.
+    expect([...new Set(imported.match(/has a problem: .*/g))]).toEqual([
+      'has a problem: EmailServer password is required when type is "standard"',
+    ]);
     // The engine took the state from the file: not one request reached the service.
     expect(await requestLog(em)).toEqual([]);
 
