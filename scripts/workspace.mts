@@ -19,13 +19,32 @@ export function cacheDir(): string {
   return process.env.PULUMI_NEON_AUTH_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-neon-auth");
 }
 
-export function prepareWorkspace(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): string {
+/**
+ * The workspace of the pinned versions (package.json) with the package freshly packed into it.
+ * `overrides` swaps dependency versions, e.g. `{ "@pulumi/pulumi": "^3.259.0" }` for the newest
+ * that `npm install` picks; each dependency set gets a workspace of its own.
+ */
+export function prepareWorkspace(
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  overrides: Record<string, string> = {},
+): string {
+  const workspace = dependencyWorkspace(overrides, log);
+  installPackage(workspace, packPackage(workspace));
+  return workspace;
+}
+
+/** A cached folder with the package's dependencies and the program toolchain installed, without the package. */
+export function dependencyWorkspace(
+  overrides: Record<string, string> = {},
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
   const deps: Record<string, string> = {
     ...pkg.dependencies,
     "@pulumi/pulumi": pkg.devDependencies["@pulumi/pulumi"],
     typescript: pkg.devDependencies.typescript,
     "@types/node": pkg.devDependencies["@types/node"],
+    ...overrides,
   };
   const key = createHash("sha256").update(JSON.stringify(deps)).digest("hex").slice(0, 12);
   const workspace = path.join(cacheDir(), `programs-${key}`);
@@ -42,11 +61,17 @@ export function prepareWorkspace(log: (line: string) => void = (l) => process.st
     });
     fs.writeFileSync(path.join(workspace, "node_modules", ".complete"), key);
   }
+  fs.mkdirSync(path.join(workspace, "programs"), { recursive: true });
+  return workspace;
+}
 
-  // npm pack builds (prepack) and gives exactly the files a user would install. Each caller
-  // unpacks into a fresh folder and swaps it in, so concurrent callers never see half a package.
+/**
+ * `npm pack` (prepack builds) into `dir`: exactly the files a user would install. Returns the
+ * tarball's path, kept so that other workspaces can install the same build without packing again.
+ */
+export function packPackage(dir: string): string {
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-pack-"));
-  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], {
+  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], {
     cwd: repo,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
@@ -54,17 +79,27 @@ export function prepareWorkspace(log: (line: string) => void = (l) => process.st
     .trim()
     .split("\n")
     .pop()!;
+  const tarball = path.join(dir, "pulumi-neon-auth.tgz");
+  const partial = `${tarball}.${process.pid}`;
+  fs.copyFileSync(path.join(packDir, name), partial);
+  fs.renameSync(partial, tarball);
+  fs.rmSync(packDir, { recursive: true, force: true });
+  return tarball;
+}
+
+/**
+ * Unpacks the tarball as node_modules/pulumi-neon-auth (a copy, not a symlink). Each caller
+ * unpacks into a fresh folder and swaps it in, so concurrent callers never see half a package.
+ */
+export function installPackage(workspace: string, tarball: string): void {
   const modules = path.join(workspace, "node_modules");
   const fresh = fs.mkdtempSync(path.join(modules, ".pulumi-neon-auth-"));
-  execFileSync("tar", ["xzf", path.join(packDir, tarball), "-C", fresh, "--strip-components=1"]);
+  execFileSync("tar", ["xzf", tarball, "-C", fresh, "--strip-components=1"]);
   const target = path.join(modules, "pulumi-neon-auth");
   const old = `${fresh}.old`;
   if (fs.existsSync(target)) fs.renameSync(target, old);
   fs.renameSync(fresh, target);
   fs.rmSync(old, { recursive: true, force: true });
-  fs.rmSync(packDir, { recursive: true, force: true });
-  fs.mkdirSync(path.join(workspace, "programs"), { recursive: true });
-  return workspace;
 }
 
 /** Copies a program next to the workspace's node_modules (stack files included). */

@@ -1,22 +1,8 @@
 /**
- * pulumi-neon-auth: Neon Auth as Pulumi resources, the API client under them, and a local
- * emulator of the API.
+ * pulumi-neon-auth: Neon Auth as Pulumi resources. The package root holds what a Pulumi
+ * program declares (resource classes, their Args); its types are plain TypeScript. The API
+ * client and the local emulator live on their own subpaths, `pulumi-neon-auth/client` and
+ * `pulumi-neon-auth/emulator`, so that a program's type check never reaches their internals.
  */
 import "./nodeVersion";
 export * from "./resources";
-export {
-  createClient,
-  getClient,
-  NeonError,
-  NeonApiError,
-  NeonNetworkError,
-  NeonTimeoutError,
-  NeonResponseError,
-  NeonOperationError,
-  NeonConfigError,
-  type NeonClient,
-  type ClientOptions,
-} from "./client";
-export { startEmulator, type EmulatorOptions, type EmulatorHandle } from "./emulator";
-export { systemClock, type Clock } from "./clock";
-export * as schemas from "./schemas";

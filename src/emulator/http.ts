@@ -48,7 +48,7 @@ export interface ApiRoute {
   /** Path template relative to /api/v2, e.g. `/projects/{project_id}/auth/domains`. */
   template: string;
   handler: (ctx: ApiContext) => Reply | Promise<Reply>;
-  /** Schema the emulator checks its own JSON response against. */
+  /** @internal Schema the emulator checks its own JSON response against. */
   response?: z.ZodType;
 }
 
@@ -116,7 +116,7 @@ function valueAt(input: unknown, p: readonly PropertyKey[]): { found: boolean; p
   return { found: input !== undefined, parentIsObject: false };
 }
 
-/** Formats zod issues as `<path>: <message>` joined by "; ", naming missing fields "is required". */
+/** @internal Formats zod issues as `<path>: <message>` joined by "; ", naming missing fields "is required". */
 export function formatIssues(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): string {
   const parts: string[] = [];
   for (const iss of issues) {
@@ -137,14 +137,14 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], input: unknown
   return parts.join("; ");
 }
 
-/** Parses with a zod schema; a failure is a 400 whose message names each field. */
+/** @internal Parses with a zod schema; a failure is a 400 whose message names each field. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix: readonly PropertyKey[] = []): z.output<S> {
   const r = schema.safeParse(input);
   if (!r.success) throw new HttpError(400, formatIssues(r.error.issues, input, prefix));
   return r.data;
 }
 
-/** Validates one path parameter with its field schema; the message names the parameter. */
+/** @internal Validates one path parameter with its field schema; the message names the parameter. */
 export function parseParam<S extends z.ZodType>(schema: S, name: string, value: string | undefined): z.output<S> {
   const r = schema.safeParse(value);
   if (!r.success) {

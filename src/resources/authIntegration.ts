@@ -8,6 +8,7 @@ import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerO
 
 const KIND = "AuthIntegration";
 
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authIntegrationInputs = z.object({
   projectId,
   branchId,
@@ -65,6 +66,7 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
   });
 }
 
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const integrationHandler: Handler = {
   async check(_olds, news) {
     return checkInputs(KIND, authIntegrationInputs, news);

@@ -8,6 +8,7 @@ import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Han
 
 const KIND = "AuthOwnershipTransfer";
 
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authOwnershipTransferInputs = z.object({
   projectId,
   authProvider: authProvider.default("stack"),
@@ -28,6 +29,7 @@ function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
 }
 
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const ownershipTransferHandler: Handler = {
   async check(_olds, news) {
     return checkInputs(KIND, authOwnershipTransferInputs, news);

@@ -8,6 +8,7 @@ import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Han
 
 const KIND = "AuthSdkKeys";
 
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authSdkKeysInputs = z.object({
   projectId,
   authProvider: authProvider.default("stack"),
@@ -39,6 +40,7 @@ function outputsOf(inputs: Inputs, keys: KeySet): Props {
   });
 }
 
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const sdkKeysHandler: Handler = {
   async check(_olds, news) {
     return checkInputs(KIND, authSdkKeysInputs, news);

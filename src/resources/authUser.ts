@@ -7,6 +7,7 @@ import { checkInputs, compact, diffFields, MODULE, providerOf, type Handler } fr
 
 const KIND = "AuthUser";
 
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authUserInputs = z.object({
   projectId,
   // Addresses are compared case-insensitively by the auth provider; normalising here keeps
@@ -34,6 +35,7 @@ const FIELDS = [
   { name: "authProvider", replaces: true },
 ] as const;
 
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const userHandler: Handler = {
   async check(_olds, news) {
     return checkInputs(KIND, authUserInputs, news);

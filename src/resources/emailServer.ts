@@ -8,6 +8,7 @@ import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerO
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
 
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const emailServerInputs = z
   .object({
     projectId,
@@ -78,6 +79,7 @@ async function apply(inputs: Inputs): Promise<Props> {
   return propsOf(inputs.projectId, server, inputs.password);
 }
 
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const emailServerHandler: Handler = {
   async check(_olds, news) {
     return checkInputs(KIND, emailServerInputs, news);

@@ -8,6 +8,7 @@ import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerO
 
 const KIND = "OAuthProvider";
 
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const oauthProviderInputs = z
   .object({
     projectId,
@@ -66,6 +67,7 @@ async function converge(inputs: Inputs, existing: { type: string }): Promise<Pro
   return outputsOf(inputs, updated);
 }
 
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const oauthProviderHandler: Handler = {
   async check(_olds, news) {
     return checkInputs(KIND, oauthProviderInputs, news);

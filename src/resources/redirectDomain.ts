@@ -15,6 +15,7 @@ export function normalizeOrigin(value: string): string {
   return `${m[1]!.toLowerCase()}://${m[2]!.toLowerCase()}`;
 }
 
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const redirectDomainInputs = z.object({
   projectId,
   domain: z.string().transform(normalizeOrigin).pipe(domain),
@@ -39,6 +40,7 @@ async function isListed(project: string, origin: string): Promise<boolean> {
   return list.some((d) => normalizeOrigin(d.domain) === origin);
 }
 
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const redirectDomainHandler: Handler = {
   async check(_olds, news) {
     return checkInputs(KIND, redirectDomainInputs, news);

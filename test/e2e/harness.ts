@@ -3,6 +3,7 @@
  * the Automation API, with a `file://` backend in a temp folder and passphrase secrets; nothing
  * leaves loopback. `stackFor` returns the stack plus a `cleanup` for `finally`.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -19,6 +20,11 @@ export interface E2eStack {
   /** The file backend's folder. */
   backendDir: string;
   env: Record<string, string>;
+  /**
+   * Runs the Pulumi CLI on this stack, as a user would, and returns its stdout (for what the
+   * Automation API does not offer, or does differently: its exportStack decrypts secrets).
+   */
+  cli(...args: string[]): string;
   /** Destroys what is left (best effort) and removes the stack and its folders. */
   cleanup(): Promise<void>;
 }
@@ -31,10 +37,12 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Share a backend between stacks (per-environment tests). */
   backendDir?: string;
+  /** Where the program runs (scripts/workspace.mts); default: the run's pinned workspace. */
+  workspace?: string;
 }
 
 export async function stackFor(opts: StackOptions): Promise<E2eStack> {
-  const dir = copyProgram(inject("e2eWorkspace"), opts.program);
+  const dir = copyProgram(opts.workspace ?? inject("e2eWorkspace"), opts.program);
   const ownBackend = opts.backendDir === undefined;
   const backendDir = opts.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-state-"));
   const env: Record<string, string> = {
@@ -56,6 +64,12 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
     dir,
     backendDir,
     env,
+    cli: (...args) =>
+      execFileSync("pulumi", [...args, "--cwd", dir, "--stack", stack.name], {
+        env: { ...process.env, ...env },
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      }),
     async cleanup() {
       try {
         await stack.destroy({ color: "never" });

@@ -8,7 +8,6 @@
  * provider errors (a 409 and a 401), and in the emulator's request log. The engine's `-v=9` log
  * is captured and what it holds is reported, not asserted: it is plaintext by Pulumi's design.
  */
-import { execFileSync } from "node:child_process";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,12 +62,7 @@ describe("secrets stay secret", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  const cli = (...args: string[]) =>
-    execFileSync("pulumi", [...args, "--cwd", e2e.dir, "--stack", e2e.stack.name], {
-      env: { ...process.env, ...e2e.env },
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
+  const cli = (...args: string[]) => e2e.cli(...args);
 
   /** Runs an operation that must fail; keeps its whole output and error. */
   async function failing(op: () => Promise<unknown>): Promise<string> {

@@ -41,7 +41,8 @@ describe("loading the package", () => {
   });
 
   it("loads undici once a client is created", () => {
-    const loaded = loadedPackages(`pkg.createClient({ apiKey: "k-test", baseUrl: "http://127.0.0.1:9/api/v2" });`);
+    const client = JSON.stringify(path.join(repo, "dist", "client", "index.js"));
+    const loaded = loadedPackages(`require(${client}).createClient({ apiKey: "k-test", baseUrl: "http://127.0.0.1:9/api/v2" });`);
     expect(loaded).toContain("undici");
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * Entries for `pulumi import --file`: since engine 3.254 an entry may carry the resource's
+ * inputs and outputs, and the engine then skips the provider's read, which a dynamic provider
+ * cannot serve for an import (pulumi/pulumi#16175: its read gets no `__provider`). Each entry is
+ * filled by the kind's own `read`, against the service, so it records what Neon shows.
+ */
+import "../nodeVersion";
+import { NeonConfigError, SECRET_FIELDS } from "../client";
+import { configure } from "./context";
+import { MODULE, type Kind, type Props } from "./kit";
+import { handler } from "./runtime";
+
+/** The kinds whose whole state can be read back from the service. */
+export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer";
+
+const NOT_IMPORTABLE: Record<Exclude<Kind, ImportableKind>, string> = {
+  AuthIntegration: "the API never shows its keys again; declare it with `adopt: true` (its keys are regenerated)",
+  AuthSdkKeys: "the API cannot show a key set after it is generated; declare a new AuthSdkKeys instead",
+  AuthUser: "the API has no way to read a user; declare it again (a new user) or leave it outside the stack",
+  AuthOwnershipTransfer: "a transfer is a one-time request, not an object to import",
+};
+
+export interface ImportResource {
+  kind: ImportableKind;
+  /** The resource's name in the program (first argument of `new ...`). */
+  name: string;
+  /** `<projectId>/<origin>`, `<projectId>/<providerId>` or `<projectId>/email-server`. */
+  id: string;
+}
+
+export interface ImportFileOptions {
+  /** Default: `NEON_API_KEY`. */
+  apiKey?: string;
+  /** Default: `NEON_API_URL`, then Neon's API. */
+  apiUrl?: string;
+}
+
+/** The part of Pulumi's import file this writes (`pulumi import --file`). */
+export interface ImportFile {
+  resources: {
+    type: string;
+    name: string;
+    id: string;
+    inputs: Record<string, unknown>;
+    outputs: Record<string, unknown>;
+  }[];
+}
+
+/**
+ * Builds the import file for objects that exist at Neon. Fields the service cannot show
+ * (OAuth client id and secret, SMTP password) are left out, so the first `pulumi up` after the
+ * import sets them as the program declares them; everything else matches the service.
+ *
+ * @example
+ * ```ts
+ * const file = await importFile([{ kind: "RedirectDomain", name: "app", id: "p-123/https://app.example.com" }]);
+ * fs.writeFileSync("import.json", JSON.stringify(file, null, 2));
+ * // then: pulumi import --file import.json --generate-code=false
+ * ```
+ */
+export async function importFile(resources: readonly ImportResource[], options: ImportFileOptions = {}): Promise<ImportFile> {
+  const config: Record<string, string | undefined> = { "neon-auth:apiKey": options.apiKey, "neon-auth:apiUrl": options.apiUrl };
+  await configure({ config: { get: (name: string) => config[name] } } as Parameters<typeof configure>[0]);
+  const entries: ImportFile["resources"] = [];
+  for (const r of resources) {
+    const why = NOT_IMPORTABLE[r.kind as keyof typeof NOT_IMPORTABLE];
+    if (why !== undefined) throw new NeonConfigError(`${r.kind} ${r.name} cannot be imported: ${why}`);
+    const h = handler(r.kind);
+    const read = await h.read(r.id, {});
+    if (read.props === undefined) throw new NeonConfigError(`${r.kind} ${r.name}: ${r.id} does not exist at Neon`);
+    // Check fills the defaults the program's inputs will have (e.g. `adopt: false`).
+    const { inputs = read.inputs ?? read.props } = await h.check({}, read.inputs ?? read.props);
+    const outputs = { ...inputs, ...read.props };
+    // The provider the engine runs for this entry; a later `up` records the program's own.
+    const provider = `exports.handler = () => require("pulumi-neon-auth/dist/resources/providers/${r.kind}.js");\n`;
+    entries.push({
+      type: `pulumi-nodejs:dynamic/${MODULE}:${r.kind}`,
+      name: r.name,
+      id: read.id ?? r.id,
+      inputs: { ...secretsMarked(inputs), __provider: provider },
+      outputs: { ...secretsMarked(outputs), __provider: provider },
+    });
+  }
+  return { resources: entries };
+}
+
+/** Pulumi's secret envelope around secret fields, so that state keeps them encrypted. */
+function secretsMarked(props: Props): Props {
+  const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [
+      k,
+      SECRET_FIELDS.has(snake(k)) ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) } : v,
+    ]),
+  );
+}

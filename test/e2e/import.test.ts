@@ -1,0 +1,199 @@
+/**
+ * `pulumi import --file` of objects made outside the stack. The engine cannot read a dynamic
+ * resource for an import (pulumi/pulumi#16175), but since 3.254 it takes the state from the
+ * file; `importFile` (pulumi-neon-auth/import) writes that state from what Neon shows. What the
+ * service cannot show (OAuth credentials, SMTP password) is set by the first `up`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { importFile } from "../../src/resources/importFile";
+import { changesOf, stackFor, type E2eStack } from "./harness";
+import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+
+const P = "p-import";
+const BRANCH = "br-main-p-import";
+const GH_SECRET = "gh-secret-import-5e1";
+const SMTP_PASSWORD = "smtp-pw-import-9c3";
+
+describe("pulumi import --file with the state from importFile", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${P}:${BRANCH}`, "p-import-shared"] });
+    // Made in the console, before the stack existed.
+    const made = [
+      await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH }),
+      await outOfBand(em, "POST", `/projects/${P}/auth/oauth_providers`, {
+        id: "github",
+        client_id: "gh-client-id",
+        client_secret: "console-secret",
+      }),
+      await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://app.example.com", auth_provider: "stack" }),
+      await outOfBand(em, "PATCH", `/projects/${P}/auth/email_server`, {
+        type: "standard",
+        host: "smtp.example.com",
+        port: 587,
+        username: "apikey",
+        password: "console-password",
+        sender_email: "auth@example.com",
+        sender_name: "Example",
+      }),
+    ];
+    expect(made).toEqual([201, 200, 201, 200]);
+    e2e = await stackFor({
+      program: path.join(__dirname, "programs", "all-kinds"),
+      config: {
+        ...neonConfig(em),
+        projectId: { value: P },
+        branchId: { value: BRANCH },
+        clientSecret: { value: GH_SECRET, secret: true },
+        smtpPassword: { value: SMTP_PASSWORD, secret: true },
+        without: { value: JSON.stringify(["integration", "keys", "transfer", "user"]) },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await e2e?.cleanup();
+    await em?.close();
+  });
+
+  it("refuses kinds whose state the service cannot show, naming the way instead", async () => {
+    await expect(importFile([{ kind: "AuthIntegration" as any, name: "auth", id: `${P}/stack` }], { apiKey: API_KEY, apiUrl: em.url })).rejects.toThrow(
+      "AuthIntegration auth cannot be imported: the API never shows its keys again; declare it with `adopt: true` (its keys are regenerated)",
+    );
+    await expect(
+      importFile([{ kind: "RedirectDomain", name: "other", id: `${P}/https://other.example.com` }], { apiKey: API_KEY, apiUrl: em.url }),
+    ).rejects.toThrow(`RedirectDomain other: ${P}/https://other.example.com does not exist at Neon`);
+  });
+
+  it("imports what the service shows whole (shared-key OAuth, shared email) with no change at all", async () => {
+    const S = "p-import-shared";
+    const made = [
+      await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: S, branch_id: `br-main-${S}` }),
+      await outOfBand(em, "POST", `/projects/${S}/auth/oauth_providers`, { id: "google" }),
+      await outOfBand(em, "PATCH", `/projects/${S}/auth/email_server`, { type: "shared" }),
+    ];
+    expect(made).toEqual([201, 200, 200]);
+    const cases = [
+      { kind: "OAuthProvider", id: `${S}/google`, args: { projectId: S, providerId: "google" } },
+      { kind: "EmailServer", id: `${S}/email-server`, args: { projectId: S, type: "shared" } },
+    ] as const;
+    await Promise.all(
+      cases.map(async (c) => {
+        const one = await stackFor({
+          program: path.join(__dirname, "programs", "one-resource"),
+          stackName: `import-${c.kind}`,
+          config: { ...neonConfig(em), kind: { value: c.kind }, args: { value: JSON.stringify(c.args) } },
+        });
+        try {
+          const file = await importFile([{ kind: c.kind, name: "subject", id: c.id }], { apiKey: API_KEY, apiUrl: em.url });
+          fs.writeFileSync(path.join(one.dir, "import.json"), JSON.stringify(file));
+          expect(one.cli("import", "--file", "import.json", "--yes", "--generate-code=false", "--protect=false")).toContain("1 imported");
+          const preview = await one.stack.preview({ color: "never", expectNoChanges: true });
+          expect(preview.changeSummary).toEqual({ same: 2 });
+          const refresh = await one.stack.refresh({ color: "never", expectNoChanges: true });
+          expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+          const destroy = await one.stack.destroy({ color: "never" });
+          expect(destroy.summary.resourceChanges).toEqual({ delete: 2 });
+        } finally {
+          await one.cleanup();
+        }
+      }),
+    );
+    const gone = await snapshot(em, S);
+    expect([gone.providers, gone.email]).toEqual([[], { type: "shared" }]);
+  });
+
+  it("imports each importable kind; the first up sets what the service cannot show, then nothing changes", async () => {
+    await clearRequestLog(em);
+    const file = await importFile(
+      [
+        { kind: "OAuthProvider", name: "github", id: `${P}/github` },
+        { kind: "RedirectDomain", name: "domain", id: `${P}/https://app.example.com` },
+        { kind: "EmailServer", name: "email", id: `${P}/email-server` },
+      ],
+      { apiKey: API_KEY, apiUrl: em.url },
+    );
+    expect(file.resources.map((r) => [r.type, r.name, r.id, r.outputs])).toEqual([
+      [
+        "pulumi-nodejs:dynamic/neon-auth:OAuthProvider",
+        "github",
+        `${P}/github`,
+        { projectId: P, providerId: "github", adopt: false, type: "standard", __provider: expect.stringContaining("OAuthProvider.js") },
+      ],
+      [
+        "pulumi-nodejs:dynamic/neon-auth:RedirectDomain",
+        "domain",
+        `${P}/https://app.example.com`,
+        { projectId: P, domain: "https://app.example.com", authProvider: "stack", __provider: expect.stringContaining("RedirectDomain.js") },
+      ],
+      [
+        "pulumi-nodejs:dynamic/neon-auth:EmailServer",
+        "email",
+        `${P}/email-server`,
+        {
+          projectId: P,
+          type: "standard",
+          host: "smtp.example.com",
+          port: 587,
+          username: "apikey",
+          senderEmail: "auth@example.com",
+          senderName: "Example",
+          __provider: expect.stringContaining("EmailServer.js"),
+        },
+      ],
+    ]);
+    // Writing the file only reads.
+    expect(new Set((await requestLog(em)).map((r) => r.method))).toEqual(new Set(["GET"]));
+    const importPath = path.join(e2e.dir, "import.json");
+    fs.writeFileSync(importPath, JSON.stringify(file, null, 2));
+
+    // The CLI, as a user runs it (the Automation API's exportStack decrypts secrets by design).
+    const cli = (...args: string[]) => e2e.cli(...args, "--color", "never");
+
+    await clearRequestLog(em);
+    // Codegen is off: it needs a schema, which the dynamic provider has not (GetSchema unimplemented).
+    const imported = cli("import", "--file", importPath, "--yes", "--generate-code=false", "--protect=false");
+    expect(imported).toContain("3 imported");
+    // The engine checks the imported inputs; the one it names is the one the first up sets.
+    expect([...new Set(imported.match(/has a problem: .*/g))]).toEqual([
+      'has a problem: EmailServer password is required when type is "standard"',
+    ]);
+    // The engine took the state from the file: not one request reached the service.
+    expect(await requestLog(em)).toEqual([]);
+
+    const ids = JSON.parse(cli("stack", "export")).deployment.resources.filter((r: any) => r.type.includes("neon-auth")).map((r: any) => r.id);
+    expect(ids.sort()).toEqual([`${P}/email-server`, `${P}/github`, `${P}/https://app.example.com`]);
+
+    // The program declares credentials the service never shows: set once by the next up.
+    const preview = await e2e.stack.preview({ color: "never", diff: true });
+    expect(preview.changeSummary).toEqual({ same: 2, update: 2 });
+    expect(preview.stdout).toContain("~ pulumi-nodejs:dynamic/neon-auth:OAuthProvider: (update)");
+    expect(preview.stdout).toContain("~ pulumi-nodejs:dynamic/neon-auth:EmailServer: (update)");
+
+    const up = await e2e.stack.up({ color: "never" });
+    expect(up.summary.resourceChanges).toEqual({ same: 2, update: 2 });
+    const writes = (await requestLog(em)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+    expect(writes.sort()).toEqual([`PATCH /api/v2/projects/${P}/auth/email_server`, `PATCH /api/v2/projects/${P}/auth/oauth_providers/github`]);
+    const snap = await snapshot(em, P);
+    expect(snap.providers).toEqual([{ id: "github", type: "standard" }]);
+    expect(snap.domains).toEqual(["https://app.example.com"]);
+
+    const again = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    expect(again.changeSummary).toEqual({ same: 4 });
+    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
+    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+
+    const exported = cli("stack", "export");
+    for (const secret of [GH_SECRET, SMTP_PASSWORD, "console-secret", "console-password"]) expect(exported).not.toContain(secret);
+
+    const destroy = await e2e.stack.destroy({ color: "never" });
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 4 });
+    const gone = await snapshot(em, P);
+    expect([gone.providers, gone.domains]).toEqual([[], []]);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The packed package as users install it: three new programs (TypeScript laid out like
+ * `pulumi new typescript`, CommonJS JavaScript, ES module JavaScript), each with the pinned
+ * @pulumi/pulumi and with the newest `npm install` picks. The TypeScript program type-checks
+ * with 0 errors under the unchanged `pulumi new` tsconfig (strict, no esModuleInterop, no
+ * skipLibCheck), and every program runs up, a no-change preview and refresh, and destroy.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { dependencyWorkspace, installPackage } from "../../scripts/workspace.mts";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, stackFor } from "./harness";
+import { emulator, neonConfig, snapshot } from "./neon";
+
+const FLAVOURS = ["ts", "cjs", "esm"] as const;
+type Flavour = (typeof FLAVOURS)[number];
+
+/** The peer range: what `npm install pulumi-neon-auth @pulumi/pulumi` resolves for a new program. */
+const NEWEST = { "@pulumi/pulumi": "^3.259.0" };
+
+const pulumiVersion = (workspace: string): string =>
+  JSON.parse(fs.readFileSync(path.join(workspace, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version;
+
+/** Runs the workspace's tsc; returns its output (empty when there is nothing to report). */
+function tsc(workspace: string, project: string): { status: number; output: string } {
+  try {
+    const out = execFileSync(path.join(workspace, "node_modules", ".bin", "tsc"), ["--noEmit", "--pretty", "false", "-p", project], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return { status: 0, output: out };
+  } catch (err: any) {
+    return { status: err.status ?? -1, output: `${err.stdout ?? ""}${err.stderr ?? ""}` };
+  }
+}
+
+describe("installing the packed package into new programs", () => {
+  let em: EmulatorHandle;
+  const workspaces: Record<string, string> = {};
+
+  beforeAll(() => {
+    workspaces.pinned = inject("e2eWorkspace");
+    // The same build the run's global setup packed, installed next to the newest @pulumi/pulumi.
+    workspaces.newest = dependencyWorkspace(NEWEST);
+    installPackage(workspaces.newest, path.join(workspaces.pinned, "pulumi-neon-auth.tgz"));
+  });
+
+  beforeAll(async () => {
+    em = await emulator({
+      seedProjects: ["pinned", "newest"].flatMap((w) => FLAVOURS.map((f) => `p-install-${w}-${f}`)),
+    });
+  });
+
+  afterAll(async () => {
+    await em?.close();
+  });
+
+  it("resolves two different @pulumi/pulumi versions", () => {
+    expect(pulumiVersion(workspaces.pinned!)).toBe("3.259.0");
+    const newest = pulumiVersion(workspaces.newest!).split(".").map(Number);
+    expect(newest[0]).toBe(3);
+    expect(newest[1]).toBeGreaterThan(259);
+  });
+
+  async function runFlavour(which: "pinned" | "newest", flavour: Flavour): Promise<void> {
+    const project = `p-install-${which}-${flavour}`;
+    const e2e = await stackFor({
+      program: path.join(__dirname, "programs", `install-${flavour}`),
+      workspace: workspaces[which]!,
+      stackName: `install-${flavour}`,
+      config: { ...neonConfig(em), projectId: { value: project }, branchId: { value: `br-main-${project}` } },
+    });
+    try {
+      if (flavour === "ts") {
+        // The program's own tsconfig, as `pulumi new typescript` writes it: 0 errors.
+        expect(tsc(workspaces[which]!, e2e.dir)).toEqual({ status: 0, output: "" });
+        // The client subpath's types reach zod's, whose declarations need esModuleInterop.
+        expect(tsc(workspaces[which]!, path.join(e2e.dir, "tsconfig.client.json"))).toEqual({ status: 0, output: "" });
+      }
+
+      const up = await e2e.stack.up({ color: "never" });
+      expect(up.summary.result).toBe("succeeded");
+      expect(up.summary.resourceChanges).toEqual({ create: 3 });
+      expect(up.outputs.origin).toEqual({ value: "https://app.example.com", secret: false });
+      expect(up.outputs.ownedBy).toEqual({ value: "neon", secret: false });
+      expect(up.outputs.envVarNames).toEqual({
+        value: ["NEXT_PUBLIC_STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY", "STACK_SECRET_SERVER_KEY"],
+        secret: false,
+      });
+      if (flavour !== "ts") expect(up.outputs.subpath).toEqual({ value: "function", secret: false });
+      const snap = await snapshot(em, project);
+      expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: `br-main-${project}`, owned_by: "neon" }]);
+      expect(snap.domains).toEqual(["https://app.example.com"]);
+
+      // State records each provider as a require() of its module: the compatibility promise.
+      const state = await e2e.stack.exportStack();
+      const providers = (state.deployment.resources as any[])
+        .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/neon-auth:"))
+        .map((r) => [r.type, /require\("(pulumi-neon-auth\/dist\/[^"]+)"\)/.exec(r.inputs.__provider)?.[1]]);
+      expect(providers.sort()).toEqual([
+        ["pulumi-nodejs:dynamic/neon-auth:AuthIntegration", "pulumi-neon-auth/dist/resources/providers/AuthIntegration.js"],
+        ["pulumi-nodejs:dynamic/neon-auth:RedirectDomain", "pulumi-neon-auth/dist/resources/providers/RedirectDomain.js"],
+      ]);
+
+      const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: 3 });
+      const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
+      expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+
+      const destroy = await e2e.stack.destroy({ color: "never" });
+      expect(destroy.summary.resourceChanges).toEqual({ delete: 3 });
+      const gone = await snapshot(em, project);
+      expect([gone.integrations, gone.domains]).toEqual([[], []]);
+    } finally {
+      await e2e.cleanup();
+    }
+  }
+
+  // The flavours of one version run side by side (each has its own stack, folder and project).
+  for (const which of ["pinned", "newest"] as const) {
+    it(`type-checks and runs up, preview, refresh, destroy in TS, CJS and ESM programs (${which} @pulumi/pulumi)`, async () => {
+      await Promise.all(FLAVOURS.map((f) => runFlavour(which, f)));
+    });
+  }
+});

@@ -1,0 +1,14 @@
+"use strict";
+const pulumi = require("@pulumi/pulumi");
+const { AuthIntegration, RedirectDomain } = require("pulumi-neon-auth");
+const { createClient } = require("pulumi-neon-auth/client");
+
+const cfg = new pulumi.Config();
+const projectId = cfg.require("projectId");
+const auth = new AuthIntegration("auth", { projectId, branchId: cfg.require("branchId") });
+const app = new RedirectDomain("app", { projectId, domain: "https://app.example.com" }, { dependsOn: auth });
+
+exports.origin = app.domain;
+exports.ownedBy = auth.ownedBy;
+exports.envVarNames = pulumi.unsecret(auth.envVars).apply((env) => Object.keys(env).sort());
+exports.subpath = typeof createClient;

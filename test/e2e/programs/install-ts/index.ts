@@ -1,0 +1,12 @@
+import * as pulumi from "@pulumi/pulumi";
+import { AuthIntegration, RedirectDomain, type RedirectDomainArgs } from "pulumi-neon-auth";
+
+const cfg = new pulumi.Config();
+const projectId = cfg.require("projectId");
+const auth = new AuthIntegration("auth", { projectId, branchId: cfg.require("branchId") });
+const args: RedirectDomainArgs = { projectId, domain: "https://app.example.com" };
+const app = new RedirectDomain("app", args, { dependsOn: auth });
+
+export const origin: pulumi.Output<string> = app.domain;
+export const ownedBy: pulumi.Output<string> = auth.ownedBy;
+export const envVarNames = pulumi.unsecret(auth.envVars).apply((env) => Object.keys(env).sort());
