@@ -8,7 +8,7 @@ import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Han
 
 const KIND = "AuthOwnershipTransfer";
 
-export const authOwnershipTransferInputs = z.object({
+export const authOwnershipTransferInputs = z.strictObject({
   projectId,
   authProvider: authProvider.default("stack"),
 });

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, projectId, type KeySet } from "../schemas";
+import { authProvider, projectId, triggerText, type KeySet } from "../schemas";
 import { api, appEnv, existingIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthSdkKeys";
 
-export const authSdkKeysInputs = z.object({
+export const authSdkKeysInputs = z.strictObject({
   projectId,
   authProvider: authProvider.default("stack"),
-  rotationTrigger: z.string().optional(),
+  rotationTrigger: triggerText.optional(),
 });
 type Inputs = z.infer<typeof authSdkKeysInputs>;
 

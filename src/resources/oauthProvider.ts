@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
-import { nonEmpty, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
+import { oauthClientId, oauthClientSecret, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
@@ -9,11 +9,11 @@ import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, 
 const KIND = "OAuthProvider";
 
 export const oauthProviderInputs = z
-  .object({
+  .strictObject({
     projectId,
     providerId: oauthProviderId,
-    clientId: nonEmpty.optional(),
-    clientSecret: nonEmpty.optional(),
+    clientId: oauthClientId.optional(),
+    clientSecret: oauthClientSecret.optional(),
     adopt: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {

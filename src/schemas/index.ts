@@ -1,3 +1,4 @@
 export * from "./common";
 export * from "./projects";
 export * from "./auth";
+export * from "./fields";
