@@ -77,7 +77,7 @@ async function runLoad(rateLimit: string) {
   });
   if (setup.status !== 201) throw new Error(`setup failed: ${setup.status}`);
   const control = emu.url.replace("/api/v2", "/_emulator");
-  await fetch(`${control}/requests`, { method: "DELETE" });
+  await fetch(`${control}/requests`, { method: "DELETE", headers: { "content-type": "application/json" } });
   // Let the account bucket fill up again, so the run starts from a full burst of 40.
   if (rateLimit === "spec") await new Promise((r) => setTimeout(r, Math.ceil((60_000 / PER_MINUTE) * 2) + 100));
 

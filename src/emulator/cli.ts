@@ -16,6 +16,10 @@ const USAGE = `Usage: neon-auth-emulator [options]
   --rate-limit off|spec    rate limits of the API (default spec: 700/min, bursts of 40)
   --faults SPEC            e.g. error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300
   --operation-delay MS     how long project operations run (default 200)
+  --control-token TOKEN    token that unlocks secrets on /_emulator/state?secrets=true
+                           (or NEON_EMULATOR_CONTROL_TOKEN; default: a random one, printed at start)
+  --allow-host HOST[:PORT] accept this Host header besides loopback names with the emulator's
+                           port (repeatable), e.g. a container's published name and port
   -h, --help               this help
 `;
 
@@ -75,6 +79,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
       case "--operation-delay":
         opts.operationDelayMs = int(value(), 0, 3_600_000);
         break;
+      case "--control-token":
+        opts.controlToken = value();
+        break;
+      case "--allow-host":
+        (opts.allowedHosts ??= []).push(value());
+        break;
       default:
         fail(`unknown argument ${arg}`);
     }
@@ -83,6 +93,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
     keys.push(...env.NEON_EMULATOR_API_KEYS.split(",").map((k) => k.trim()).filter((k) => k !== ""));
   }
   if (keys.length > 0) opts.apiKeys = keys;
+  if (opts.controlToken === undefined && env.NEON_EMULATOR_CONTROL_TOKEN) opts.controlToken = env.NEON_EMULATOR_CONTROL_TOKEN;
   if (seeds.length > 0) opts.seedProjects = seeds;
   return opts;
 }
@@ -100,6 +111,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   process.stdout.write(`${emu.url}\n`);
+  if (opts.controlToken === undefined) {
+    process.stderr.write(
+      `neon-auth-emulator: control token ${emu.controlToken} (send it as Authorization: Bearer to read secrets from ${emu.controlUrl}/state?secrets=true)\n`,
+    );
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

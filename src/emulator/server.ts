@@ -5,6 +5,7 @@
 import * as http from "node:http";
 import type { Socket } from "node:net";
 import type { Clock } from "../clock";
+import { isLoopbackHost } from "../schemas/fields";
 import { handleControl } from "./control";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
@@ -94,6 +95,12 @@ export interface EmulatorCore {
   validateResponses: boolean;
   /** Re-creates the seeded projects (start and reset). */
   seed(): void;
+  /** Port the server listens on (set once listening): the only port a Host header may name. */
+  port: number;
+  /** `host[:port]` values accepted in Host besides loopback names with `port` (lower case). */
+  allowedHosts: ReadonlySet<string>;
+  /** Bearer token that unlocks secrets on the control routes (as does any API key). */
+  controlToken: string;
 }
 
 function errorBody(status: number, e: HttpError | { message: string; code?: string }, requestId: string) {
@@ -114,6 +121,68 @@ function send(res: http.ServerResponse, reply: Reply): void {
   res.setHeader("content-type", "application/json; charset=utf-8");
   res.setHeader("content-length", String(Buffer.byteLength(text)));
   res.end(text);
+}
+
+/** Largest path kept in the request log; longer ones are cut (a hostile client sends 16 KB). */
+const LOGGED_PATH_MAX = 256;
+
+function loggedPath(pathname: string): string {
+  return pathname.length <= LOGGED_PATH_MAX ? pathname : `${pathname.slice(0, LOGGED_PATH_MAX)}...(${pathname.length} characters)`;
+}
+
+/**
+ * Why a request must not be served, from where it comes: a Host other than a loopback name with
+ * this emulator's port (a DNS-rebound page names its own host), an Origin other than the
+ * emulator's own (a page of another site, or a sandboxed one with `null`), or a browser's
+ * `Sec-Fetch-Site` saying another site sent it. Undefined when it may be served.
+ */
+function sourceProblem(core: EmulatorCore, req: http.IncomingMessage): string | undefined {
+  const host = (req.headers.host ?? "").toLowerCase();
+  if (!hostAllowed(core, host)) {
+    return `Host must be a loopback name with this emulator's port (such as 127.0.0.1:${core.port}); requests for other hosts are refused`;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) {
+    return "requests from web pages of other origins are refused";
+  }
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") {
+    return "requests a browser sends on behalf of another site are refused";
+  }
+  return undefined;
+}
+
+function hostAllowed(core: EmulatorCore, host: string): boolean {
+  if (host === "") return false;
+  if (core.allowedHosts.has(host)) return true;
+  let url: URL;
+  try {
+    url = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || url.pathname !== "/" || `${url.host}` !== host) return false;
+  const port = url.port === "" ? 80 : Number(url.port);
+  return port === core.port && isLoopbackHost(url.hostname);
+}
+
+/** Control writes carry JSON, which a cross-site form or a "simple" request cannot send. */
+function requireJson(req: http.IncomingMessage): void {
+  const ct = String(req.headers["content-type"] ?? "").toLowerCase().split(";")[0]!.trim();
+  if (ct !== "application/json") {
+    throw new HttpError(415, "content-type: control writes must be sent as application/json");
+  }
+}
+
+function bearerOf(req: http.IncomingMessage): string | undefined {
+  const auth = req.headers.authorization;
+  return auth === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+}
+
+/** Secrets are served to the holder of the control token or of an API key, to nobody else. */
+function mayReadSecrets(core: EmulatorCore, req: http.IncomingMessage): boolean {
+  const bearer = bearerOf(req);
+  return bearer !== undefined && (bearer === core.controlToken || core.keys.has(bearer));
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
@@ -138,8 +207,10 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 export function parseJsonBody(req: http.IncomingMessage, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   const ct = String(req.headers["content-type"] ?? "").toLowerCase();
-  if (ct !== "" && !ct.includes("json")) {
-    throw new HttpError(415, `content-type: ${ct.split(";")[0] ?? ""} is not supported; send application/json`);
+  if (ct === "") throw new HttpError(415, "content-type: missing; send the body as application/json");
+  if (!ct.includes("json")) {
+    const type = (ct.split(";")[0] ?? "").trim().slice(0, 100).replace(/[^\x21-\x7e]/g, "?");
+    throw new HttpError(415, `content-type: ${type} is not supported; send application/json`);
   }
   try {
     return JSON.parse(raw.toString("utf8"));
@@ -171,8 +242,13 @@ export function createHandler(core: EmulatorCore) {
         let reply: Reply;
         try {
           if (!isLoopback(req.socket)) throw new HttpError(403, "control routes answer loopback clients only");
+          const refused = sourceProblem(core, req);
+          if (refused !== undefined) throw new HttpError(403, refused);
+          if (method !== "GET" && method !== "HEAD") requireJson(req);
           const raw = await readBody(req);
-          reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw));
+          reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw), {
+            secretsAllowed: mayReadSecrets(core, req),
+          });
         } catch (e) {
           reply = toErrorReply(e, requestId);
         }
@@ -210,7 +286,7 @@ async function handleApi(
   const finish = (status: number) => {
     core.log.add({
       method,
-      path: pathname,
+      path: loggedPath(pathname),
       route: template,
       status,
       time: new Date(core.clock.now()).toISOString(),
@@ -224,7 +300,8 @@ async function handleApi(
   let reply: Reply;
   let lose = false;
   try {
-    const raw = await readBody(req);
+    const refused = sourceProblem(core, req);
+    if (refused !== undefined) throw new HttpError(403, refused);
     if (pathname !== API_PREFIX && !pathname.startsWith(API_PREFIX + "/")) {
       throw new HttpError(404, `no route for ${method} ${pathname}`);
     }
@@ -236,9 +313,8 @@ async function handleApi(
     }
     template = m.route.template;
 
-    // Authentication: bearer API key.
-    const auth = req.headers.authorization;
-    const bearer = auth === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+    // Authentication: bearer API key, before anything of the body is read.
+    const bearer = bearerOf(req);
     if (bearer === undefined) throw new HttpError(401, "authentication required: send Authorization: Bearer <API key>");
     const label = core.keys.get(bearer);
     if (label === undefined) throw new HttpError(401, "authentication failed: unknown API key");
@@ -267,6 +343,7 @@ async function handleApi(
     }
     lose = decision.kind === "lost";
 
+    const raw = await readBody(req);
     const ctx: ApiContext = {
       method,
       path: rel,
