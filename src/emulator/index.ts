@@ -9,20 +9,18 @@ import { systemClock, type Clock } from "../clock";
 import { ID_PATTERN } from "../schemas/common";
 import { stateDump } from "./control";
 import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSettings, type OneShotFault } from "./faults";
-import { keyLabel, seedBranchId } from "./http";
+import { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
 import { RequestLog } from "./log";
 import { insertProject } from "./projects";
 import { RateLimiter, type RateLimitOption } from "./ratelimit";
 import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler, Router, type EmulatorCore } from "./server";
 import { Store } from "./store";
 
-export { keyLabel, seedBranchId } from "./http";
+export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
 export { parseFaultSpec, type FaultSettings, type OneShotFault, type FaultKind } from "./faults";
 export { SPEC_RATE_LIMIT, type RateLimitOption, type RateLimitSettings } from "./ratelimit";
 export type { RequestLogEntry } from "./log";
 
-/** The API key used when none is configured. */
-export const DEFAULT_API_KEY = "neon-emulator-key";
 
 export interface SeedProject {
   id: string;
@@ -148,7 +146,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // A client gets seconds, not minutes, to send its headers and its request; timeouts are checked
   // every second (Node's default is every 30 s, which would let slow clients pile up).
   const server = http.createServer(
-    { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
+    // Request heads over 8 KB (no route comes near) are refused by the parser itself with 431.
+    { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 8 * 1024 },
     createHandler(core),
   );
   const host = options.host ?? "127.0.0.1";

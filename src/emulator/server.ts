@@ -12,7 +12,7 @@ import { emailRoutes } from "./email";
 import type { Faults } from "./faults";
 import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type EmulatorConfig, type Reply } from "./http";
 import { integrationRoutes } from "./integration";
-import type { RequestLog } from "./log";
+import type { RequestLog, RequestLogEntry } from "./log";
 import { oauthRoutes } from "./oauth";
 import { projectRoutes } from "./projects";
 import type { RateLimiter } from "./ratelimit";
@@ -110,6 +110,14 @@ function errorBody(status: number, e: HttpError | { message: string; code?: stri
 function send(res: http.ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  // A body nobody read (a request refused before authentication) is not read afterwards either:
+  // the connection closes instead of draining it.
+  const req = res.req as http.IncomingMessage | undefined;
+  const unread =
+    req !== undefined &&
+    !req.readableEnded &&
+    (req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0);
+  if (unread) res.setHeader("connection", "close");
   if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
     res.statusCode = reply.status;
     res.setHeader("content-length", "0");
@@ -123,11 +131,14 @@ function send(res: http.ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
-/** Largest path kept in the request log; longer ones are cut (a hostile client sends 16 KB). */
+/** Largest path kept in the request log; longer ones are cut (request heads may take 8 KB). */
 const LOGGED_PATH_MAX = 256;
 
 function loggedPath(pathname: string): string {
-  return pathname.length <= LOGGED_PATH_MAX ? pathname : `${pathname.slice(0, LOGGED_PATH_MAX)}...(${pathname.length} characters)`;
+  if (pathname.length <= LOGGED_PATH_MAX) return pathname;
+  // A copy, not a slice: V8 keeps a sliced string's whole parent alive (16 KB per entry).
+  const head = Buffer.from(pathname.slice(0, LOGGED_PATH_MAX), "utf8").toString("utf8");
+  return `${head}...(${pathname.length} characters)`;
 }
 
 /**
@@ -262,6 +273,24 @@ export function createHandler(core: EmulatorCore) {
   };
 }
 
+function logEntry(
+  core: EmulatorCore,
+  e: { method: string; path: string; status: number; requestId: string; route?: string | null; started?: number; key?: string | null; fault?: string },
+): RequestLogEntry {
+  const now = core.clock.now();
+  return {
+    method: e.method,
+    path: e.path,
+    route: e.route ?? null,
+    status: e.status,
+    time: new Date(now).toISOString(),
+    duration_ms: Math.max(0, now - (e.started ?? now)),
+    request_id: e.requestId,
+    key: e.key ?? null,
+    ...(e.fault === undefined ? {} : { fault: e.fault }),
+  };
+}
+
 function toErrorReply(e: unknown, requestId: string): Reply {
   if (e instanceof HttpError) {
     const r = errorBody(e.status, e, requestId);
@@ -284,17 +313,9 @@ async function handleApi(
   let template: string | null = null;
   let fault: string | undefined;
   const finish = (status: number) => {
-    core.log.add({
-      method,
-      path: loggedPath(pathname),
-      route: template,
-      status,
-      time: new Date(core.clock.now()).toISOString(),
-      duration_ms: Math.max(0, core.clock.now() - started),
-      request_id: requestId,
-      key: account,
-      ...(fault === undefined ? {} : { fault }),
-    });
+    core.log.add(
+      logEntry(core, { method, path: loggedPath(pathname), route: template, status, requestId, started, key: account, fault }),
+    );
   };
 
   let reply: Reply;

@@ -7,9 +7,12 @@ import * as http from "node:http";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startEmulator } from "../../src/emulator";
+import { atomicWrite } from "../../src/emulator/store";
+import { enableAuth, KEY_A, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
 // The temp names of state writes are random; for the symlink test the test picks them.
-const picked: string[] = [];
+const picked = vi.hoisted(() => [] as string[]);
 vi.mock("node:crypto", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:crypto")>();
   return {
@@ -17,11 +20,6 @@ vi.mock("node:crypto", async (importOriginal) => {
     randomBytes: (n: number) => (n === 12 && picked.length > 0 ? Buffer.from(picked.shift()!, "hex") : real.randomBytes(n)),
   };
 });
-
-const { startEmulator } = await import("../../src/emulator");
-const { atomicWrite } = await import("../../src/emulator/store");
-const { enableAuth, KEY_A, PROJECT, startHarness } = await import("./emulator-helpers");
-type Harness = Awaited<ReturnType<typeof startHarness>>;
 
 interface Raw {
   status: number;
@@ -83,7 +81,7 @@ describe("rebinding and cross-site requests are refused", () => {
     for (const [, , text] of results) expect(text).not.toContain(secret);
     await h.emu.flush();
     expect(fs.readFileSync(stateFile, "utf8")).toBe(before);
-    expect(h.emu.state().projects.find((p) => p.id === PROJECT)?.integrations).toHaveLength(1);
+    expect(h.emu.state().projects.find((p: { id: string }) => p.id === PROJECT)?.integrations).toHaveLength(1);
   });
 
   it("a control write without application/json is refused with 415, and changes nothing", async () => {
@@ -91,7 +89,7 @@ describe("rebinding and cross-site requests are refused", () => {
     expect([r.status, JSON.parse(r.text).message]).toEqual([415, "content-type: control writes must be sent as application/json"]);
     const form = await raw(h.emu.port, "POST", "/_emulator/reset", { host, "content-type": "application/x-www-form-urlencoded" }, "a=1");
     expect(form.status).toBe(415);
-    expect(h.emu.state().projects.find((p) => p.id === PROJECT)?.integrations).toHaveLength(1);
+    expect(h.emu.state().projects.find((p: { id: string }) => p.id === PROJECT)?.integrations).toHaveLength(1);
   });
 
   it("secrets need the control token or an API key; plain state and the loopback names stay open", async () => {
@@ -129,13 +127,20 @@ describe("rebinding and cross-site requests are refused", () => {
 describe("unauthenticated clients", () => {
   it("are answered 401 before their body is read, and the log keeps a capped path", async () => {
     await h.control("DELETE", "/requests");
-    const longPath = `/api/v2/projects/${"x".repeat(15_000)}/auth/domains`;
+    const longPath = `/api/v2/projects/${"x".repeat(7_000)}/auth/domains`;
     const r = await raw(h.emu.port, "POST", longPath, { host, "content-type": "application/json", "content-length": "1048576" });
     expect(r.status).toBe(401);
     const log = (await h.control("GET", "/requests")).json.requests;
     expect(log).toHaveLength(1);
     expect(log[0].path).toBe(`${longPath.slice(0, 256)}...(${longPath.length} characters)`);
     expect(log[0].route).toBe("/projects/{project_id}/auth/domains");
+  });
+
+  it("request heads over 8 KB are refused by the parser, before any of our code runs", async () => {
+    await h.control("DELETE", "/requests");
+    const r = await raw(h.emu.port, "GET", `/api/v2/projects/${"x".repeat(15_000)}/auth/domains`, { host });
+    expect(r.status).toBe(431);
+    expect((await h.control("GET", "/requests")).json.requests).toEqual([]);
   });
 });
 
