@@ -81,7 +81,8 @@ interface Stats {
 }
 
 async function control(em: EmulatorHandle, method: string, route: string): Promise<any> {
-  const res = await fetch(`${em.controlUrl}${route}`, { method });
+  const headers = method === "GET" ? {} : { "content-type": "application/json" };
+  const res = await fetch(`${em.controlUrl}${route}`, { method, headers });
   if (!res.ok) throw new Error(`${method} /_emulator${route}: ${res.status} ${await res.text()}`);
   return res.json();
 }

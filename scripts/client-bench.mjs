@@ -23,7 +23,7 @@ const which = process.argv[2] ?? "all";
 async function control(emu, method, path, body) {
   const res = await fetch(emu.controlUrl + path, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);

@@ -5,8 +5,14 @@
  * model predicts for the measured wall time, wall time and the emulator's peak RSS. Then the same
  * load with rate limits off, for raw throughput.
  *
+ * With --hostile, instead: what any local process can throw at it without a key. N requests
+ * (default 12000) with paths of 15 KB, half of them POSTs with a 64 KB body and a wrong key, and
+ * the emulator's peak RSS afterwards (it must stay under 150 MB: the log keeps capped paths, and
+ * no body is read before the key is checked).
+ *
  *   npm run build   (or any build that produces dist/emulator/cli.js)
  *   node scripts/emulator-load.ts [--requests 2000] [--concurrency 50] [--cli dist/emulator/cli.js]
+ *   node scripts/emulator-load.ts --hostile [--requests 12000] [--concurrency 50] [--path-bytes 15360]
  *
  * Plain node (type stripping): only erasable TypeScript syntax here.
  */
@@ -20,7 +26,8 @@ function opt(name: string, def: string): string {
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] !== undefined ? (args[i + 1] as string) : def;
 }
-const N = Number(opt("--requests", "2000"));
+const hostile = args.includes("--hostile");
+const N = Number(opt("--requests", hostile ? "12000" : "2000"));
 const C = Number(opt("--concurrency", "50"));
 const cli = path.resolve(opt("--cli", path.join(__dirname, "..", "dist", "emulator", "cli.js")));
 const KEY = "load-key";
@@ -77,7 +84,7 @@ async function runLoad(rateLimit: string) {
   });
   if (setup.status !== 201) throw new Error(`setup failed: ${setup.status}`);
   const control = emu.url.replace("/api/v2", "/_emulator");
-  await fetch(`${control}/requests`, { method: "DELETE" });
+  await fetch(`${control}/requests`, { method: "DELETE", headers: { "content-type": "application/json" } });
   // Let the account bucket fill up again, so the run starts from a full burst of 40.
   if (rateLimit === "spec") await new Promise((r) => setTimeout(r, Math.ceil((60_000 / PER_MINUTE) * 2) + 100));
 
@@ -133,11 +140,51 @@ async function runLoad(rateLimit: string) {
   };
 }
 
+async function runHostile() {
+  const emu = await startCli("spec");
+  const longPath = `/projects/${"x".repeat(Number(opt("--path-bytes", String(15 * 1024))))}/auth/domains`;
+  const body = JSON.stringify({ domain: `https://${"a".repeat(60)}.example.com`, pad: "p".repeat(64 * 1024) });
+  const byStatus: Record<string, number> = {};
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: C }, async () => {
+      while (next < N) {
+        const i = next++;
+        const res =
+          i % 2 === 0
+            ? await fetch(`${emu.url}${longPath}`)
+            : await fetch(`${emu.url}${longPath}`, {
+                method: "POST",
+                headers: { authorization: "Bearer wrong-key", "content-type": "application/json" },
+                body,
+              });
+        await res.arrayBuffer();
+        byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
+      }
+    }),
+  );
+  const wallMs = performance.now() - t0;
+  const peakRssMb = procStatus(emu.pid, "VmHWM");
+  const control = emu.url.replace("/api/v2", "/_emulator");
+  const log = (await (await fetch(`${control}/requests`)).json()) as { requests: unknown[] };
+  await emu.stop();
+  console.log(
+    [
+      `hostile: ${N} unauthenticated requests with ${longPath.length}-character paths (half POSTs with ${body.length}-byte bodies), ${C} concurrent`,
+      `  statuses: ${JSON.stringify(byStatus)}; wall time ${Math.round(wallMs)} ms`,
+      `  request log kept ${log.requests.length} entries, ${JSON.stringify(log).length} bytes as JSON`,
+      `  emulator peak RSS (VmHWM): ${Math.round(peakRssMb * 10) / 10} MB (limit 150 MB: ${peakRssMb < 150 ? "within" : "OVER"})`,
+    ].join("\n"),
+  );
+}
+
 async function main() {
   if (!fs.existsSync(cli)) {
     console.error(`${cli} not found: build first (npm run build)`);
     process.exit(1);
   }
+  if (hostile) return runHostile();
   for (const mode of ["spec", "off"]) {
     const r = await runLoad(mode);
     console.log(

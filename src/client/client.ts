@@ -21,12 +21,14 @@ import {
   generateSdkKeysRequest,
   getOperationResponse,
   getProjectResponse,
+  isLoopbackHost,
   keySet,
   listBranchesResponse,
   listDomainsResponse,
   listIntegrationsResponse,
   listOAuthProvidersResponse,
   oauthProvider,
+  pathSegmentProblem,
   projectId as projectIdSchema,
   TERMINAL_OPERATION_STATUSES,
   transferOwnershipRequest,
@@ -67,13 +69,14 @@ import {
 } from "./errors";
 import { AttemptNetworkError, errorCode, sendAttempt, type AttemptResponse } from "./http";
 import { resolvePacing, sharedLimiter, type PacingOptions, type RateLimiter } from "./pacing";
-import { collectSecrets, redactText } from "./redact";
+import { collectSecrets, redactText, rememberSecrets, serverText } from "./redact";
 import {
   backoffDelay,
   DEFAULT_RETRY,
   CONNECT_ATTEMPTS,
   isConnectFailure,
   isNotActedStatus,
+  isPermanentNetworkCode,
   isRetryableStatus,
   networkMayHaveActed,
   parseRetryAfter,
@@ -122,6 +125,11 @@ export interface ClientOptions {
   /** Receives one line per attempt (never a secret). */
   logger?: { debug(msg: string): void };
   userAgent?: string;
+  /**
+   * How errors name the settings the key and the URL came from (the values are never shown),
+   * e.g. `{ apiKey: "neon-auth:apiKey (stack config)" }`. Default `apiKey` and `baseUrl`.
+   */
+  settingNames?: { apiKey?: string; baseUrl?: string };
 }
 
 export interface WaitOptions {
@@ -197,17 +205,35 @@ export function hashKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex");
 }
 
-function normaliseBaseUrl(raw: string): URL {
+/**
+ * The base URL, checked: `https:` everywhere but on loopback hosts, where traffic never leaves
+ * the machine (the emulator). Errors name the setting and at most the origin: a value that does
+ * not parse is never shown, as it may be a key pasted into the wrong setting.
+ */
+function normaliseBaseUrl(raw: unknown, setting = "baseUrl"): URL {
+  if (typeof raw !== "string" || raw.trim() === "") {
+    throw new NeonConfigError(`${setting} must be a URL such as ${DEFAULT_BASE_URL}`);
+  }
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(raw.trim());
   } catch {
-    throw new NeonConfigError(`baseUrl is not a valid URL: ${JSON.stringify(raw.slice(0, 200))}`);
+    throw new NeonConfigError(
+      `${setting} is not a valid URL (the value is not shown, in case it is a secret); expected a URL such as ${DEFAULT_BASE_URL}`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new NeonConfigError(`${setting} must not carry credentials (user:password@host); the API key has a setting of its own`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new NeonConfigError(`baseUrl must be http(s), got ${url.protocol}`);
+    throw new NeonConfigError(`${setting} must be an https URL such as ${DEFAULT_BASE_URL}`);
   }
-  if (url.username || url.password) throw new NeonConfigError("baseUrl must not carry credentials");
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw new NeonConfigError(
+      `${setting} must use https: the API key would travel in clear to ${url.origin}. ` +
+        "Plain http is accepted for loopback hosts only (127.0.0.0/8, localhost, [::1]), such as the local emulator",
+    );
+  }
   url.search = "";
   url.hash = "";
   url.pathname = url.pathname.replace(/\/+$/, "");
@@ -258,14 +284,12 @@ class NeonHttpClient implements NeonClient {
   /** Appended to errors a wrong base URL can cause; empty when the caller did not say where it came from. */
   readonly #urlHint: string;
 
+  readonly #settings: { apiKey: string; baseUrl: string };
+
   constructor(options: ClientOptions) {
-    if (typeof options?.apiKey !== "string" || options.apiKey.trim() === "") {
-      throw new NeonConfigError(
-        "Neon API key is missing: set the neon:apiKey stack config (pulumi config set --secret neon:apiKey ...) or the NEON_API_KEY environment variable",
-      );
-    }
-    this.#apiKey = options.apiKey.trim();
-    const url = normaliseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+    this.#apiKey = checkApiKey(options);
+    this.#settings = settingNames(options);
+    const url = normaliseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, this.#settings.baseUrl);
     this.baseUrl = url.origin + url.pathname;
     this.#origin = url.origin;
     this.#prefix = url.pathname;
@@ -380,7 +404,7 @@ class NeonHttpClient implements NeonClient {
             action: op.action,
             status: op.status,
             timedOut: false,
-            ...(op.error ? { detail: redactText(op.error, [this.#apiKey]) } : {}),
+            ...(op.error ? { detail: redactText(serverText(op.error, 1000), [this.#apiKey]) } : {}),
           });
         }
         const left = until - this.#clock.now();
@@ -441,7 +465,10 @@ class NeonHttpClient implements NeonClient {
   async transferOwnership(req: TransferOwnershipRequest): Promise<{ url: string }> {
     const route = "/projects/auth/transfer_ownership";
     const body = this.#validate("POST", route, transferOwnershipRequest, req);
-    return this.#call({ method: "POST", route, body, schema: transferOwnershipResponse });
+    const res = await this.#call({ method: "POST", route, body, schema: transferOwnershipResponse });
+    // The URL carries a one-time code: as secret as a password, though its field is not named so.
+    rememberSecrets([res.url, ...new URL(res.url, "https://x.invalid").searchParams.values()]);
+    return res;
   }
 
   // ---- users ----------------------------------------------------------------------------------
@@ -599,7 +626,7 @@ class NeonHttpClient implements NeonClient {
     let path = spec.route.replace(/\{(\w+)\}/g, (_, name: string) => {
       const v = spec.params?.[name];
       if (v === undefined) throw new Error(`internal: missing path parameter ${name}`);
-      return encodeURIComponent(v);
+      return encodeURIComponent(pathParam(name, v));
     });
     if (path === "") path = "/";
     const routeKey = `${method} ${spec.route}`;
@@ -608,6 +635,7 @@ class NeonHttpClient implements NeonClient {
     const ourRequestId = randomUUID();
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const secrets = [this.#apiKey, ...collectSecrets(spec.body)];
+    rememberSecrets(secrets);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept: "application/json",
@@ -676,28 +704,30 @@ class NeonHttpClient implements NeonClient {
             throw timeout(acted);
           }
           anyActed ||= acted;
-          const detail = redactText(`${code ? `${code}: ` : ""}${e.message}`, secrets);
+          const permanent = isPermanentNetworkCode(code);
           const cannotConnect = isConnectFailure(code);
+          const detail = redactText(`${code ? `${code}: ` : ""}${serverText(e.message, 300)}`, secrets);
           const err = new NeonNetworkError({
             method,
             path,
             attempts,
             // A request that never left this machine has no id anyone could look up.
             ...(e.requestSent ? { requestId: ourRequestId } : {}),
-            detail: cannotConnect ? `${detail}${this.#urlHint}` : detail,
+            detail: permanent ? `${detail}; ${this.#remedy(code!)}` : cannotConnect ? `${detail}${this.#urlHint}` : detail,
             mayHaveActed: anyActed,
+            retryable: !permanent,
             ...(code ? { errorCode: code } : {}),
             cause: redactedCause(e.original, secrets),
           });
           log(`${tag}: network error ${detail}${e.requestSent ? " after the request was sent" : " before the request was sent"}`);
-          if (!shouldRetry(method, { kind: "network", mayHaveActed: acted })) throw err;
+          if (!shouldRetry(method, { kind: "network", mayHaveActed: acted, ...(code ? { code } : {}) })) throw err;
           if (cannotConnect && attempts >= CONNECT_ATTEMPTS) throw err;
           lastError = err;
           await this.#pause(attempts, undefined, deadlineAt, deadline.signal, err, log, timeout);
           continue;
         }
 
-        const requestId = headerValue(res.headers["x-neon-ret-request-id"]);
+        const requestId = cleanRequestId(headerValue(res.headers["x-neon-ret-request-id"]));
         if (res.status >= 200 && res.status < 300) {
           log(`${tag}: ${res.status} in ${clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);
           if (spec.success !== undefined && !spec.success.includes(res.status)) {
@@ -705,7 +735,9 @@ class NeonHttpClient implements NeonClient {
             throw new NeonResponseError({ method, path, attempts, status: res.status, issues: [issue], requestId: requestId ?? ourRequestId });
           }
           if (!spec.schema) return undefined as T;
-          return this.#parse(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
+          const parsed = this.#parse(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
+          rememberSecrets(collectSecrets(parsed));
+          return parsed;
         }
 
         const err = this.#apiError(res, method, path, attempts, requestId, ourRequestId, secrets, anyActed);
@@ -720,6 +752,17 @@ class NeonHttpClient implements NeonClient {
     } finally {
       stopTimer.abort();
     }
+  }
+
+  /** What to do about a failure that no retry can heal (see isPermanentNetworkCode). */
+  #remedy(code: string): string {
+    if (/CERT|SSL|TLS/.test(code)) {
+      return (
+        `the TLS certificate of ${this.#origin} was not accepted, and retrying cannot change that: check the ${this.#settings.baseUrl} ` +
+        "setting, or trust the certificate's authority with NODE_EXTRA_CA_CERTS"
+      );
+    }
+    return `the request cannot be written as HTTP, and retrying cannot change that: check the ${this.#settings.apiKey} setting for stray characters`;
   }
 
   /** Waits before the next attempt, or throws when attempts or time have run out. */
@@ -778,10 +821,10 @@ class NeonHttpClient implements NeonClient {
       earlierActed || (method !== "GET" && res.status >= 500 && !isNotActedStatus(res.status));
     return new NeonApiError({
       status: res.status,
-      statusText: res.statusText,
-      code: redactText(code, secrets),
-      neonMessage: redactText(neonMessage, secrets).slice(0, 1000),
-      requestId: headerRequestId ?? bodyRequestId ?? ourRequestId,
+      statusText: redactText(serverText(res.statusText, 100), secrets),
+      code: redactText(serverText(code, 100), secrets),
+      neonMessage: redactText(serverText(neonMessage, 1000), secrets),
+      requestId: cleanRequestId(headerRequestId) ?? cleanRequestId(bodyRequestId) ?? ourRequestId,
       method,
       path,
       attempts,
@@ -812,8 +855,48 @@ function positive(name: string, v: number): number {
 }
 
 function nonEmptyParam(name: string, v: string): string {
-  if (typeof v !== "string" || v === "") throw new NeonConfigError(`${name} must be a non-empty string`);
+  return pathParam(name, v);
+}
+
+/** A value that can stand as one path segment; `.` or `..` would send the request elsewhere. */
+function pathParam(name: string, v: string): string {
+  const problem = pathSegmentProblem(v);
+  if (problem) throw new NeonConfigError(`${name} ${problem}; nothing was sent`);
   return v;
+}
+
+/** A request id fit for a message: visible ASCII only, at most 100 characters. */
+function cleanRequestId(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const clean = v.replace(/[^\x21-\x7e]/g, "").slice(0, 100);
+  return clean === "" ? undefined : clean;
+}
+
+function settingNames(options: ClientOptions): { apiKey: string; baseUrl: string } {
+  return { apiKey: options.settingNames?.apiKey ?? "apiKey", baseUrl: options.settingNames?.baseUrl ?? "baseUrl" };
+}
+
+/**
+ * The API key, trimmed, or a NeonConfigError naming its setting. A key that HTTP cannot carry
+ * (CR, LF, NUL, spaces, non-ASCII) would fail every attempt the same way: it is refused here,
+ * once, before anything is sent; the message never shows the key.
+ */
+function checkApiKey(options: ClientOptions): string {
+  const setting = settingNames(options).apiKey;
+  if (typeof options?.apiKey !== "string" || options.apiKey.trim() === "") {
+    throw new NeonConfigError(
+      `Neon API key is missing (${setting}): set the neon:apiKey stack config (pulumi config set --secret neon:apiKey ...) or the NEON_API_KEY environment variable`,
+    );
+  }
+  const key = options.apiKey.trim();
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new NeonConfigError(
+      `the Neon API key (${setting}) holds characters that cannot be sent in an HTTP header ` +
+        "(control characters such as CR, LF or NUL, spaces, or non-ASCII letters); the value is not shown. Set it again, without them",
+    );
+  }
+  rememberSecrets([key]);
+  return key;
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {
@@ -848,11 +931,9 @@ const shared = new Map<string, NeonClient>();
  * other than baseUrl and apiKey are taken from the first call.
  */
 export function getClient(options: ClientOptions): NeonClient {
-  if (typeof options?.apiKey !== "string" || options.apiKey.trim() === "") {
-    return createClient(options); // throws the NeonConfigError
-  }
-  const url = normaliseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
-  const k = `${url.origin}${url.pathname}\u0000${hashKey(options.apiKey.trim())}`;
+  const key = checkApiKey(options);
+  const url = normaliseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, settingNames(options).baseUrl);
+  const k = `${url.origin}${url.pathname}\u0000${hashKey(key)}`;
   let c = shared.get(k);
   if (!c) {
     c = createClient(options);

@@ -94,6 +94,8 @@ export interface NeonNetworkErrorInit extends CallInfo {
   /** Short description of the low-level failure (no secrets). */
   detail: string;
   mayHaveActed: boolean;
+  /** False for failures no retry can heal (a refused certificate). Default true. */
+  retryable?: boolean;
   cause?: unknown;
 }
 
@@ -105,8 +107,8 @@ export class NeonNetworkError extends NeonError {
   readonly method: HttpMethod;
   readonly path: string;
   readonly attempts: number;
-  /** Network failures are transient by nature. */
-  readonly retryable = true;
+  /** Network failures are transient by nature, except a refused certificate or an unsendable header. */
+  readonly retryable: boolean;
   /**
    * True when the request may have reached the server (it was written, or we cannot tell): for a POST
    * the caller must read back before trying again, since the object may exist.
@@ -125,6 +127,7 @@ export class NeonNetworkError extends NeonError {
     this.path = init.path;
     this.attempts = init.attempts;
     this.mayHaveActed = init.mayHaveActed;
+    this.retryable = init.retryable ?? true;
   }
 }
 

@@ -85,6 +85,35 @@ export function isConnectFailure(errorCode: string | undefined): boolean {
 export const CONNECT_ATTEMPTS = 3;
 
 /**
+ * Network failures that no retry can heal: the server's certificate was refused, or the request
+ * cannot be written as HTTP at all (a header holding CR, LF or NUL). They fail at once.
+ */
+const PERMANENT_CODES: ReadonlySet<string> = new Set([
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_REVOKED",
+  "CERT_REJECTED",
+  "CERT_UNTRUSTED",
+  "CERT_SIGNATURE_FAILURE",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "HOSTNAME_MISMATCH",
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+  "UND_ERR_INVALID_ARG",
+  "ERR_INVALID_CHAR",
+  "ERR_INVALID_HTTP_TOKEN",
+  "ERR_HTTP_INVALID_HEADER_VALUE",
+]);
+
+export function isPermanentNetworkCode(code: string | undefined): boolean {
+  return code !== undefined && PERMANENT_CODES.has(code);
+}
+
+/**
  * Whether a network failure may have let the server act. `requestSent` is true once undici reported
  * the request (headers and body) as fully written, or once a response started.
  */
@@ -95,7 +124,7 @@ export function networkMayHaveActed(errorCode: string | undefined, requestSent: 
 
 export type AttemptFailure =
   | { kind: "status"; status: number }
-  | { kind: "network"; mayHaveActed: boolean };
+  | { kind: "network"; mayHaveActed: boolean; code?: string };
 
 /** Whether a failed attempt of `method` may be tried again (ignoring attempt count and deadline). */
 export function shouldRetry(method: HttpMethod, failure: AttemptFailure): boolean {
@@ -103,6 +132,7 @@ export function shouldRetry(method: HttpMethod, failure: AttemptFailure): boolea
     if (!isRetryableStatus(failure.status)) return false;
     return isIdempotent(method) || isNotActedStatus(failure.status);
   }
+  if (isPermanentNetworkCode(failure.code)) return false;
   return isIdempotent(method) || !failure.mayHaveActed;
 }
 

@@ -10,7 +10,9 @@ try {
   process.stderr.write(`neon-auth-emulator: ${(err as Error).message}\n`);
   process.exit(1);
 }
-import { startEmulator, DEFAULT_API_KEY, type EmulatorOptions } from "./index";
+// Only the worker loads the emulator itself (the main thread parses arguments and waits).
+import { DEFAULT_API_KEY } from "./http";
+import type { EmulatorOptions } from "./index";
 
 const USAGE = `Usage: neon-auth-emulator [options]
 
@@ -23,6 +25,10 @@ const USAGE = `Usage: neon-auth-emulator [options]
   --rate-limit off|spec    rate limits of the API (default spec: 700/min, bursts of 40)
   --faults SPEC            e.g. error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300
   --operation-delay MS     how long project operations run (default 200)
+  --control-token TOKEN    token that unlocks secrets on /_emulator/state?secrets=true
+                           (or NEON_EMULATOR_CONTROL_TOKEN; default: a random one, printed at start)
+  --allow-host HOST[:PORT] accept this Host header besides loopback names with the emulator's
+                           port (repeatable), e.g. a container's published name and port
   -h, --help               this help
 
 Auth lives in a project. Seed one with --seed-project, or create one as Neon's API does
@@ -92,6 +98,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
       case "--operation-delay":
         opts.operationDelayMs = int(value(), 0, 3_600_000);
         break;
+      case "--control-token":
+        opts.controlToken = value();
+        break;
+      case "--allow-host":
+        (opts.allowedHosts ??= []).push(value());
+        break;
       default:
         fail(`unknown argument ${arg}`);
     }
@@ -100,8 +112,44 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
     keys.push(...env.NEON_EMULATOR_API_KEYS.split(",").map((k) => k.trim()).filter((k) => k !== ""));
   }
   if (keys.length > 0) opts.apiKeys = keys;
+  if (opts.controlToken === undefined && env.NEON_EMULATOR_CONTROL_TOKEN) opts.controlToken = env.NEON_EMULATOR_CONTROL_TOKEN;
   if (seeds.length > 0) opts.seedProjects = seeds;
   return opts;
+}
+
+/**
+ * The server runs in a worker thread with a small young generation: a client that floods it
+ * with garbage (16 KB paths, bodies it never authenticates) would otherwise grow V8's nursery
+ * to its 48 MB default on top of everything else. One process still, so a kill stops it all.
+ */
+const YOUNG_GENERATION_MB = 8;
+
+interface Started {
+  url: string;
+  controlUrl: string;
+  controlToken: string;
+}
+
+function serveInWorker(): void {
+  const { parentPort, workerData } = require("node:worker_threads") as typeof import("node:worker_threads");
+  void (async () => {
+    let emu;
+    try {
+      const { startEmulator } = require("./index") as typeof import("./index");
+      emu = await startEmulator(workerData as EmulatorOptions);
+    } catch (e) {
+      parentPort!.postMessage({ error: (e as Error).message });
+      return;
+    }
+    const started: Started = { url: emu.url, controlUrl: emu.controlUrl, controlToken: emu.controlToken };
+    parentPort!.postMessage({ started });
+    parentPort!.on("message", () => {
+      emu.close().then(
+        () => parentPort!.postMessage({ closed: true }),
+        (e: unknown) => parentPort!.postMessage({ closed: true, error: (e as Error).message }),
+      );
+    });
+  })();
 }
 
 async function main(): Promise<void> {
@@ -109,29 +157,43 @@ async function main(): Promise<void> {
   if (opts.apiKeys === undefined) {
     process.stderr.write(`neon-auth-emulator: no --api-key given; accepting the default key "${DEFAULT_API_KEY}"\n`);
   }
-  let emu;
-  try {
-    emu = await startEmulator(opts);
-  } catch (e) {
-    process.stderr.write(`neon-auth-emulator: ${(e as Error).message}\n`);
+  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const worker = new Worker(__filename, { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  worker.on("error", (e) => {
+    process.stderr.write(`neon-auth-emulator: ${e.message}\n`);
     process.exit(1);
-  }
-  process.stdout.write(`${emu.url}\n`);
+  });
+  worker.on("exit", (code) => process.exit(code === 0 ? 1 : code));
   let stopping = false;
+  worker.on("message", (m: { started?: Started; error?: string; closed?: boolean }) => {
+    if (m.closed) {
+      if (m.error) process.stderr.write(`neon-auth-emulator: ${m.error}\n`);
+      process.exit(m.error ? 1 : 0);
+    }
+    if (m.error) {
+      process.stderr.write(`neon-auth-emulator: ${m.error}\n`);
+      process.exit(1);
+    }
+    if (!m.started) return;
+    process.stdout.write(`${m.started.url}\n`);
+    if (opts.controlToken === undefined) {
+      process.stderr.write(
+        `neon-auth-emulator: control token ${m.started.controlToken} (send it as Authorization: Bearer to read secrets from ${m.started.controlUrl}/state?secrets=true)\n`,
+      );
+    }
+  });
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`neon-auth-emulator: ${signal}, shutting down\n`);
-    emu.close().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        process.stderr.write(`neon-auth-emulator: ${(e as Error).message}\n`);
-        process.exit(1);
-      },
-    );
+    worker.postMessage("stop");
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
-if (require.main === module) void main();
+// The worker runs this same file as its main module.
+if (require.main === module) {
+  if (require("node:worker_threads").isMainThread) void main();
+  else serveInWorker();
+}

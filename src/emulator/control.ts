@@ -1,5 +1,6 @@
 /**
- * Control routes under /_emulator (no API key, loopback only, never rate limited nor faulted).
+ * Control routes under /_emulator (loopback only, never rate limited nor faulted; no API key, but
+ * secrets only for the control token or an API key; see sourceProblem in server.ts).
  * They stand in for what happens outside the API: the browser step of an ownership transfer, a
  * look into the database's users_sync table, and test tooling (state, request log, faults).
  */
@@ -85,6 +86,7 @@ export async function handleControl(
   path: string,
   query: URLSearchParams,
   reqBody: unknown,
+  access: { secretsAllowed: boolean } = { secretsAllowed: false },
 ): Promise<Reply> {
   const branchReply = handleBranchControl(core.store, method, path, query, reqBody, REDACTED);
   if (branchReply !== undefined) return branchReply;
@@ -104,6 +106,12 @@ export async function handleControl(
 
     case "/state":
       if (method !== "GET") notAllowed(method, path, ["GET"]);
+      if (query.get("secrets") === "true" && !access.secretsAllowed) {
+        throw new HttpError(
+          401,
+          "secrets: send Authorization: Bearer <control token> (printed when the emulator starts) or one of its API keys",
+        );
+      }
       return { status: 200, body: stateDump(core, query.get("secrets") === "true") };
 
     case "/requests":

@@ -52,6 +52,9 @@ export interface ApiRoute {
   response?: z.ZodType;
 }
 
+/** The API key used when none is configured. */
+export const DEFAULT_API_KEY = "neon-emulator-key";
+
 export const LOCKED_MESSAGE = "project already has running conflicting operations, scheduling of new ones is prohibited";
 
 /** A short stable label for an API key: never the key, not reversible. */

@@ -2,26 +2,25 @@
  * Local emulator of Neon's auth management API (API v2). Start it programmatically with
  * `startEmulator()` or from the command line with `neon-auth-emulator` (see README.md).
  */
+import { randomBytes } from "node:crypto";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { systemClock, type Clock } from "../clock";
 import { ID_PATTERN } from "../schemas/common";
 import { stateDump } from "./control";
 import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSettings, type OneShotFault } from "./faults";
-import { keyLabel, seedBranchId } from "./http";
+import { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
 import { RequestLog } from "./log";
 import { insertProject } from "./projects";
 import { RateLimiter, type RateLimitOption } from "./ratelimit";
 import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler, Router, type EmulatorCore } from "./server";
 import { Store } from "./store";
 
-export { keyLabel, seedBranchId } from "./http";
+export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
 export { parseFaultSpec, type FaultSettings, type OneShotFault, type FaultKind } from "./faults";
 export { SPEC_RATE_LIMIT, type RateLimitOption, type RateLimitSettings } from "./ratelimit";
 export type { RequestLogEntry } from "./log";
 
-/** The API key used when none is configured. */
-export const DEFAULT_API_KEY = "neon-emulator-key";
 
 export interface SeedProject {
   id: string;
@@ -55,6 +54,18 @@ export interface EmulatorOptions {
   validateResponses?: boolean;
   /** Maximum entries kept in the request log. Default 10000. */
   requestLogLimit?: number;
+  /** Maximum bytes the request log holds (oldest entries go first). Default 4 MiB. */
+  requestLogBytes?: number;
+  /**
+   * Bearer token that unlocks secrets on the control routes (`/_emulator/state?secrets=true`).
+   * Default: a random one, on the handle as `controlToken` (the CLI prints it at start).
+   */
+  controlToken?: string;
+  /**
+   * Host header values (`host` or `host:port`) accepted besides loopback names with the
+   * emulator's own port, e.g. the name and published port of a container. Default none.
+   */
+  allowedHosts?: string[];
 }
 
 export interface EmulatorHandle {
@@ -66,6 +77,8 @@ export interface EmulatorHandle {
   host: string;
   /** The accepted API keys (the first owns the seeded projects). */
   apiKeys: string[];
+  /** Bearer token that unlocks secrets on the control routes (as does any API key). */
+  controlToken: string;
   store: Store;
   faults: Faults;
   rateLimiter: RateLimiter;
@@ -105,17 +118,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faultSettings =
     options.faults === undefined ? noFaults() : typeof options.faults === "string" ? parseFaultSpec(options.faults) : checkFaultSettings(options.faults);
 
+  const controlToken = options.controlToken ?? randomBytes(24).toString("base64url");
+  if (!/^[\x21-\x7e]{16,}$/.test(controlToken)) throw new Error("controlToken must be at least 16 visible ASCII characters");
   const store = Store.open({ file: options.stateFile, clock });
   const core: EmulatorCore = {
     store,
     clock,
     limiter: new RateLimiter(options.rateLimit ?? "spec", clock),
     faults: new Faults(faultSettings, options.random ?? Math.random),
-    log: new RequestLog(options.requestLogLimit ?? 10_000),
+    log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
     config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0) },
     keys,
     router: new Router(allRoutes),
     validateResponses: options.validateResponses ?? true,
+    port: 0,
+    allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter((h) => h !== "")),
+    controlToken,
     seed: () => {
       for (const s of seeds) {
         if (store.data.projects[s.id] !== undefined) continue;
@@ -125,7 +143,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
   core.seed();
 
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, createHandler(core));
+  // A client gets seconds, not minutes, to send its headers and its request; timeouts are checked
+  // every second (Node's default is every 30 s, which would let slow clients pile up).
+  const server = http.createServer(
+    // Request heads over 8 KB (no route comes near) are refused by the parser itself with 431.
+    { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 8 * 1024 },
+    createHandler(core),
+  );
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -135,6 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     });
   });
   const port = (server.address() as AddressInfo).port;
+  core.port = port;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
   let closing: Promise<void> | null = null;
@@ -144,6 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     host,
     apiKeys,
+    controlToken,
     store,
     faults: core.faults,
     rateLimiter: core.limiter,

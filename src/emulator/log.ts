@@ -2,7 +2,7 @@
 
 export interface RequestLogEntry {
   method: string;
-  /** Path as requested, without the query string. */
+  /** Path as requested, without the query string; cut after 256 characters. */
   path: string;
   /** Matched route template relative to /api/v2, or null. */
   route: string | null;
@@ -20,15 +20,32 @@ export interface RequestLogEntry {
 
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
+  private sizes: number[] = [];
+  private bytes = 0;
   private byStatus: Record<string, number> = {};
   private byRoute: Record<string, number> = {};
   private total = 0;
 
-  constructor(private readonly limit = 10_000) {}
+  /** Keeps at most `limit` entries and about `maxBytes` of them (oldest go first). */
+  constructor(
+    private readonly limit = 10_000,
+    private readonly maxBytes = 4 * 1024 * 1024,
+  ) {}
 
   add(e: RequestLogEntry): void {
+    const size = JSON.stringify(e).length;
     this.entries.push(e);
-    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+    this.sizes.push(size);
+    this.bytes += size;
+    let drop = 0;
+    while (this.entries.length - drop > this.limit || (this.bytes > this.maxBytes && this.entries.length - drop > 1)) {
+      this.bytes -= this.sizes[drop]!;
+      drop++;
+    }
+    if (drop > 0) {
+      this.entries.splice(0, drop);
+      this.sizes.splice(0, drop);
+    }
     this.total++;
     const s = String(e.status);
     this.byStatus[s] = (this.byStatus[s] ?? 0) + 1;
@@ -43,6 +60,8 @@ export class RequestLog {
   clear(): number {
     const n = this.entries.length;
     this.entries = [];
+    this.sizes = [];
+    this.bytes = 0;
     this.byStatus = {};
     this.byRoute = {};
     this.total = 0;

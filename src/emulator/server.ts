@@ -6,13 +6,14 @@ import * as http from "node:http";
 import type { Socket } from "node:net";
 import type { Clock } from "../clock";
 import { branchScopedRoutes } from "./branchRoutes";
+import { isLoopbackHost } from "../schemas/fields";
 import { handleControl } from "./control";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
 import type { Faults } from "./faults";
 import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type EmulatorConfig, type Reply } from "./http";
 import { integrationRoutes } from "./integration";
-import type { RequestLog } from "./log";
+import type { RequestLog, RequestLogEntry } from "./log";
 import { oauthRoutes } from "./oauth";
 import { projectRoutes } from "./projects";
 import type { RateLimiter } from "./ratelimit";
@@ -96,6 +97,12 @@ export interface EmulatorCore {
   validateResponses: boolean;
   /** Re-creates the seeded projects (start and reset). */
   seed(): void;
+  /** Port the server listens on (set once listening): the only port a Host header may name. */
+  port: number;
+  /** `host[:port]` values accepted in Host besides loopback names with `port` (lower case). */
+  allowedHosts: ReadonlySet<string>;
+  /** Bearer token that unlocks secrets on the control routes (as does any API key). */
+  controlToken: string;
 }
 
 function errorBody(status: number, e: HttpError | { message: string; code?: string }, requestId: string) {
@@ -105,6 +112,14 @@ function errorBody(status: number, e: HttpError | { message: string; code?: stri
 function send(res: http.ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  // A body nobody read (a request refused before authentication) is not read afterwards either:
+  // the connection closes instead of draining it.
+  const req = res.req as http.IncomingMessage | undefined;
+  const unread =
+    req !== undefined &&
+    !req.readableEnded &&
+    (req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0);
+  if (unread) res.setHeader("connection", "close");
   if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
     res.statusCode = reply.status;
     res.setHeader("content-length", "0");
@@ -116,6 +131,71 @@ function send(res: http.ServerResponse, reply: Reply): void {
   res.setHeader("content-type", "application/json; charset=utf-8");
   res.setHeader("content-length", String(Buffer.byteLength(text)));
   res.end(text);
+}
+
+/** Largest path kept in the request log; longer ones are cut (request heads may take 8 KB). */
+const LOGGED_PATH_MAX = 256;
+
+function loggedPath(pathname: string): string {
+  if (pathname.length <= LOGGED_PATH_MAX) return pathname;
+  // A copy, not a slice: V8 keeps a sliced string's whole parent alive (16 KB per entry).
+  const head = Buffer.from(pathname.slice(0, LOGGED_PATH_MAX), "utf8").toString("utf8");
+  return `${head}...(${pathname.length} characters)`;
+}
+
+/**
+ * Why a request must not be served, from where it comes: a Host other than a loopback name with
+ * this emulator's port (a DNS-rebound page names its own host), an Origin other than the
+ * emulator's own (a page of another site, or a sandboxed one with `null`), or a browser's
+ * `Sec-Fetch-Site` saying another site sent it. Undefined when it may be served.
+ */
+function sourceProblem(core: EmulatorCore, req: http.IncomingMessage): string | undefined {
+  const host = (req.headers.host ?? "").toLowerCase();
+  if (!hostAllowed(core, host)) {
+    return `Host must be a loopback name with this emulator's port (such as 127.0.0.1:${core.port}); requests for other hosts are refused`;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) {
+    return "requests from web pages of other origins are refused";
+  }
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") {
+    return "requests a browser sends on behalf of another site are refused";
+  }
+  return undefined;
+}
+
+function hostAllowed(core: EmulatorCore, host: string): boolean {
+  if (host === "") return false;
+  if (core.allowedHosts.has(host)) return true;
+  let url: URL;
+  try {
+    url = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || url.pathname !== "/" || `${url.host}` !== host) return false;
+  const port = url.port === "" ? 80 : Number(url.port);
+  return port === core.port && isLoopbackHost(url.hostname);
+}
+
+/** Control writes carry JSON, which a cross-site form or a "simple" request cannot send. */
+function requireJson(req: http.IncomingMessage): void {
+  const ct = String(req.headers["content-type"] ?? "").toLowerCase().split(";")[0]!.trim();
+  if (ct !== "application/json") {
+    throw new HttpError(415, "content-type: control writes must be sent as application/json");
+  }
+}
+
+function bearerOf(req: http.IncomingMessage): string | undefined {
+  const auth = req.headers.authorization;
+  return auth === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+}
+
+/** Secrets are served to the holder of the control token or of an API key, to nobody else. */
+function mayReadSecrets(core: EmulatorCore, req: http.IncomingMessage): boolean {
+  const bearer = bearerOf(req);
+  return bearer !== undefined && (bearer === core.controlToken || core.keys.has(bearer));
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
@@ -140,8 +220,10 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 export function parseJsonBody(req: http.IncomingMessage, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   const ct = String(req.headers["content-type"] ?? "").toLowerCase();
-  if (ct !== "" && !ct.includes("json")) {
-    throw new HttpError(415, `content-type: ${ct.split(";")[0] ?? ""} is not supported; send application/json`);
+  if (ct === "") throw new HttpError(415, "content-type: missing; send the body as application/json");
+  if (!ct.includes("json")) {
+    const type = (ct.split(";")[0] ?? "").trim().slice(0, 100).replace(/[^\x21-\x7e]/g, "?");
+    throw new HttpError(415, `content-type: ${type} is not supported; send application/json`);
   }
   try {
     return JSON.parse(raw.toString("utf8"));
@@ -173,8 +255,13 @@ export function createHandler(core: EmulatorCore) {
         let reply: Reply;
         try {
           if (!isLoopback(req.socket)) throw new HttpError(403, "control routes answer loopback clients only");
+          const refused = sourceProblem(core, req);
+          if (refused !== undefined) throw new HttpError(403, refused);
+          if (method !== "GET" && method !== "HEAD") requireJson(req);
           const raw = await readBody(req);
-          reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw));
+          reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw), {
+            secretsAllowed: mayReadSecrets(core, req),
+          });
         } catch (e) {
           reply = toErrorReply(e, requestId);
         }
@@ -185,6 +272,24 @@ export function createHandler(core: EmulatorCore) {
     } catch (e) {
       send(res, toErrorReply(e, requestId));
     }
+  };
+}
+
+function logEntry(
+  core: EmulatorCore,
+  e: { method: string; path: string; status: number; requestId: string; route?: string | null; started?: number; key?: string | null; fault?: string },
+): RequestLogEntry {
+  const now = core.clock.now();
+  return {
+    method: e.method,
+    path: e.path,
+    route: e.route ?? null,
+    status: e.status,
+    time: new Date(now).toISOString(),
+    duration_ms: Math.max(0, now - (e.started ?? now)),
+    request_id: e.requestId,
+    key: e.key ?? null,
+    ...(e.fault === undefined ? {} : { fault: e.fault }),
   };
 }
 
@@ -210,23 +315,16 @@ async function handleApi(
   let template: string | null = null;
   let fault: string | undefined;
   const finish = (status: number) => {
-    core.log.add({
-      method,
-      path: pathname,
-      route: template,
-      status,
-      time: new Date(core.clock.now()).toISOString(),
-      duration_ms: Math.max(0, core.clock.now() - started),
-      request_id: requestId,
-      key: account,
-      ...(fault === undefined ? {} : { fault }),
-    });
+    core.log.add(
+      logEntry(core, { method, path: loggedPath(pathname), route: template, status, requestId, started, key: account, fault }),
+    );
   };
 
   let reply: Reply;
   let lose = false;
   try {
-    const raw = await readBody(req);
+    const refused = sourceProblem(core, req);
+    if (refused !== undefined) throw new HttpError(403, refused);
     if (pathname !== API_PREFIX && !pathname.startsWith(API_PREFIX + "/")) {
       throw new HttpError(404, `no route for ${method} ${pathname}`);
     }
@@ -238,9 +336,8 @@ async function handleApi(
     }
     template = m.route.template;
 
-    // Authentication: bearer API key.
-    const auth = req.headers.authorization;
-    const bearer = auth === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+    // Authentication: bearer API key, before anything of the body is read.
+    const bearer = bearerOf(req);
     if (bearer === undefined) throw new HttpError(401, "authentication required: send Authorization: Bearer <API key>");
     const label = core.keys.get(bearer);
     if (label === undefined) throw new HttpError(401, "authentication failed: unknown API key");
@@ -269,6 +366,7 @@ async function handleApi(
     }
     lose = decision.kind === "lost";
 
+    const raw = await readBody(req);
     const ctx: ApiContext = {
       method,
       path: rel,

@@ -4,6 +4,7 @@
  * rename, fsync of the folder). A killed emulator leaves either the previous or the next complete
  * state file, never a half-written one.
  */
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { systemClock, type Clock } from "../clock";
@@ -132,13 +133,14 @@ export class Store {
   /** Opens a store, loading the state file when it exists. A corrupt file is an error, never overwritten. */
   static open(opts: StoreOptions = {}): Store {
     let data = emptyState();
-    if (opts.file !== undefined && fs.existsSync(opts.file)) {
-      const text = fs.readFileSync(opts.file, "utf8");
+    const text = opts.file === undefined ? undefined : readPrivate(opts.file);
+    if (opts.file !== undefined && text !== undefined) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
-      } catch (e) {
-        throw new Error(`state file ${opts.file} is not valid JSON: ${(e as Error).message}`);
+      } catch {
+        // Not the parser's message: it quotes the text around the fault, which may be a secret.
+        throw new Error(`state file ${opts.file} is not valid JSON`);
       }
       if (!isStateData(parsed)) throw new Error(`state file ${opts.file} is not an emulator state (version ${STATE_VERSION})`);
       data = parsed;
@@ -223,13 +225,52 @@ export class Store {
   }
 }
 
-let tempCounter = 0;
+/**
+ * The state file's text, or undefined when there is none. The file holds every secret of the
+ * emulated accounts: it is opened without following a symlink, and a mode wider than 0600 (say,
+ * a file made by an older version under a 022 umask) is tightened before it is read.
+ */
+function readPrivate(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ELOOP") throw new Error(`state file ${file} is a symbolic link; give the path of a regular file`);
+    throw e;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new Error(`state file ${file} is not a regular file`);
+    if ((st.mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
+    return fs.readFileSync(fd, "utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A new temp file beside `file`, created exclusively (never an existing file, never through a
+ * symlink) under a name nobody can guess ahead: `.<name>.<pid>.<random>.tmp`. The pid lets a
+ * later start tell a live writer's file from a stale one.
+ */
+async function createTemp(file: string): Promise<{ tmp: string; fh: fs.promises.FileHandle }> {
+  const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+  for (let attempt = 1; ; attempt++) {
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(12).toString("hex")}.tmp`);
+    try {
+      return { tmp, fh: await fs.promises.open(tmp, flags, 0o600) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw e;
+    }
+  }
+}
 
 /** Temp file in the same folder + fsync + rename + fsync of the folder. */
 export async function atomicWrite(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${++tempCounter}.tmp`);
-  const fh = await fs.promises.open(tmp, "w", 0o600);
+  const { tmp, fh } = await createTemp(file);
   try {
     await fh.writeFile(text, "utf8");
     await fh.sync();

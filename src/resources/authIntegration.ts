@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
-import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
+import { authProvider, branchId, databaseName, projectId, roleName, type Integration, type KeySet } from "../schemas";
 import { afterWrite, api, appEnv, existingIntegration, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
@@ -9,11 +9,11 @@ import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerO
 const KIND = "AuthIntegration";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const authIntegrationInputs = z.object({
+export const authIntegrationInputs = z.strictObject({
   projectId,
   branchId,
-  databaseName: nonEmpty.default("neondb"),
-  roleName: nonEmpty.default("neondb_owner"),
+  databaseName: databaseName.default("neondb"),
+  roleName: roleName.default("neondb_owner"),
   authProvider: authProvider.default("stack"),
   adopt: z.boolean().default(false),
 });

@@ -9,7 +9,7 @@ import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Han
 const KIND = "AuthOwnershipTransfer";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const authOwnershipTransferInputs = z.object({
+export const authOwnershipTransferInputs = z.strictObject({
   projectId,
   authProvider: authProvider.default("stack"),
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, projectId, type KeySet } from "../schemas";
+import { authProvider, projectId, triggerText, type KeySet } from "../schemas";
 import { api, appEnv, existingIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
@@ -9,10 +9,10 @@ import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Han
 const KIND = "AuthSdkKeys";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const authSdkKeysInputs = z.object({
+export const authSdkKeysInputs = z.strictObject({
   projectId,
   authProvider: authProvider.default("stack"),
-  rotationTrigger: z.string().optional(),
+  rotationTrigger: triggerText.optional(),
 });
 type Inputs = z.infer<typeof authSdkKeysInputs>;
 

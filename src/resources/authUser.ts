@@ -8,7 +8,7 @@ import { checkInputs, compact, diffFields, MODULE, providerOf, type Handler } fr
 const KIND = "AuthUser";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const authUserInputs = z.object({
+export const authUserInputs = z.strictObject({
   projectId,
   // Addresses are compared case-insensitively by the auth provider; normalising here keeps
   // `Ada@Example.com` and `ada@example.com` from showing as a change.

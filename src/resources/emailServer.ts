@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
-import { email, nonEmpty, port, projectId, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
+import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { api } from "./context";
 import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
@@ -10,15 +10,15 @@ const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "sen
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const emailServerInputs = z
-  .object({
+  .strictObject({
     projectId,
     type: z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }),
-    host: nonEmpty.optional(),
-    port: port.optional(),
-    username: nonEmpty.optional(),
-    password: nonEmpty.optional(),
+    host: smtpHost.optional(),
+    port: portInput.optional(),
+    username: smtpUsername.optional(),
+    password: smtpPassword.optional(),
     senderEmail: z.string().trim().pipe(email).optional(),
-    senderName: nonEmpty.optional(),
+    senderName: senderName.optional(),
   })
   .superRefine((v, ctx) => {
     for (const field of SMTP_FIELDS) {

@@ -71,13 +71,38 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.
   const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
   const parsed = schema.safeParse(inputs, { error: typeMessage });
   if (parsed.success) return { inputs: parsed.data as Props };
-  const failures = parsed.error.issues
-    .filter((issue) => !unknown.has(String(issue.path[0] ?? "")))
-    .map((issue) => {
-      const property = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
-      return { property, reason: `${kind} ${property} ${issue.message}` };
-    });
+  const failures = parsed.error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      // A misspelt input would otherwise be dropped and its default used without a word.
+      return issue.keys.map((key) => ({ property: key, reason: `${kind} ${key} ${unknownField(key, knownFields(schema))}` }));
+    }
+    if (unknown.has(String(issue.path[0] ?? ""))) return [];
+    const property = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
+    return [{ property, reason: `${kind} ${property} ${issue.message}` }];
+  });
   return failures.length > 0 ? { inputs, failures } : { inputs };
+}
+
+function knownFields(schema: z.ZodType): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+function unknownField(key: string, known: string[]): string {
+  const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
+  return `is not an input of this resource${near ? ` (did you mean ${near}?)` : ""}; known inputs: ${known.join(", ")}`;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 /** Zod's default type messages, said the way the rest of our messages are. */

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
-import { nonEmpty, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
+import { oauthClientId, oauthClientSecret, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
@@ -10,11 +10,11 @@ const KIND = "OAuthProvider";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const oauthProviderInputs = z
-  .object({
+  .strictObject({
     projectId,
     providerId: oauthProviderId,
-    clientId: nonEmpty.optional(),
-    clientSecret: nonEmpty.optional(),
+    clientId: oauthClientId.optional(),
+    clientSecret: oauthClientSecret.optional(),
     adopt: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {

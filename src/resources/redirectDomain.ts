@@ -1,24 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
-import { authProvider, domain, projectId } from "../schemas";
+import { authProvider, canonicalOrigin, originInput, projectId } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler } from "./kit";
 
 const KIND = "RedirectDomain";
 
-/** `HTTPS://App.Example.com/` and `https://app.example.com` are one origin: compare them as one. */
-export function normalizeOrigin(value: string): string {
-  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)\/*$/i.exec(value.trim());
-  if (!m) return value.trim();
-  return `${m[1]!.toLowerCase()}://${m[2]!.toLowerCase()}`;
+/** `HTTPS://App.Example.com:443/` and `https://app.example.com` are one origin: compare them as one. */
+function sameOrigin(listed: string, wanted: string): boolean {
+  const r = canonicalOrigin(listed);
+  return ("origin" in r ? r.origin : listed) === wanted;
 }
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const redirectDomainInputs = z.object({
+export const redirectDomainInputs = z.strictObject({
   projectId,
-  domain: z.string().transform(normalizeOrigin).pipe(domain),
+  domain: originInput,
   authProvider: authProvider.default("stack"),
 });
 
@@ -37,7 +36,7 @@ const FIELDS = [
 
 async function isListed(project: string, origin: string): Promise<boolean> {
   const list = await sharedList(project, "domains", () => api().listDomains(project));
-  return list.some((d) => normalizeOrigin(d.domain) === origin);
+  return list.some((d) => sameOrigin(d.domain, origin));
 }
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */

@@ -3,6 +3,7 @@
  * this module by package name and dispatch to the handler of their resource kind.
  */
 import "../nodeVersion";
+import { collectSecrets, redactText, rememberSecrets } from "../client";
 import type { Handler, Kind } from "./kit";
 import { integrationHandler } from "./authIntegration";
 import { sdkKeysHandler } from "./authSdkKeys";
@@ -26,11 +27,63 @@ const handlers: Record<Kind, Handler> = {
   EmailServer: emailServerHandler,
 };
 
+const guardedHandlers = new Map<Kind, Handler>();
+
 export function handler(kind: Kind): Handler {
   const h = handlers[kind];
   if (!h) throw new Error(`pulumi-neon-auth has no resource kind ${kind}; is the installed package older than the stack?`);
   // Every call, check included, first needs settings that make sense: so preview already says
   // what is missing, for each resource, without sending anything.
   settingsReady();
-  return h;
+  let g = guardedHandlers.get(kind);
+  if (!g) guardedHandlers.set(kind, (g = guarded(h)));
+  return g;
+}
+
+/**
+ * Every secret a provider method sees (inputs, old outputs, new outputs) is remembered for the
+ * rest of the process, and every error it throws or failure it reports is scrubbed of all of
+ * them: an error about one resource may quote a secret that belongs to another, or one that
+ * was never sent in that request (an old client secret echoed by the API).
+ */
+function guarded(h: Handler): Handler {
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      for (const a of args) rememberSecrets(secretsIn(a));
+      try {
+        const result = await fn(...args);
+        rememberSecrets(secretsIn(result));
+        return result;
+      } catch (e) {
+        throw scrub(e);
+      }
+    };
+  const check = wrap(h.check.bind(h));
+  return {
+    check: async (olds, news) => {
+      const r = await check(olds, news);
+      return r.failures ? { ...r, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : r;
+    },
+    diff: wrap(h.diff.bind(h)),
+    create: wrap(h.create.bind(h)),
+    read: wrap(h.read.bind(h)),
+    update: wrap(h.update.bind(h)),
+    delete: wrap(h.delete.bind(h)),
+  };
+}
+
+/** Secret values in props or a provider result; a transfer's `url` carries a one-time code. */
+function secretsIn(value: unknown): string[] {
+  const found = collectSecrets(value);
+  const props = value as { url?: unknown; outs?: { url?: unknown }; props?: { url?: unknown } } | undefined;
+  for (const url of [props?.url, props?.outs?.url, props?.props?.url]) if (typeof url === "string") found.push(url);
+  return found;
+}
+
+function scrub(e: unknown): unknown {
+  if (!(e instanceof Error)) return new Error(redactText(String(e)));
+  e.message = redactText(e.message);
+  if (e.stack) e.stack = redactText(e.stack);
+  return e;
 }

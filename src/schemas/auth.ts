@@ -9,12 +9,19 @@ import {
   branchId,
   domain,
   email,
-  nonEmpty,
+  databaseName,
+  oauthClientId,
+  oauthClientSecret,
+  roleName,
+  senderName,
+  smtpHost,
+  smtpPassword,
+  smtpUsername,
   oauthProviderId,
-  port,
   projectId,
   userName,
 } from "./common";
+import { port } from "./fields";
 
 // ---- integration ----------------------------------------------------------------------------
 
@@ -22,8 +29,8 @@ export const createIntegrationRequest = z.strictObject({
   auth_provider: authProvider,
   project_id: projectId,
   branch_id: branchId,
-  database_name: nonEmpty.default("neondb"),
-  role_name: nonEmpty.default("neondb_owner"),
+  database_name: databaseName.default("neondb"),
+  role_name: roleName.default("neondb_owner"),
 });
 export type CreateIntegrationRequest = z.input<typeof createIntegrationRequest>;
 
@@ -86,7 +93,7 @@ export const oauthProvider = z.object({
 export type OAuthProvider = z.infer<typeof oauthProvider>;
 
 export const addOAuthProviderRequest = z
-  .strictObject({ id: oauthProviderId, client_id: nonEmpty.optional(), client_secret: nonEmpty.optional() })
+  .strictObject({ id: oauthProviderId, client_id: oauthClientId.optional(), client_secret: oauthClientSecret.optional() })
   .refine((b) => (b.client_id === undefined) === (b.client_secret === undefined), {
     message: "client_id and client_secret must be given together (both for standard, neither for shared)",
     path: ["client_secret"],
@@ -94,8 +101,8 @@ export const addOAuthProviderRequest = z
 export type AddOAuthProviderRequest = z.input<typeof addOAuthProviderRequest>;
 
 export const updateOAuthProviderRequest = z.strictObject({
-  client_id: nonEmpty.optional(),
-  client_secret: nonEmpty.optional(),
+  client_id: oauthClientId.optional(),
+  client_secret: oauthClientSecret.optional(),
 });
 export type UpdateOAuthProviderRequest = z.input<typeof updateOAuthProviderRequest>;
 
@@ -118,12 +125,12 @@ export type DeleteDomainsRequest = z.input<typeof deleteDomainsRequest>;
 export const sharedEmailServer = z.strictObject({ type: z.literal("shared") });
 export const standardEmailServer = z.strictObject({
   type: z.literal("standard"),
-  host: nonEmpty,
+  host: smtpHost,
   port,
-  username: nonEmpty,
-  password: nonEmpty,
+  username: smtpUsername,
+  password: smtpPassword,
   sender_email: email,
-  sender_name: nonEmpty,
+  sender_name: senderName,
 });
 export const updateEmailServerRequest = z.discriminatedUnion("type", [sharedEmailServer, standardEmailServer], {
   message: 'must be "shared" or "standard"',

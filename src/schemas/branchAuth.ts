@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { integration, standardEmailServerResponse } from "./auth";
-import { domain, email, nonEmpty, userName } from "./common";
+import { databaseName, domain, email, oauthClientId, oauthClientSecret, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
+import { port, text, token } from "./fields";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
 export const BRANCH_AUTH_PROVIDERS = ["better_auth", "stack", "mock"] as const;
@@ -23,7 +24,7 @@ export type BranchOAuthProviderId = z.infer<typeof branchOAuthProviderId>;
 
 export const enableBranchAuthRequest = z.strictObject({
   auth_provider: branchAuthProvider,
-  database_name: nonEmpty.optional(),
+  database_name: databaseName.optional(),
 });
 export type EnableBranchAuthRequest = z.input<typeof enableBranchAuthRequest>;
 
@@ -35,7 +36,7 @@ export const branchIntegration = integration.extend({ base_url: z.string().optio
 export type BranchIntegration = z.infer<typeof branchIntegration>;
 
 export const appNameRequest = z.strictObject({
-  name: z.string().min(1, { message: "must be 1 to 256 characters" }).max(256, { message: "must be 1 to 256 characters" }),
+  name: text(256),
 });
 export type AppNameRequest = z.input<typeof appNameRequest>;
 export const appNameResponse = z.object({ name: z.string() });
@@ -46,7 +47,7 @@ export const branchAddDomainRequest = z.strictObject({ domain, auth_provider: br
 export type BranchAddDomainRequest = z.input<typeof branchAddDomainRequest>;
 export const branchDeleteDomainsRequest = z.strictObject({
   auth_provider: branchAuthProvider,
-  domains: z.array(z.strictObject({ domain: nonEmpty })).min(1, { message: "must name at least one domain" }),
+  domains: z.array(z.strictObject({ domain: z.string().min(1) })).min(1, { message: "must name at least one domain" }),
 });
 export type BranchDeleteDomainsRequest = z.input<typeof branchDeleteDomainsRequest>;
 
@@ -56,7 +57,7 @@ export const branchCreateUserRequest = z.strictObject({ email, name: userName.op
 export type BranchCreateUserRequest = z.input<typeof branchCreateUserRequest>;
 export const userIdResponse = z.object({ id: z.string() });
 export const setUserRolesRequest = z.strictObject({
-  roles: z.array(nonEmpty).min(1, { message: "must name at least one role" }),
+  roles: z.array(token(64)).min(1, { message: "must name at least one role" }),
 });
 export type SetUserRolesRequest = z.input<typeof setUserRolesRequest>;
 
@@ -74,9 +75,9 @@ export const branchListOAuthProvidersResponse = z.object({ providers: z.array(br
 export const branchAddOAuthProviderRequest = z
   .strictObject({
     id: branchOAuthProviderId,
-    client_id: nonEmpty.optional(),
-    client_secret: nonEmpty.optional(),
-    microsoft_tenant_id: nonEmpty.optional(),
+    client_id: oauthClientId.optional(),
+    client_secret: oauthClientSecret.optional(),
+    microsoft_tenant_id: token(256).optional(),
   })
   .refine((b) => (b.client_id === undefined) === (b.client_secret === undefined), {
     message: "client_id and client_secret must be given together (both for standard, neither for shared)",
@@ -89,21 +90,21 @@ export const branchAddOAuthProviderRequest = z
 export type BranchAddOAuthProviderRequest = z.input<typeof branchAddOAuthProviderRequest>;
 
 export const branchUpdateOAuthProviderRequest = z.strictObject({
-  client_id: nonEmpty.optional(),
-  client_secret: nonEmpty.optional(),
-  microsoft_tenant_id: nonEmpty.optional(),
+  client_id: oauthClientId.optional(),
+  client_secret: oauthClientSecret.optional(),
+  microsoft_tenant_id: token(256).optional(),
 });
 export type BranchUpdateOAuthProviderRequest = z.input<typeof branchUpdateOAuthProviderRequest>;
 
 // ---- email provider -------------------------------------------------------------------------
 
 const smtpFields = {
-  host: nonEmpty,
-  port: z.number({ message: "must be a number" }).int({ message: "must be a whole number" }).min(1).max(65535),
-  username: nonEmpty,
-  password: nonEmpty,
+  host: smtpHost,
+  port,
+  username: smtpUsername,
+  password: smtpPassword,
   sender_email: email,
-  sender_name: nonEmpty,
+  sender_name: senderName,
 };
 export const SMTP_FIELDS = Object.keys(smtpFields) as (keyof typeof smtpFields)[];
 
@@ -115,7 +116,7 @@ export const updateEmailProviderRequest = z.discriminatedUnion(
   "type",
   [
     z.strictObject({ type: z.literal("standard"), ...z.strictObject(smtpFields).partial().shape }),
-    z.strictObject({ type: z.literal("shared"), sender_email: email.optional(), sender_name: nonEmpty.optional() }),
+    z.strictObject({ type: z.literal("shared"), sender_email: email.optional(), sender_name: senderName.optional() }),
   ],
   { message: 'must be "shared" or "standard"' },
 );

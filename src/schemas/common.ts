@@ -3,6 +3,7 @@
  * One definition each, so a rule cannot drift between the three.
  */
 import { z } from "zod";
+import { hostname, origin, pgIdentifier, secret, text, token } from "./fields";
 
 /** Project and branch ids as Neon issues them (API-FACTS.md). */
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;
@@ -28,32 +29,21 @@ export const email = z
   .max(256, { message: "must be at most 256 characters" })
   .pipe(z.email({ message: "must be a valid email address" }));
 
-export const userName = z
-  .string()
-  .min(1, { message: "must be 1 to 255 characters" })
-  .max(255, { message: "must be 1 to 255 characters" });
+export const userName = text(255);
 
-/** An origin: scheme, host and optional port; no path, query, fragment or trailing slash. */
-const ORIGIN_PATTERN = /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::(\d{1,5}))?$/i;
+/** A redirect domain: an origin in canonical form. */
+export const domain = origin;
 
-export function isOrigin(value: string): boolean {
-  const m = ORIGIN_PATTERN.exec(value);
-  if (!m) return false;
-  const port = m[1] === undefined ? undefined : Number(m[1]);
-  return port === undefined || (port >= 1 && port <= 65535);
-}
-
-export const domain = z
-  .string()
-  .refine(isOrigin, { message: "must be an origin of the form http(s)://host[:port], with no path and no trailing slash" });
-
-export const port = z
-  .number({ message: "must be a number" })
-  .int({ message: "must be a whole number" })
-  .min(1, { message: "must be between 1 and 65535" })
-  .max(65535, { message: "must be between 1 and 65535" });
-
-export const nonEmpty = z.string().min(1, { message: "must not be empty" });
+export const databaseName = pgIdentifier("database");
+export const roleName = pgIdentifier("role");
+export const oauthClientId = token(256);
+export const oauthClientSecret = secret(1024);
+export const smtpHost = hostname;
+export const smtpUsername = text(256);
+export const smtpPassword = secret(1024);
+export const senderName = text(255);
+/** A free label whose only meaning is "changed or not" (key rotation). */
+export const triggerText = text(256);
 
 /** Neon's error envelope: `code` is a free string, often empty. */
 export const errorBody = z.object({

@@ -4,7 +4,8 @@
  * method, body schemas and statuses of an endpoint are written once, here.
  */
 import type { z } from "zod";
-import { authProvider, branchId, nonEmpty, oauthProviderId, projectId } from "./common";
+import { authProvider, branchId, oauthProviderId, projectId } from "./common";
+import { pathSegment } from "./fields";
 import { branchOAuthProviderId } from "./branchAuth";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
@@ -72,9 +73,9 @@ export const COMMON_ERRORS: Readonly<Record<number, string>> = {
 export const LOCKED = { 423: "another operation runs on the project; safe to retry" } as const;
 
 const DEFAULT_PARAMS: Record<Generation, Record<string, z.ZodType<string>>> = {
-  hosting: { project_id: projectId, branch_id: branchId, operation_id: nonEmpty },
-  project: { project_id: projectId, auth_user_id: nonEmpty, oauth_provider_id: oauthProviderId, auth_provider: authProvider },
-  branch: { project_id: projectId, branch_id: branchId, auth_user_id: nonEmpty, oauth_provider_id: branchOAuthProviderId },
+  hosting: { project_id: projectId, branch_id: branchId, operation_id: pathSegment },
+  project: { project_id: projectId, auth_user_id: pathSegment, oauth_provider_id: oauthProviderId, auth_provider: authProvider },
+  branch: { project_id: projectId, branch_id: branchId, auth_user_id: pathSegment, oauth_provider_id: branchOAuthProviderId },
 };
 
 export function paramNames(path: string): string[] {

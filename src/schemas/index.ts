@@ -3,3 +3,4 @@ export * from "./projects";
 export * from "./auth";
 export * from "./branchAuth";
 export * from "./endpoints";
+export * from "./fields";

@@ -42,11 +42,11 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       return toResult(await fetch(emu.url + path, { method, headers, body }));
     },
     async control(method, path, body) {
-      const init: RequestInit = { method };
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        init.headers = { "content-type": "application/json" };
-      }
+      // Control writes must be JSON; the token unlocks secrets (the tests of the guards use fetch).
+      const headers: Record<string, string> = { authorization: `Bearer ${emu.controlToken}` };
+      if (method !== "GET") headers["content-type"] = "application/json";
+      const init: RequestInit = { method, headers };
+      if (body !== undefined) init.body = JSON.stringify(body);
       return toResult(await fetch(emu.controlUrl + path, init));
     },
     close: () => emu.close(),

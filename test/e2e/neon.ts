@@ -74,7 +74,7 @@ export async function requestLog(em: EmulatorHandle): Promise<{ method: string; 
 }
 
 export async function clearRequestLog(em: EmulatorHandle): Promise<void> {
-  await fetch(`${em.controlUrl}/requests`, { method: "DELETE" });
+  await fetch(`${em.controlUrl}/requests`, { method: "DELETE", headers: { "content-type": "application/json" } });
 }
 
 /** Calls the API directly, as someone working outside the stack would. */

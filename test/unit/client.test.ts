@@ -17,7 +17,10 @@ import {
   type NeonClient,
 } from "../../src/client";
 import { isRetryableStatus, networkMayHaveActed, parseRetryAfter, shouldRetry } from "../../src/client/retry";
-import { redactText, redactValue } from "../../src/client/redact";
+import { forgetSecrets, redactText, redactValue } from "../../src/client/redact";
+
+// Each test's fake secrets stay its own: the process remembers every secret it saw.
+beforeEach(() => forgetSecrets());
 
 const ORIGIN = "https://api.test";
 const BASE = `${ORIGIN}/api/v2`;

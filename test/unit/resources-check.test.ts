@@ -48,7 +48,7 @@ describe("check", () => {
       {
         property: "domain",
         reason:
-          "RedirectDomain domain must be an origin of the form http(s)://host[:port], with no path and no trailing slash",
+          "RedirectDomain domain must be an origin of the form https://host[:port], with no path, query, fragment or credentials",
       },
     ]);
   });

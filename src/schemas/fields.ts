@@ -1,0 +1,233 @@
+/**
+ * The one set of field rules: what `check` accepts from a program, what the client sends and
+ * what the emulator accepts. Each refusal names the rule, never the value (a value may be a
+ * secret, or a terminal escape). Normalising rules (trim, lower case, canonical origin, port)
+ * run here too, so that `diff` compares canonical forms and stays quiet.
+ */
+import { isIPv4, isIPv6 } from "node:net";
+import { z } from "zod";
+
+// C0 and C1 control characters (CR, LF, TAB, NUL, ESC, ...), and DEL.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// Characters that reorder or split what a terminal or log viewer shows (bidi overrides and
+// isolates, directional marks, line and paragraph separators).
+const INVISIBLE_LAYOUT = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+
+export const RULES = {
+  blank: "must not be empty or only whitespace",
+  control: "must not contain control characters (such as CR, LF, TAB, NUL or ESC)",
+  layout: "must not contain bidirectional-override or line-separator characters",
+  edgeSpace: "must not begin or end with whitespace",
+} as const;
+
+/** Whether a string is free of control and layout characters (used for server text, too). */
+export function isCleanText(s: string): boolean {
+  return !CONTROL.test(s) && !INVISIBLE_LAYOUT.test(s);
+}
+
+/** Control and layout characters replaced by a space: for text that came from a server. */
+export function stripUnsafeText(s: string): string {
+  return s.replace(new RegExp(`${CONTROL.source}|${INVISIBLE_LAYOUT.source}`, "g"), " ");
+}
+
+/** Free text (names, labels): trimmed, 1 to `max` characters, no control or layout characters. */
+export function text(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, { message: RULES.blank })
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine((s) => !CONTROL.test(s), { message: RULES.control })
+    .refine((s) => !INVISIBLE_LAYOUT.test(s), { message: RULES.layout });
+}
+
+/**
+ * A secret (password, client secret): never trimmed (that would change it silently), so
+ * surrounding whitespace, usually a pasted newline, is refused instead.
+ */
+export function secret(max = 1024) {
+  return z
+    .string()
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine((s) => s.trim() !== "", { message: RULES.blank })
+    .refine((s) => s.trim() === s, { message: RULES.edgeSpace })
+    .refine((s) => !CONTROL.test(s), { message: RULES.control })
+    .refine((s) => !INVISIBLE_LAYOUT.test(s), { message: RULES.layout });
+}
+
+/** An opaque ASCII token such as an OAuth client id: visible ASCII only, no spaces. */
+export function token(max = 256) {
+  return z
+    .string()
+    .trim()
+    .min(1, { message: RULES.blank })
+    .max(max, { message: `must be at most ${max} characters` })
+    .regex(/^[\x21-\x7e]*$/, { message: "must be visible ASCII characters only (no spaces, control or non-ASCII characters)" });
+}
+
+// ---- hosts -----------------------------------------------------------------------------------
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+// What a URL parser reads as a number (decimal, 0x hex, leading-zero octal): a name whose last
+// label looks like this is an IPv4 address in disguise (`0x7f.1`, `999.999.999.999`).
+const NUMERIC_LABEL = /^(?:0x[0-9a-f]*|\d+)$/;
+
+/** Why `host` (lower case, no brackets) is not a hostname or IPv4 literal; undefined when it is. */
+export function hostProblem(host: string): string | undefined {
+  if (host === "") return "must not be empty";
+  if (!/^[\x21-\x7e]+$/.test(host)) {
+    return "must be ASCII (write an internationalised name in its punycode form, xn--...)";
+  }
+  if (host.length > 253) return "must be at most 253 characters";
+  const labels = host.split(".");
+  if (NUMERIC_LABEL.test(labels[labels.length - 1]!)) {
+    return isIPv4(host) ? undefined : "must be a valid IPv4 address in dotted decimal (four numbers 0 to 255, no leading zeros)";
+  }
+  if (labels.some((l) => l.includes("*"))) return "must not contain wildcards";
+  if (!labels.every((l) => LABEL.test(l))) {
+    return "must be a hostname of dot-separated labels of letters, digits and '-' (1 to 63 characters each, no '-' at either end)";
+  }
+  return undefined;
+}
+
+/** A host name (RFC 1123), an IPv4 literal, or an IPv6 literal with or without brackets. */
+export const hostname = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .superRefine((h, ctx) => {
+    const bare = h.startsWith("[") && h.endsWith("]") ? h.slice(1, -1) : h;
+    if (isIPv6(bare)) return;
+    const problem = hostProblem(h);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** Loopback hosts: 127.0.0.0/8, localhost (and names under it) and ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  if (h === "localhost" || h.endsWith(".localhost")) return true;
+  if (isIPv4(h)) return h.startsWith("127.");
+  if (isIPv6(h)) {
+    try {
+      return new URL(`http://[${h}]`).hostname === "[::1]";
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+// ---- ports and origins -----------------------------------------------------------------------
+
+const PORT_RULE = "must be a whole number between 1 and 65535";
+
+/** A port on the wire: a JSON number. */
+export const port = z
+  .number({ message: "must be a number" })
+  .int({ message: "must be a whole number" })
+  .min(1, { message: "must be between 1 and 65535" })
+  .max(65535, { message: "must be between 1 and 65535" });
+
+/** A port as a program gives it: a number, or its decimal string (config values are strings). */
+export const portInput = z
+  .union([z.number(), z.string().regex(/^[1-9]\d{0,4}$/, { message: PORT_RULE }).transform(Number)], {
+    message: "must be a number",
+  })
+  .pipe(port);
+
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+const ORIGIN_FORM = "must be an origin of the form https://host[:port], with no path, query, fragment or credentials";
+
+/**
+ * An origin in canonical form (`https://host[:port]`: lower case, no default port, no trailing
+ * slash), or the reason it is not one. `http:` is taken for loopback hosts only: a browser sent
+ * back to plain http elsewhere would carry its sign-in code in clear.
+ */
+export function canonicalOrigin(value: string, opts: { exact?: boolean } = {}): { origin: string } | { problem: string } {
+  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/*)([?#].*)?$/is.exec(opts.exact ? value : value.trim());
+  if (!m) return { problem: ORIGIN_FORM };
+  if (opts.exact && m[3] !== "") return { problem: "must have no path, not even a trailing slash" };
+  const scheme = `${m[1]!.toLowerCase()}:`;
+  const authority = m[2]!;
+  if (m[4] !== undefined) return { problem: "must not have a query or fragment" };
+  if (scheme !== "https:" && scheme !== "http:") return { problem: "must use https (or http for a loopback host)" };
+  if (authority.includes("@")) return { problem: "must not carry credentials (user@host)" };
+  const hp = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(authority);
+  if (!hp) return { problem: ORIGIN_FORM };
+  let host = hp[1]!.toLowerCase();
+  const portText = hp[2];
+  if (host.startsWith("[")) {
+    const inner = host.slice(1, -1);
+    if (!isIPv6(inner)) return { problem: "must hold a valid IPv6 address between the brackets" };
+    host = new URL(`http://[${inner}]`).hostname;
+  } else {
+    const problem = hostProblem(host);
+    if (problem) return { problem: `host ${problem}` };
+  }
+  let portPart = "";
+  if (portText !== undefined) {
+    if (!/^[1-9]\d{0,4}$/.test(portText) || Number(portText) > 65535) {
+      return { problem: "port must be a number between 1 and 65535 without leading zeros" };
+    }
+    if (portText !== DEFAULT_PORTS[scheme]) portPart = `:${portText}`;
+  }
+  if (scheme === "http:" && !isLoopbackHost(host)) return { problem: "must use https (http is accepted for loopback hosts only)" };
+  return { origin: `${scheme}//${host}${portPart}` };
+}
+
+function originSchema(exact: boolean) {
+  return z.string().transform((v, ctx) => {
+    const r = canonicalOrigin(v, { exact });
+    if ("problem" in r) {
+      ctx.addIssue({ code: "custom", message: r.problem });
+      return z.NEVER;
+    }
+    return r.origin;
+  });
+}
+
+/** A redirect origin on the wire: no surrounding space or trailing slash; sent canonical. */
+export const origin = originSchema(true);
+/** A redirect origin as a program gives it (`HTTPS://App.example.com:443/` is fine), made canonical. */
+export const originInput = originSchema(false);
+
+// ---- PostgreSQL names ------------------------------------------------------------------------
+
+/**
+ * A database or role name: a PostgreSQL identifier of at most 63 bytes (longer ones are cut by
+ * the server), starting with a letter or `_`; `-` is allowed as Neon quotes names.
+ */
+export function pgIdentifier(what: "database" | "role") {
+  const base = z
+    .string()
+    .trim()
+    .min(1, { message: RULES.blank })
+    .refine((s) => Buffer.byteLength(s, "utf8") <= 63, { message: "must be at most 63 bytes (a PostgreSQL identifier)" })
+    .regex(/^[A-Za-z_][A-Za-z0-9_$-]*$/, {
+      message: "must be a PostgreSQL identifier: a letter or '_' first, then letters, digits, '_', '$' or '-'",
+    });
+  return what === "role"
+    ? base.refine((s) => !/^pg_/i.test(s), { message: "must not start with pg_ (reserved by PostgreSQL)" })
+    : base;
+}
+
+// ---- identifiers used in paths ---------------------------------------------------------------
+
+/**
+ * Why a value cannot stand as one path segment; undefined when it can. `.` and `..` would be read
+ * as dot segments (the request would reach another path), and control characters or very long
+ * values are never ids.
+ */
+export function pathSegmentProblem(v: unknown): string | undefined {
+  if (typeof v !== "string" || v.trim() === "") return "must be a non-empty string";
+  if (v === "." || v === "..") return "must not be a dot segment (. or ..)";
+  if (v.length > 256) return "must be at most 256 characters";
+  if (!isCleanText(v)) return RULES.control;
+  return undefined;
+}
+
+/** A path parameter that names one object: see pathSegmentProblem. */
+export const pathSegment = z.string().superRefine((v, ctx) => {
+  const problem = pathSegmentProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
