@@ -4,5 +4,7 @@
  * client and the local emulator live on their own subpaths, `pulumi-neon-auth/client` and
  * `pulumi-neon-auth/emulator`, so that a program's type check never reaches their internals.
  */
-import "./nodeVersion";
+import { assertNodeVersion } from "./nodeVersion";
+// First, before the rest loads: on an old Node our dependencies fail without saying why.
+assertNodeVersion("pulumi-neon-auth");
 export * from "./resources";

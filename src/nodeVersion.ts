@@ -32,6 +32,3 @@ function compare(a: string, b: string): number {
   return 0;
 }
 
-// Importing this module is the check: it is the first import of the package root, the provider
-// runtime and the emulator's command, so nothing of ours or of our dependencies loads before it.
-assertNodeVersion("pulumi-neon-auth");

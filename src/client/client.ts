@@ -100,11 +100,6 @@ export interface ClientOptions {
   apiKey: string;
   /** Default `https://console.neon.tech/api/v2`. */
   baseUrl?: string;
-  /**
-   * Which setting the base URL came from (e.g. `neon-auth:apiUrl`). When given, errors a wrong URL
-   * can cause (404, a refused connection, an unknown host) name the URL and this setting.
-   */
-  baseUrlFrom?: string;
   /** Overall deadline of one call, all attempts and waits included. Default 120_000 ms. */
   deadlineMs?: number;
   /** Per-attempt timeouts. */
@@ -127,7 +122,9 @@ export interface ClientOptions {
   userAgent?: string;
   /**
    * How errors name the settings the key and the URL came from (the values are never shown),
-   * e.g. `{ apiKey: "neon-auth:apiKey (stack config)" }`. Default `apiKey` and `baseUrl`.
+   * e.g. `{ apiKey: "neon-auth:apiKey" }`. Default `apiKey` and `baseUrl`. With `baseUrl` given,
+   * the errors a wrong URL can cause (a 404, a refused connection, an unknown host) also name the
+   * URL in use and that setting.
    */
   settingNames?: { apiKey?: string; baseUrl?: string };
 }
@@ -293,7 +290,12 @@ class NeonHttpClient implements NeonClient {
     this.baseUrl = url.origin + url.pathname;
     this.#origin = url.origin;
     this.#prefix = url.pathname;
-    this.#urlHint = options.baseUrlFrom ? `; Neon API at ${this.baseUrl} (base URL from ${options.baseUrlFrom})` : "";
+    const named = options.settingNames?.baseUrl;
+    this.#urlHint = !named
+      ? ""
+      : options.baseUrl === undefined
+        ? `; Neon API at ${this.baseUrl} (the default base URL; ${named} sets another)`
+        : `; Neon API at ${this.baseUrl} (base URL from ${named})`;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#logger = options.logger;

@@ -3,9 +3,10 @@
  * neon-auth-emulator: runs the local emulator of Neon's auth management API.
  * Prints the API base URL (one line) on stdout when ready; notes go to stderr.
  */
+import { assertNodeVersion } from "../nodeVersion";
 // Before anything else loads: on an old Node our dependencies fail with messages that never say why.
 try {
-  require("../nodeVersion");
+  assertNodeVersion("pulumi-neon-auth");
 } catch (err) {
   process.stderr.write(`neon-auth-emulator: ${(err as Error).message}\n`);
   process.exit(1);

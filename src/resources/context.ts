@@ -38,8 +38,8 @@ export function api(): NeonClient {
   const pacing = process.env.PULUMI_NEON_AUTH_PACING === "off" ? false : undefined;
   return getClient({
     apiKey: s.apiKey,
-    baseUrl: s.apiUrl,
-    baseUrlFrom: s.apiUrlFrom,
+    ...(s.apiUrl === undefined ? {} : { baseUrl: s.apiUrl }),
+    settingNames: { apiKey: s.apiKeyFrom, baseUrl: s.apiUrlFrom },
     ...(pacing === false ? { pacing } : {}),
   });
 }

@@ -2,7 +2,9 @@
  * Entry point of the dynamic-provider process: the serialized provider methods (kit.ts) load
  * this module by package name and dispatch to the handler of their resource kind.
  */
-import "../nodeVersion";
+import { assertNodeVersion } from "../nodeVersion";
+// First, before the rest loads: on an old Node our dependencies fail without saying why.
+assertNodeVersion("pulumi-neon-auth");
 import { collectSecrets, redactText, rememberSecrets } from "../client";
 import type { Handler, Kind } from "./kit";
 import { integrationHandler } from "./authIntegration";

@@ -9,8 +9,6 @@
  */
 import { NeonConfigError } from "../client";
 
-export const DEFAULT_API_URL = "https://console.neon.tech/api/v2";
-
 /** Each setting a user can write, by the name they write it under. */
 export const SETTING = {
   stackKey: "neon-auth:apiKey",
@@ -26,8 +24,9 @@ export interface Settings {
   apiKey: string;
   /** Which setting the key came from (a name from SETTING, never the value). */
   apiKeyFrom: string;
-  apiUrl: string;
-  /** Which setting the URL came from, or `the default`. */
+  /** Undefined: the client's default (Neon's console API). */
+  apiUrl: string | undefined;
+  /** The setting that gives the URL, in the same place as the key (set or not). */
   apiUrlFrom: string;
 }
 
@@ -69,7 +68,7 @@ export function resolveSettings(config: (name: string) => string | undefined, en
   return {
     apiKey: key.value,
     apiKeyFrom: key.from,
-    apiUrl: own.url ?? DEFAULT_API_URL,
-    apiUrlFrom: own.url === undefined ? "the default" : own.from,
+    apiUrl: own.url,
+    apiUrlFrom: own.from,
   };
 }

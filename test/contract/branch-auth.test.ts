@@ -111,7 +111,7 @@ describe("integration", () => {
     const r = await call(B.updateBranchAppName, IDS, { body: { name: "Acme" } });
     expect([r.status, r.json]).toEqual([200, { name: "Acme" }]);
     expect((await call(B.getBranchAuth, IDS)).json.name).toBe("Acme");
-    expect((await call(B.updateBranchAppName, IDS, { body: { name: "" } })).json.message).toBe("name: must be 1 to 256 characters");
+    expect((await call(B.updateBranchAppName, IDS, { body: { name: "" } })).json.message).toBe("name: must not be empty or only whitespace");
   });
 
   it("disable without delete_data keeps the users for a re-enable; with it, drops them", async () => {

@@ -12,7 +12,7 @@ import { BRANCH, KEY_A, PROJECT, startHarness, type Harness } from "./emulator-h
 let h: Harness;
 let client: NeonClient;
 const ids = { project_id: PROJECT, branch_id: BRANCH };
-const SMTP = { host: "smtp.example.com", port: 587, username: "u", password: "p", sender_email: "a@example.com", sender_name: "A" };
+const SMTP = { host: "smtp.example.com", port: 587, username: "u", password: "smtp-pw-branch-client-3c", sender_email: "a@example.com", sender_name: "A" };
 
 beforeAll(async () => {
   h = await startHarness({ rateLimit: "off" });

@@ -23,7 +23,7 @@ let h: Harness;
 let neon: Api<unknown>;
 const P = PROJECT;
 const Br = BRANCH;
-const SMTP = { host: "smtp.example.com", port: 587, username: "u", password: "p", sender_email: "a@example.com", sender_name: "A" };
+const SMTP = { host: "smtp.example.com", port: 587, username: "u", password: "smtp-pw-branch-client-3c", sender_email: "a@example.com", sender_name: "A" };
 const driven = new Set<string>();
 const BA = NeonAuthSupportedAuthProvider.BetterAuth;
 
