@@ -115,6 +115,15 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+/**
+ * Inputs checked again in create and update, where the engine hands back what `check` returned
+ * plus `__provider`, which no (strict) schema knows.
+ */
+export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): z.output<S> {
+  const { __provider, ...inputs } = props;
+  return schema.parse(inputs);
+}
+
 /** Zod's default type messages, said the way the rest of our messages are. */
 function typeMessage(issue: { code?: string; expected?: string; input?: unknown }): string | undefined {
   if (issue.code !== "invalid_type") return undefined;

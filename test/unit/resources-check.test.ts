@@ -3,11 +3,11 @@
  * lists that decide update versus replace. The engine's view of the same is in test/e2e.
  */
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../src/resources/kit";
+import { parsedInputs, UNKNOWN } from "../../src/resources/kit";
 import { redirectDomainHandler } from "../../src/resources/redirectDomain";
 import { oauthProviderHandler } from "../../src/resources/oauthProvider";
 import { emailServerHandler } from "../../src/resources/emailServer";
-import { userHandler } from "../../src/resources/authUser";
+import { authUserInputs, userHandler } from "../../src/resources/authUser";
 import { integrationHandler } from "../../src/resources/authIntegration";
 
 const P = "p-unit";
@@ -95,5 +95,13 @@ describe("diff", () => {
       authProvider: "stack",
     });
     expect(d.changes).toBe(false);
+  });
+
+  it("create and update parse the checked inputs with the engine's __provider beside them", () => {
+    expect(parsedInputs(authUserInputs, { projectId: P, email: "a@example.com", authProvider: "stack", __provider: "serialized" })).toEqual({
+      projectId: P,
+      email: "a@example.com",
+      authProvider: "stack",
+    });
   });
 });
