@@ -4,7 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, branchId, databaseName, projectId, roleName, type Integration, type KeySet } from "../schemas";
 import { afterWrite, api, appEnv, existingIntegration, findIntegration } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthIntegration";
 
@@ -77,7 +77,7 @@ export const integrationHandler: Handler = {
   },
 
   async create(props) {
-    const inputs = authIntegrationInputs.parse(props);
+    const inputs = parsedInputs(authIntegrationInputs, props);
     const request = {
       auth_provider: inputs.authProvider,
       project_id: inputs.projectId,

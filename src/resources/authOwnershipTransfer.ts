@@ -4,7 +4,7 @@ import { z } from "zod";
 import { authProvider, projectId, type Integration } from "../schemas";
 import { afterWrite, api, existingIntegration, findIntegration } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -40,7 +40,7 @@ export const ownershipTransferHandler: Handler = {
   },
 
   async create(props) {
-    const inputs = authOwnershipTransferInputs.parse(props);
+    const inputs = parsedInputs(authOwnershipTransferInputs, props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
     // A URL nobody saw cannot be used; asking for another is harmless.
     const { url } = (await createConverging({ create: () => api().transferOwnership(request) })).created!;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { authProvider, projectId, triggerText, type KeySet } from "../schemas";
 import { api, appEnv, existingIntegration } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "AuthSdkKeys";
 
@@ -51,7 +51,7 @@ export const sdkKeysHandler: Handler = {
   },
 
   async create(props) {
-    const inputs = authSdkKeysInputs.parse(props);
+    const inputs = parsedInputs(authSdkKeysInputs, props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
     // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
     const keys: KeySet = (await createConverging({ create: () => api().generateSdkKeys(request) })).created!;

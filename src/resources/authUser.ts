@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isConflict, isNotFound, mayHaveActed } from "../client";
 import { authProvider, email, projectId, userName } from "../schemas";
 import { api, existingIntegration } from "./context";
-import { checkInputs, compact, diffFields, MODULE, providerOf, type Handler } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler } from "./kit";
 
 const KIND = "AuthUser";
 
@@ -46,7 +46,7 @@ export const userHandler: Handler = {
   },
 
   async create(props) {
-    const inputs = authUserInputs.parse(props);
+    const inputs = parsedInputs(authUserInputs, props);
     try {
       const { id } = await api().createUser({
         project_id: inputs.projectId,

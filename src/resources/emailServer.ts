@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { api } from "./context";
-import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -96,7 +96,7 @@ export const emailServerHandler: Handler = {
 
   // PATCH sets the whole configuration, so a lost answer is safely replayed by the client.
   async create(props) {
-    const inputs = emailServerInputs.parse(props);
+    const inputs = parsedInputs(emailServerInputs, props);
     return { id: joinId(inputs.projectId, "email-server"), outs: await apply(inputs) };
   },
 
@@ -113,7 +113,7 @@ export const emailServerHandler: Handler = {
   },
 
   async update(_id, _olds, news) {
-    return { outs: await apply(emailServerInputs.parse(news)) };
+    return { outs: await apply(parsedInputs(emailServerInputs, news)) };
   },
 
   async delete(id) {

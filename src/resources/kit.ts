@@ -65,6 +65,10 @@ export interface Handler {
 /**
  * Validates and normalises inputs with the resource's zod schema. Failures name the field and
  * the rule. Fields still unknown (preview) are not judged; the inputs then pass as they are.
+ *
+ * The field is named in the reason, not in `property`: given a property, the engine prints the
+ * offending value beside the reason, and that value may be a secret put in the wrong field, a
+ * megabyte of text, or terminal escapes.
  */
 export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
   const { __provider, ...inputs } = news;
@@ -74,13 +78,18 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.
   const failures = parsed.error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       // A misspelt input would otherwise be dropped and its default used without a word.
-      return issue.keys.map((key) => ({ property: key, reason: `${kind} ${key} ${unknownField(key, knownFields(schema))}` }));
+      return issue.keys.map((key) => ({ property: "", reason: `${kind} ${safeName(key)} ${unknownField(key, knownFields(schema))}` }));
     }
     if (unknown.has(String(issue.path[0] ?? ""))) return [];
-    const property = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
-    return [{ property, reason: `${kind} ${property} ${issue.message}` }];
+    const field = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
+    return [{ property: "", reason: `${kind} ${field} ${issue.message}` }];
   });
   return failures.length > 0 ? { inputs, failures } : { inputs };
+}
+
+/** An unknown input's name as written, unless it is long or holds what a terminal would act on. */
+function safeName(key: string): string {
+  return /^[\x21-\x7e]{1,64}$/.test(key) ? key : "(an input whose name is not shown)";
 }
 
 function knownFields(schema: z.ZodType): string[] {
@@ -89,6 +98,7 @@ function knownFields(schema: z.ZodType): string[] {
 }
 
 function unknownField(key: string, known: string[]): string {
+  if (key.length > 64) return `is not an input of this resource; known inputs: ${known.join(", ")}`;
   const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
   return `is not an input of this resource${near ? ` (did you mean ${near}?)` : ""}; known inputs: ${known.join(", ")}`;
 }
@@ -103,6 +113,15 @@ function editDistance(a: string, b: string): number {
     prev = cur;
   }
   return prev[b.length]!;
+}
+
+/**
+ * Inputs checked again in create and update, where the engine hands back what `check` returned
+ * plus `__provider`, which no (strict) schema knows.
+ */
+export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): z.output<S> {
+  const { __provider, ...inputs } = props;
+  return schema.parse(inputs);
 }
 
 /** Zod's default type messages, said the way the rest of our messages are. */

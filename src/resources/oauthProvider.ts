@@ -4,7 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { oauthClientId, oauthClientSecret, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
 
 const KIND = "OAuthProvider";
 
@@ -86,7 +86,7 @@ export const oauthProviderHandler: Handler = {
   },
 
   async create(props) {
-    const inputs = oauthProviderInputs.parse(props);
+    const inputs = parsedInputs(oauthProviderInputs, props);
     const body = compact({ id: inputs.providerId, client_id: inputs.clientId, client_secret: inputs.clientSecret });
     const id = joinId(inputs.projectId, inputs.providerId);
     const find = () => {
@@ -136,7 +136,7 @@ export const oauthProviderHandler: Handler = {
   },
 
   async update(_id, olds, news) {
-    const inputs = oauthProviderInputs.parse(news);
+    const inputs = parsedInputs(oauthProviderInputs, news);
     if (inputs.clientId === olds.clientId && inputs.clientSecret === olds.clientSecret) {
       return { outs: outputsOf(inputs, { type: olds.type }) };
     }

@@ -4,7 +4,7 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, canonicalOrigin, originInput, projectId } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler } from "./kit";
 
 const KIND = "RedirectDomain";
 
@@ -50,7 +50,7 @@ export const redirectDomainHandler: Handler = {
   },
 
   async create(props) {
-    const inputs = redirectDomainInputs.parse(props);
+    const inputs = parsedInputs(redirectDomainInputs, props);
     // A domain is nothing but its name: if it is listed after a lost answer or a conflict,
     // it is exactly what was asked for.
     const listed = async () => {

