@@ -95,8 +95,14 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** Per-attempt timeouts. */
   attemptTimeoutMs?: Partial<AttemptTimeouts>;
-  /** Attempts per call, including the first. Default 10. */
+  /** Attempts per call, including the first. Default 10. Answers 423 (project locked) do not count. */
   maxAttempts?: number;
+  /**
+   * How long one call keeps retrying while the project answers 423 (locked by another operation),
+   * counted from the call's start. Default 120_000 ms. It may exceed `deadlineMs`, which bounds
+   * the other failures.
+   */
+  lockTimeoutMs?: number;
   /** Backoff tuning (base 250 ms, cap 10 s, Retry-After honoured up to 30 s). */
   retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
@@ -225,6 +231,7 @@ class NeonHttpClient implements NeonClient {
   readonly #logger: { debug(msg: string): void } | undefined;
   readonly #userAgent: string;
   readonly #deadlineMs: number;
+  readonly #lockTimeoutMs: number;
   readonly #timeouts: AttemptTimeouts;
   readonly #retry: RetryOptions;
   readonly #limiter: RateLimiter | undefined;
@@ -246,6 +253,7 @@ class NeonHttpClient implements NeonClient {
     this.#logger = options.logger;
     this.#userAgent = options.userAgent ?? `pulumi-neon-auth/${VERSION} (node ${process.versions.node})`;
     this.#deadlineMs = positive("deadlineMs", options.deadlineMs ?? 120_000);
+    this.#lockTimeoutMs = positive("lockTimeoutMs", options.lockTimeoutMs ?? 120_000);
     this.#operationTimeoutMs = positive("operationTimeoutMs", options.operationTimeoutMs ?? 300_000);
     this.#timeouts = {
       connect: positive("attemptTimeoutMs.connect", options.attemptTimeoutMs?.connect ?? 10_000),
@@ -550,19 +558,29 @@ class NeonHttpClient implements NeonClient {
     };
     if (bodyText !== undefined) headers["content-type"] = "application/json";
 
+    const started = clock.now();
     const deadlineMs = spec.deadlineMs ?? this.#deadlineMs;
-    const deadlineAt = clock.now() + deadlineMs;
+    const deadlineAt = started + deadlineMs;
+    // A locked project is waited for against its own time budget, not an attempt count (an
+    // operation wait's own deadline bounds its polls, locked or not).
+    const lockBudgetMs = spec.deadlineMs === undefined ? this.#lockTimeoutMs : deadlineMs;
+    const lockedUntil = started + lockBudgetMs;
     const deadline = new AbortController();
     const stopTimer = new AbortController();
-    clock.sleep(deadlineMs, stopTimer.signal).then(
+    // The last attempt of a longer lock budget goes out as it ends: it gets the time of one answer.
+    const hardMs = lockBudgetMs > deadlineMs ? lockBudgetMs + this.#timeouts.headers : deadlineMs;
+    clock.sleep(hardMs, stopTimer.signal).then(
       () => deadline.abort(new DeadlineReached("deadline")),
       () => undefined,
     );
 
     let attempts = 0;
+    /** Answers 423, which do not count against maxAttempts. */
+    let locks = 0;
     let lastError: NeonError | undefined;
     let anyActed = false;
-    const timeout = (mayHaveActed: boolean) =>
+    // Time that runs out while the project answers 423 is reported as the lock it is.
+    const timeout = (mayHaveActed: boolean, locked = lastError instanceof NeonApiError && lastError.status === 423) =>
       new NeonTimeoutError({
         method,
         path,
@@ -571,6 +589,7 @@ class NeonHttpClient implements NeonClient {
         requestId: lastRequestId(lastError) ?? ourRequestId,
         mayHaveActed: anyActed || mayHaveActed,
         ...(lastError ? { lastError } : {}),
+        ...(locked ? { locked: { waitedMs: clock.now() - started, budgetMs: lockBudgetMs } } : {}),
       });
     const log = (msg: string) => this.#logger?.debug(redactText(msg, secrets));
 
@@ -624,7 +643,7 @@ class NeonHttpClient implements NeonClient {
           log(`${tag}: network error ${detail}${e.requestSent ? " after the request was sent" : " before the request was sent"}`);
           if (!shouldRetry(method, { kind: "network", mayHaveActed: acted })) throw err;
           lastError = err;
-          await this.#pause(attempts, undefined, deadlineAt, deadline.signal, err, log, timeout);
+          await this.#pause(attempts - locks, undefined, deadlineAt, deadline.signal, err, log, () => timeout(false));
           continue;
         }
 
@@ -642,37 +661,55 @@ class NeonHttpClient implements NeonClient {
         if (!shouldRetry(method, { kind: "status", status: res.status })) throw err;
         lastError = err;
         const retryAfter = parseRetryAfter(res.headers["retry-after"], clock.now(), this.#retry.maxRetryAfterMs);
-        await this.#pause(attempts, retryAfter, deadlineAt, deadline.signal, err, log, timeout);
+        if (res.status === 423) {
+          locks++;
+          await this.#pause(undefined, retryAfter, lockedUntil, deadline.signal, err, log, () => timeout(false), attempts);
+        } else {
+          await this.#pause(attempts - locks, retryAfter, deadlineAt, deadline.signal, err, log, () => timeout(false));
+        }
       }
     } finally {
       stopTimer.abort();
     }
   }
 
-  /** Waits before the next attempt, or throws when attempts or time have run out. */
+  /**
+   * Waits before the next attempt, or throws when attempts or time have run out. `counted` is the
+   * number of attempts that count against maxAttempts (undefined: this failure does not count, as
+   * for a lock); `backoffStep` the attempt number the backoff grows with.
+   */
   async #pause(
-    attempts: number,
+    counted: number | undefined,
     retryAfterMs: number | undefined,
-    deadlineAt: number,
+    until: number,
     signal: AbortSignal,
     lastError: NeonError,
     log: (m: string) => void,
-    timeout: (acted: boolean) => NeonTimeoutError,
+    timeout: () => NeonTimeoutError,
+    backoffStep = counted ?? 1,
   ): Promise<void> {
-    if (attempts >= this.#retry.maxAttempts) {
-      log(`giving up after ${attempts} attempts`);
+    if (counted !== undefined && counted >= this.#retry.maxAttempts) {
+      log(`giving up after ${counted} attempts`);
       throw lastError;
     }
-    const delay = retryAfterMs ?? backoffDelay(attempts, this.#random, this.#retry);
-    if (this.#clock.now() + delay >= deadlineAt) {
+    let delay = retryAfterMs ?? backoffDelay(backoffStep, this.#random, this.#retry);
+    if (counted === undefined) {
+      // A lock is waited for to the end of its budget: the last attempt goes out when it ends.
+      const left = until - this.#clock.now();
+      if (left <= 0) {
+        log("the lock budget is used up");
+        throw timeout();
+      }
+      delay = Math.min(delay, left);
+    } else if (this.#clock.now() + delay >= until) {
       log(`next attempt in ${delay} ms would pass the deadline`);
-      throw timeout(false);
+      throw timeout();
     }
     log(`retrying in ${delay} ms${retryAfterMs !== undefined ? " (Retry-After)" : ""}`);
     try {
       await this.#clock.sleep(delay, signal);
     } catch {
-      throw timeout(false);
+      throw timeout();
     }
   }
 

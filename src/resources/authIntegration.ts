@@ -2,9 +2,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
 import { authProvider, branchId, nonEmpty, projectId, type Integration, type KeySet } from "../schemas";
-import { afterWrite, api, appEnv, existingIntegration, findIntegration } from "./context";
+import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { liveIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
 
@@ -117,14 +118,17 @@ export const integrationHandler: Handler = {
 
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
-    const record = await existingIntegration(project, provider);
+    const record = await liveIntegration(KIND, project, provider);
     if (!record) return {};
     // The list carries no keys: they stay as created. An imported integration has none (the
-    // API hands keys out only by generating new ones; use AuthSdkKeys for that).
+    // API hands keys out only by generating new ones; use AuthSdkKeys for that), and neither has
+    // one replaced outside Pulumi: the keys in state belonged to the one before (its children
+    // then read as gone and are made again in this one).
+    const replaced = props.authProviderProjectId !== undefined && props.authProviderProjectId !== record.auth_provider_project_id;
     const keys: Partial<KeySet> = {
       auth_provider_project_id: record.auth_provider_project_id,
-      pub_client_key: props.pubClientKey,
-      secret_server_key: props.secretServerKey,
+      pub_client_key: replaced ? undefined : props.pubClientKey,
+      secret_server_key: replaced ? undefined : props.secretServerKey,
       jwks_url: record.jwks_url,
       schema_name: props.schemaName ?? "neon_auth",
       table_name: props.tableName ?? "users_sync",

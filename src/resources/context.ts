@@ -3,12 +3,14 @@
  * shared client, and list results shared between the resources of a run.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { getClient, isNotFound, NeonConfigError, type NeonClient } from "../client";
+import { getClient, NeonConfigError, type NeonClient } from "../client";
 import type { Integration, KeySet } from "../schemas";
 
 interface Settings {
   apiKey?: string;
   apiUrl?: string;
+  /** How long one request keeps retrying a locked project (423); the client's default when unset. */
+  lockTimeoutMs?: number;
 }
 
 let settings: Settings = {};
@@ -18,7 +20,18 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   settings = {
     apiKey: req.config.get("neon:apiKey") || settings.apiKey,
     apiUrl: req.config.get("neon:apiUrl") || settings.apiUrl,
+    lockTimeoutMs: lockTimeoutMs(req.config.get("neon-auth:lockTimeoutSeconds")) ?? settings.lockTimeoutMs,
   };
+}
+
+/** `neon-auth:lockTimeoutSeconds`, a positive number of seconds, in ms. */
+function lockTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new NeonConfigError(`neon-auth:lockTimeoutSeconds must be a positive number of seconds, got ${JSON.stringify(value)}`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 /** The client for this run: stack config first, then NEON_API_KEY / NEON_API_URL. */
@@ -32,7 +45,8 @@ export function api(): NeonClient {
   const baseUrl = settings.apiUrl || process.env.NEON_API_URL || undefined;
   // Switching client-side pacing off is for measuring its worth (npm run bench), not for use.
   const pacing = process.env.PULUMI_NEON_AUTH_PACING === "off" ? false : undefined;
-  return getClient({ apiKey, ...(baseUrl ? { baseUrl } : {}), ...(pacing === false ? { pacing } : {}) });
+  const lock = settings.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: settings.lockTimeoutMs };
+  return getClient({ apiKey, ...(baseUrl ? { baseUrl } : {}), ...(pacing === false ? { pacing } : {}), ...lock });
 }
 
 /**
@@ -62,20 +76,6 @@ export function afterWrite(projectId: string): void {
 export async function findIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
   const list = await sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
   return list.find((i) => i.auth_provider === provider);
-}
-
-/**
- * For refresh: the integration, or undefined when it or the whole project is gone (Neon answers
- * 404 for a deleted project). Objects that live inside an integration and have no read of their
- * own (key sets, transfers, users) are gone with it.
- */
-export async function existingIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
-  try {
-    return await findIntegration(projectId, provider);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
 }
 
 /** The environment variables a Stack Auth app needs, from a key set. */

@@ -4,6 +4,7 @@ import { isNotFound } from "../client";
 import { email, nonEmpty, port, projectId, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { api } from "./context";
 import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -11,6 +12,7 @@ const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "sen
 export const emailServerInputs = z
   .object({
     projectId,
+    integration: integrationIdentity,
     type: z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }),
     host: nonEmpty.optional(),
     port: port.optional(),
@@ -32,7 +34,8 @@ export const emailServerInputs = z
 type Inputs = z.infer<typeof emailServerInputs>;
 
 export interface EmailServerArgs {
-  projectId: pulumi.Input<string>;
+  /** The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced. */
+  integration: ParentIntegration;
   /** `shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required). */
   type: pulumi.Input<"shared" | "standard">;
   host?: pulumi.Input<string>;
@@ -59,10 +62,11 @@ function requestOf(inputs: Inputs): UpdateEmailServerRequest {
 }
 
 /** Outputs from what the server holds; the password, which reads may omit, stays as set. */
-function propsOf(project: string, server: ApiEmailServer, password: string | undefined): Props {
-  if (server.type === "shared") return { projectId: project, type: "shared" };
+function propsOf(project: string, integration: IntegrationIdentity | undefined, server: ApiEmailServer, password: string | undefined): Props {
+  if (server.type === "shared") return compact({ projectId: project, integration, type: "shared" });
   return compact({
     projectId: project,
+    integration,
     type: "standard",
     host: server.host,
     port: server.port,
@@ -74,8 +78,12 @@ function propsOf(project: string, server: ApiEmailServer, password: string | und
 }
 
 async function apply(inputs: Inputs): Promise<Props> {
-  const server = await api().updateEmailServer(inputs.projectId, requestOf(inputs));
-  return propsOf(inputs.projectId, server, inputs.password);
+  try {
+    const server = await api().updateEmailServer(inputs.projectId, requestOf(inputs));
+    return propsOf(inputs.projectId, inputs.integration, server, inputs.password);
+  } catch (err) {
+    throw explainMissingIntegration(KIND, inputs.projectId, err);
+  }
 }
 
 export const emailServerHandler: Handler = {
@@ -87,7 +95,7 @@ export const emailServerHandler: Handler = {
     return diffFields(
       olds,
       news,
-      [{ name: "projectId", replaces: true }, { name: "type" }, ...SMTP_FIELDS.map((name) => ({ name }))],
+      [{ name: "projectId", replaces: true }, identityRule(olds), { name: "type" }, ...SMTP_FIELDS.map((name) => ({ name }))],
       { deleteBeforeReplace: true },
     );
   },
@@ -100,9 +108,11 @@ export const emailServerHandler: Handler = {
 
   async read(id, props) {
     const [project] = splitId(KIND, id, 2, "<projectId>/email-server");
+    // The project answered just now, so a 404 of the read means the integration went meanwhile.
+    if (!(await parentOf(KIND, { ...props, projectId: project }))) return {};
     try {
       const server = await api().getEmailServer(project);
-      const current = propsOf(project, server, props.password);
+      const current = propsOf(project, props.integration, server, props.password);
       return { id, props: current, inputs: current };
     } catch (err) {
       if (isNotFound(err)) return {};
@@ -133,13 +143,15 @@ export const emailServerHandler: Handler = {
  * @example
  * ```ts
  * const cfg = new pulumi.Config();
- * new EmailServer("smtp", { projectId, type: "standard", host: "smtp.example.com", port: 587,
+ * new EmailServer("smtp", { integration: auth, type: "standard", host: "smtp.example.com", port: 587,
  *   username: "apikey", password: cfg.requireSecret("smtpPassword"),
- *   senderEmail: "auth@example.com", senderName: "Example" }, { dependsOn: auth });
+ *   senderEmail: "auth@example.com", senderName: "Example" });
  * ```
  */
 export class EmailServer extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration this configures. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   declare readonly type: pulumi.Output<string>;
   declare readonly host: pulumi.Output<string | undefined>;
   declare readonly port: pulumi.Output<number | undefined>;
@@ -154,7 +166,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...args, password },
+      { ...childInputs(args), password },
       { ...opts, additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,

@@ -4,7 +4,8 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, domain, projectId } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler } from "./kit";
+import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "RedirectDomain";
 
@@ -17,22 +18,25 @@ export function normalizeOrigin(value: string): string {
 
 export const redirectDomainInputs = z.object({
   projectId,
+  integration: integrationIdentity,
   domain: z.string().transform(normalizeOrigin).pipe(domain),
   authProvider: authProvider.default("stack"),
 });
 
 export interface RedirectDomainArgs {
-  projectId: pulumi.Input<string>;
+  /** The AuthIntegration the domain belongs to; the domain is created after it and replaced with it. */
+  integration: ParentIntegration;
   /** An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path. */
   domain: pulumi.Input<string>;
-  authProvider?: pulumi.Input<"stack">;
 }
 
-const FIELDS = [
-  { name: "projectId", replaces: true },
-  { name: "domain", replaces: true },
-  { name: "authProvider", replaces: true },
-] as const;
+const fields = (olds: Props) =>
+  [
+    { name: "projectId", replaces: true },
+    identityRule(olds),
+    { name: "domain", replaces: true },
+    { name: "authProvider", replaces: true },
+  ] as const;
 
 async function isListed(project: string, origin: string): Promise<boolean> {
   const list = await sharedList(project, "domains", () => api().listDomains(project));
@@ -45,7 +49,7 @@ export const redirectDomainHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, FIELDS);
+    return diffFields(olds, news, fields(olds));
   },
 
   async create(props) {
@@ -62,7 +66,7 @@ export const redirectDomainHandler: Handler = {
         find: listed,
       });
     } catch (err) {
-      if (!isConflict(err) || !(await listed())) throw err;
+      if (!isConflict(err) || !(await listed())) throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
     afterWrite(inputs.projectId);
     return { id: joinId(inputs.projectId, inputs.domain), outs: compact({ ...inputs }) };
@@ -70,18 +74,21 @@ export const redirectDomainHandler: Handler = {
 
   async read(id, props) {
     const [project, origin] = splitId(KIND, id, 2, "<projectId>/<origin>");
+    // The project answered just now, so a 404 of the list means the integration went meanwhile.
+    if (!(await parentOf(KIND, { ...props, projectId: project }))) return {};
     try {
       if (!(await isListed(project, origin))) return {};
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
     }
-    const inputs = { projectId: project, domain: origin, authProvider: props.authProvider ?? "stack" };
+    const inputs = compact({ projectId: project, integration: props.integration, domain: origin, authProvider: props.authProvider ?? "stack" });
     return { id, props: inputs, inputs };
   },
 
-  async update(_id, olds) {
-    return { outs: olds };
+  async update(_id, olds, news) {
+    // Only the integration's identity can change in place (state written before it was recorded).
+    return { outs: { ...olds, integration: news.integration } };
   },
 
   async delete(id, props) {
@@ -104,15 +111,17 @@ export const redirectDomainHandler: Handler = {
  *
  * @example
  * ```ts
- * new RedirectDomain("app", { projectId, domain: "https://app.example.com" }, { dependsOn: auth });
+ * new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
  * ```
  */
 export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration the domain was added to. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   declare readonly domain: pulumi.Output<string>;
   declare readonly authProvider: pulumi.Output<string>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, { ...args }, opts, MODULE, KIND);
+    super(providerOf(KIND), name, childInputs(args), opts, MODULE, KIND);
   }
 }
