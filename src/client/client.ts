@@ -566,13 +566,19 @@ class NeonHttpClient implements NeonClient {
     const lockBudgetMs = spec.deadlineMs === undefined ? this.#lockTimeoutMs : deadlineMs;
     const lockedUntil = started + lockBudgetMs;
     const deadline = new AbortController();
-    const stopTimer = new AbortController();
-    // The last attempt of a longer lock budget goes out as it ends: it gets the time of one answer.
-    const hardMs = lockBudgetMs > deadlineMs ? lockBudgetMs + this.#timeouts.headers : deadlineMs;
-    clock.sleep(hardMs, stopTimer.signal).then(
-      () => deadline.abort(new DeadlineReached("deadline")),
-      () => undefined,
-    );
+    let stopTimer = new AbortController();
+    const armDeadline = (at: number) => {
+      stopTimer.abort();
+      stopTimer = new AbortController();
+      clock.sleep(at - clock.now(), stopTimer.signal).then(
+        () => deadline.abort(new DeadlineReached("deadline")),
+        () => undefined,
+      );
+    };
+    armDeadline(deadlineAt);
+    // Once the project answers 423, the call may live to the end of the lock budget; its last
+    // attempt goes out as the budget ends and gets the time of one answer.
+    let lockArmed = spec.deadlineMs !== undefined || lockBudgetMs < deadlineMs;
 
     let attempts = 0;
     /** Answers 423, which do not count against maxAttempts. */
@@ -663,6 +669,10 @@ class NeonHttpClient implements NeonClient {
         const retryAfter = parseRetryAfter(res.headers["retry-after"], clock.now(), this.#retry.maxRetryAfterMs);
         if (res.status === 423) {
           locks++;
+          if (!lockArmed) {
+            lockArmed = true;
+            armDeadline(lockedUntil + this.#timeouts.headers);
+          }
           await this.#pause(undefined, retryAfter, lockedUntil, deadline.signal, err, log, () => timeout(false), attempts);
         } else {
           await this.#pause(attempts - locks, retryAfter, deadlineAt, deadline.signal, err, log, () => timeout(false));
