@@ -18,7 +18,7 @@ const without = new Set(cfg.getObject<string[]>("without") ?? []);
 const adopt = cfg.getBoolean("adopt") ?? false;
 
 // Everything else lives inside the integration and takes it as an input: no dependsOn.
-const auth = new AuthIntegration("auth", { projectId, branchId, adopt });
+const auth = new AuthIntegration("auth", { projectId, branchId, adopt, databaseName: cfg.get("databaseName") });
 
 const keys = without.has("keys")
   ? undefined
@@ -43,6 +43,9 @@ if (!without.has("oauth")) {
 }
 if (!without.has("domain")) {
   new RedirectDomain("domain", { integration: auth, domain: cfg.get("domain") ?? "https://app.example.com" });
+  for (const domain of cfg.getObject<string[]>("moreDomains") ?? []) {
+    new RedirectDomain(`domain-${new URL(domain).host}`, { integration: auth, domain });
+  }
 }
 if (!without.has("email")) {
   new EmailServer("email", {
