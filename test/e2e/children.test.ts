@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, emulator, outOfBand, requestLog, snapshot } from "./neon";
 
 const P = "p-children";
@@ -45,13 +45,6 @@ describe("children follow their integration", () => {
       },
       users: [{ email: "ada@example.com", name: "Ada" }],
     });
-  }
-
-  async function expectNoChanges(): Promise<void> {
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(changesOf(preview.changeSummary)).toEqual({});
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
   }
 
   /** Names of the resources an operation touched, by what it did to them. */
@@ -112,7 +105,7 @@ describe("children follow their integration", () => {
     expect(writes[0]).toMatchObject({ method: "POST", path: "/api/v2/projects/auth/create", status: 201 });
     expect(writes.filter((r) => r.status >= 400)).toEqual([]);
     expect(writes).toHaveLength(1 + 7);
-    await expectNoChanges();
+    await expectNoChanges(e2e.stack);
   });
 
   it("replacing the integration lists every child as replaced at preview, then rebuilds them in the new one", { timeout: 300_000 }, async () => {
@@ -132,7 +125,7 @@ describe("children follow their integration", () => {
     expect(after.db_name).toBe("appdb");
     expect(after.auth_provider_project_id).not.toBe(before.auth_provider_project_id);
     await expectDeclared();
-    await expectNoChanges();
+    await expectNoChanges(e2e.stack);
   });
 
   it("an integration replaced outside Pulumi: refresh reports every child gone, up makes them again", { timeout: 300_000 }, async () => {
@@ -159,7 +152,7 @@ describe("children follow their integration", () => {
     expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 7 });
     expect((await integration()).auth_provider_project_id).toBe(replaced.auth_provider_project_id);
     await expectDeclared();
-    await expectNoChanges();
+    await expectNoChanges(e2e.stack);
   });
 
   it("refresh with a key that cannot see the project fails and leaves the state as it was", { timeout: 180_000 }, async () => {
@@ -184,7 +177,7 @@ describe("children follow their integration", () => {
     } finally {
       e2e.stack.workspace.envVars.NEON_API_KEY = API_KEY;
     }
-    await expectNoChanges();
+    await expectNoChanges(e2e.stack);
   });
 
   it("a child whose integration is missing says so and how to declare it; refresh then up mends it", { timeout: 300_000 }, async () => {
@@ -210,6 +203,6 @@ describe("children follow their integration", () => {
     const up = await e2e.stack.up({ color: "never" });
     expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 8 });
     await expectDeclared();
-    await expectNoChanges();
+    await expectNoChanges(e2e.stack);
   });
 });

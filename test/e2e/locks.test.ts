@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { API_KEY, emulator, neonConfig, requestLog, snapshot } from "./neon";
 
 const LOCK_MS = 60_000;
@@ -43,13 +43,6 @@ describe("a locked project", () => {
     });
   }
 
-  async function expectNoChanges(): Promise<void> {
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(changesOf(preview.changeSummary)).toEqual({});
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
-  }
-
   beforeAll(async () => {
     em = await emulator({ rateLimit: "off", operationDelayMs: LOCK_MS });
   });
@@ -72,7 +65,7 @@ describe("a locked project", () => {
     const snap = await snapshot(em, project.id);
     expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: project.branch, owned_by: "neon" }]);
     expect(snap.domains).toEqual(["https://app.example.com"]);
-    await expectNoChanges();
+    await expectNoChanges(e2e.stack);
     await e2e.cleanup();
   });
 
@@ -96,6 +89,6 @@ describe("a locked project", () => {
     await e2e.stack.removeConfig("neon-auth:lockTimeoutSeconds");
     const up = await e2e.stack.up({ color: "never" });
     expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 2 });
-    await expectNoChanges();
+    await expectNoChanges(e2e.stack);
   });
 });
