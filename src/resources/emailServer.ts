@@ -120,8 +120,12 @@ export const emailServerHandler: Handler = {
     }
   },
 
-  async update(_id, _olds, news) {
-    return { outs: await apply(emailServerInputs.parse(news)) };
+  async update(_id, olds, news) {
+    const inputs = emailServerInputs.parse(news);
+    // Only the integration's identity changed (state written before it was recorded): no request.
+    const settings = ["type", ...SMTP_FIELDS] as const;
+    if (settings.every((f) => olds[f] === inputs[f])) return { outs: { ...olds, integration: inputs.integration } };
+    return { outs: await apply(inputs) };
   },
 
   async delete(id) {

@@ -205,4 +205,29 @@ describe("children follow their integration", () => {
     await expectDeclared();
     await expectNoChanges(e2e.stack);
   });
+
+  it("state from before children recorded their integration: one in-place update records it, nothing replaced", { timeout: 180_000 }, async () => {
+    const exported = await e2e.stack.exportStack();
+    let stripped = 0;
+    for (const r of exported.deployment.resources) {
+      if (!r.type.startsWith("pulumi-nodejs:") || r.urn.endsWith("::auth")) continue;
+      delete r.inputs.integration;
+      delete r.outputs.integration;
+      stripped++;
+    }
+    expect(stripped).toBe(7);
+    await e2e.stack.importStack(exported);
+    const ids = (await integration()).auth_provider_project_id;
+
+    const preview = await e2e.stack.preview({ color: "never" });
+    expect(changesOf(preview.changeSummary)).toEqual({ update: 7 });
+    await clearRequestLog(em);
+    const up = await e2e.stack.up({ color: "never" });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ update: 7 });
+    // Recording the identity sends nothing to Neon.
+    expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
+    expect((await integration()).auth_provider_project_id).toBe(ids);
+    await expectDeclared();
+    await expectNoChanges(e2e.stack);
+  });
 });
