@@ -54,10 +54,10 @@ export const ownershipTransferHandler: Handler = {
 
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
-    const record = await parentOf(KIND, { ...props, projectId: project, authProvider: provider });
-    if (!record) return {};
-    const inputs = { ...props, projectId: project, authProvider: provider } as Inputs;
-    return { id, props: { ...props, ...ownerOf(inputs, record) } };
+    const parent = await parentOf(KIND, { ...props, projectId: project, authProvider: provider });
+    if (!parent) return {};
+    const inputs = { ...props, projectId: project, authProvider: provider, integration: parent.identity } as Inputs;
+    return { id, props: { ...props, ...ownerOf(inputs, parent.record) } };
   },
 
   async update(_id, olds, news) {

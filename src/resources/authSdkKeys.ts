@@ -69,7 +69,8 @@ export const sdkKeysHandler: Handler = {
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
     // Keys live as long as their integration; the API cannot list or revoke key sets.
-    return (await parentOf(KIND, { ...props, projectId: project, authProvider: provider })) ? { id, props } : {};
+    const parent = await parentOf(KIND, { ...props, projectId: project, authProvider: provider });
+    return parent ? { id, props: { ...props, integration: parent.identity } } : {};
   },
 
   async update(_id, olds, news) {

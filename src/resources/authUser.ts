@@ -115,7 +115,8 @@ export const userHandler: Handler = {
   async read(id, props) {
     // There is no read endpoint for users: refresh can only see that the integration it was made
     // in is gone (then so is the user). A user deleted on its own stays in state until replaced.
-    return (await parentOf(KIND, props)) ? { id, props } : {};
+    const parent = await parentOf(KIND, props);
+    return parent ? { id, props: { ...props, integration: parent.identity } } : {};
   },
 
   async update(_id, olds, news) {

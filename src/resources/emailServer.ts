@@ -109,10 +109,11 @@ export const emailServerHandler: Handler = {
   async read(id, props) {
     const [project] = splitId(KIND, id, 2, "<projectId>/email-server");
     // The project answered just now, so a 404 of the read means the integration went meanwhile.
-    if (!(await parentOf(KIND, { ...props, projectId: project }))) return {};
+    const parent = await parentOf(KIND, { ...props, projectId: project });
+    if (!parent) return {};
     try {
       const server = await api().getEmailServer(project);
-      const current = propsOf(project, props.integration, server, props.password);
+      const current = propsOf(project, parent.identity, server, props.password);
       return { id, props: current, inputs: current };
     } catch (err) {
       if (isNotFound(err)) return {};

@@ -117,7 +117,8 @@ export const oauthProviderHandler: Handler = {
   async read(id, props) {
     const [project, providerId] = splitId(KIND, id, 2, "<projectId>/<providerId>");
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
-    if (!(await parentOf(KIND, { ...props, projectId: project }))) return {};
+    const parent = await parentOf(KIND, { ...props, projectId: project });
+    if (!parent) return {};
     let found: { id: string; type: string } | undefined;
     try {
       found = await findProvider(project, providerId);
@@ -131,7 +132,7 @@ export const oauthProviderHandler: Handler = {
     const standard = found.type === "standard";
     const inputs = compact({
       projectId: project,
-      integration: props.integration,
+      integration: parent.identity,
       providerId,
       clientId: standard ? props.clientId : undefined,
       clientSecret: standard ? props.clientSecret : undefined,

@@ -101,9 +101,17 @@ export async function liveIntegration(
   return same ? record : undefined;
 }
 
-/** Refresh of a child: its integration if the child still lives in it (see liveIntegration). */
-export function parentOf(kind: Kind, props: Props): Promise<Integration | undefined> {
-  return liveIntegration(kind, props.projectId, props.authProvider ?? "stack", props.integration);
+/**
+ * Refresh of a child: its integration if the child still lives in it (see liveIntegration), and
+ * the identity to record. A child read without one (an import, a lookup, state written before
+ * children recorded it) is taken to live in the integration there is.
+ */
+export async function parentOf(
+  kind: Kind,
+  props: Props,
+): Promise<{ record: Integration; identity: IntegrationIdentity } | undefined> {
+  const record = await liveIntegration(kind, props.projectId, props.authProvider ?? "stack", props.integration);
+  return record && { record, identity: props.integration ?? identityOf(record) };
 }
 
 /**

@@ -75,14 +75,15 @@ export const redirectDomainHandler: Handler = {
   async read(id, props) {
     const [project, origin] = splitId(KIND, id, 2, "<projectId>/<origin>");
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
-    if (!(await parentOf(KIND, { ...props, projectId: project }))) return {};
+    const parent = await parentOf(KIND, { ...props, projectId: project });
+    if (!parent) return {};
     try {
       if (!(await isListed(project, origin))) return {};
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
     }
-    const inputs = compact({ projectId: project, integration: props.integration, domain: origin, authProvider: props.authProvider ?? "stack" });
+    const inputs = compact({ projectId: project, integration: parent.identity, domain: origin, authProvider: props.authProvider ?? "stack" });
     return { id, props: inputs, inputs };
   },
 
