@@ -4,7 +4,7 @@ import { isNotFound } from "../client";
 import { email, nonEmpty, port, projectId, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { api } from "./context";
 import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import { childInputs, despiteIntegration, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -30,7 +30,7 @@ export const emailServerInputs = z
         ctx.addIssue({ code: "custom", path: [field], message: 'must not be set when type is "shared"' });
       }
     }
-  });
+  }, despiteIntegration);
 type Inputs = z.infer<typeof emailServerInputs>;
 
 export interface EmailServerArgs {

@@ -5,7 +5,7 @@ import { nonEmpty, oauthProviderId, projectId, type OAuthProvider as ApiOAuthPro
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import { childInputs, despiteIntegration, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "OAuthProvider";
 
@@ -26,7 +26,7 @@ export const oauthProviderInputs = z
         message: "must be set together with the other credential (both for your own OAuth app, neither for Neon's shared keys)",
       });
     }
-  });
+  }, despiteIntegration);
 type Inputs = z.infer<typeof oauthProviderInputs>;
 
 export interface OAuthProviderArgs {

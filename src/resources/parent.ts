@@ -35,6 +35,15 @@ export const integrationIdentity = z.object(
 );
 export type IntegrationIdentity = z.infer<typeof integrationIdentity>;
 
+/**
+ * For a child's cross-field rules: they still run when only the integration is wrong or missing,
+ * so one preview names every problem (zod skips refinements after any failed field otherwise).
+ */
+export const despiteIntegration = {
+  when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+    payload.issues.every((issue) => issue.path?.[0] === "integration"),
+};
+
 export function identityOf(record: Pick<Integration, "auth_provider_project_id" | "created_at">): IntegrationIdentity {
   return { authProviderProjectId: record.auth_provider_project_id, createdAt: record.created_at };
 }

@@ -116,6 +116,16 @@ describe("children and their integration", () => {
     ]);
   });
 
+  it("still names the cross-field rules when the integration is missing", async () => {
+    const email = await emailServerHandler.check({}, { projectId: P, type: "shared", host: "smtp.example.com" });
+    expect(email.failures?.map((f) => f.property)).toEqual(["integration", "host"]);
+    const oauth = await oauthProviderHandler.check({}, { projectId: P, providerId: "github", clientId: "id-only" });
+    expect(oauth.failures?.map((f) => f.property)).toEqual(["integration", "clientSecret"]);
+    // Other failed fields still come first, alone, as before.
+    const bad = await emailServerHandler.check({}, { projectId: P, integration: IN, type: "standard", port: 0 });
+    expect(bad.failures?.map((f) => f.property)).toEqual(["port"]);
+  });
+
   it("replaces a child whose integration was replaced, and shows it while the new one is unknown", async () => {
     const replaced = { ...IN, authProviderProjectId: "ap-2" };
     for (const news of [{ ...user, integration: replaced }, { ...user, integration: UNKNOWN }]) {
