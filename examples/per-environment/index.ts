@@ -22,29 +22,28 @@ const domains = cfg.requireObject<string[]>("domains");
 const providers = cfg.requireObject<ProviderConfig[]>("oauthProviders");
 const smtp = cfg.getObject<SmtpConfig>("smtp");
 
+// Everything below takes the integration as an input, so the engine creates it first and
+// replaces it with the integration.
 const auth = new AuthIntegration("auth", { projectId, branchId });
-const inAuth = { dependsOn: [auth] };
 
 for (const domain of domains) {
-  new RedirectDomain(`domain-${new URL(domain).host}`, { projectId, domain }, inAuth);
+  new RedirectDomain(`domain-${new URL(domain).host}`, { integration: auth, domain });
 }
 
 for (const p of providers) {
   new OAuthProvider(
     p.id,
     p.clientId === undefined
-      ? { projectId, providerId: p.id }
-      : { projectId, providerId: p.id, clientId: p.clientId, clientSecret: cfg.requireSecret(`${p.id}ClientSecret`) },
-    inAuth,
+      ? { integration: auth, providerId: p.id }
+      : { integration: auth, providerId: p.id, clientId: p.clientId, clientSecret: cfg.requireSecret(`${p.id}ClientSecret`) },
   );
 }
 
 new EmailServer(
   "email",
   smtp === undefined
-    ? { projectId, type: "shared" }
-    : { projectId, type: "standard", ...smtp, password: cfg.requireSecret("smtpPassword") },
-  inAuth,
+    ? { integration: auth, type: "shared" }
+    : { integration: auth, type: "standard", ...smtp, password: cfg.requireSecret("smtpPassword") },
 );
 
 export const environment = pulumi.getStack();

@@ -104,8 +104,14 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** Per-attempt timeouts. */
   attemptTimeoutMs?: Partial<AttemptTimeouts>;
-  /** Attempts per call, including the first. Default 10. */
+  /** Attempts per call, including the first. Default 10. Answers 423 (project locked) do not count. */
   maxAttempts?: number;
+  /**
+   * How long one call keeps retrying while the project answers 423 (locked by another operation),
+   * counted from the call's start. Default 120_000 ms. It may exceed `deadlineMs`, which bounds
+   * the other failures.
+   */
+  lockTimeoutMs?: number;
   /** Backoff tuning (base 250 ms, cap 10 s, Retry-After honoured up to 30 s). */
   retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
@@ -274,6 +280,7 @@ class NeonHttpClient implements NeonClient {
   readonly #logger: { debug(msg: string): void } | undefined;
   readonly #userAgent: string;
   readonly #deadlineMs: number;
+  readonly #lockTimeoutMs: number;
   readonly #timeouts: AttemptTimeouts;
   readonly #retry: RetryOptions;
   readonly #limiter: RateLimiter | undefined;
@@ -301,6 +308,7 @@ class NeonHttpClient implements NeonClient {
     this.#logger = options.logger;
     this.#userAgent = options.userAgent ?? `pulumi-neon-auth/${VERSION} (node ${process.versions.node})`;
     this.#deadlineMs = positive("deadlineMs", options.deadlineMs ?? 120_000);
+    this.#lockTimeoutMs = positive("lockTimeoutMs", options.lockTimeoutMs ?? 120_000);
     this.#operationTimeoutMs = positive("operationTimeoutMs", options.operationTimeoutMs ?? 300_000);
     this.#timeouts = {
       connect: positive("attemptTimeoutMs.connect", options.attemptTimeoutMs?.connect ?? 10_000),
@@ -646,19 +654,35 @@ class NeonHttpClient implements NeonClient {
     };
     if (bodyText !== undefined) headers["content-type"] = "application/json";
 
+    const started = clock.now();
     const deadlineMs = spec.deadlineMs ?? this.#deadlineMs;
-    const deadlineAt = clock.now() + deadlineMs;
+    const deadlineAt = started + deadlineMs;
+    // A locked project is waited for against its own time budget, not an attempt count (an
+    // operation wait's own deadline bounds its polls, locked or not).
+    const lockBudgetMs = spec.deadlineMs === undefined ? this.#lockTimeoutMs : deadlineMs;
+    const lockedUntil = started + lockBudgetMs;
     const deadline = new AbortController();
-    const stopTimer = new AbortController();
-    clock.sleep(deadlineMs, stopTimer.signal).then(
-      () => deadline.abort(new DeadlineReached("deadline")),
-      () => undefined,
-    );
+    let stopTimer = new AbortController();
+    const armDeadline = (at: number) => {
+      stopTimer.abort();
+      stopTimer = new AbortController();
+      clock.sleep(at - clock.now(), stopTimer.signal).then(
+        () => deadline.abort(new DeadlineReached("deadline")),
+        () => undefined,
+      );
+    };
+    armDeadline(deadlineAt);
+    // Once the project answers 423, the call may live to the end of the lock budget; its last
+    // attempt goes out as the budget ends and gets the time of one answer.
+    let lockArmed = spec.deadlineMs !== undefined || lockBudgetMs < deadlineMs;
 
     let attempts = 0;
+    /** Answers 423, which do not count against maxAttempts. */
+    let locks = 0;
     let lastError: NeonError | undefined;
     let anyActed = false;
-    const timeout = (mayHaveActed: boolean) =>
+    // Time that runs out while the project answers 423 is reported as the lock it is.
+    const timeout = (mayHaveActed: boolean, locked = lastError instanceof NeonApiError && lastError.status === 423) =>
       new NeonTimeoutError({
         method,
         path,
@@ -667,6 +691,7 @@ class NeonHttpClient implements NeonClient {
         requestId: lastRequestId(lastError) ?? ourRequestId,
         mayHaveActed: anyActed || mayHaveActed,
         ...(lastError ? { lastError } : {}),
+        ...(locked ? { locked: { waitedMs: clock.now() - started, budgetMs: lockBudgetMs } } : {}),
       });
     const log = (msg: string) => this.#logger?.debug(redactText(msg, secrets));
 
@@ -725,7 +750,7 @@ class NeonHttpClient implements NeonClient {
           if (!shouldRetry(method, { kind: "network", mayHaveActed: acted, ...(code ? { code } : {}) })) throw err;
           if (cannotConnect && attempts >= CONNECT_ATTEMPTS) throw err;
           lastError = err;
-          await this.#pause(attempts, undefined, deadlineAt, deadline.signal, err, log, timeout);
+          await this.#pause(attempts - locks, undefined, deadlineAt, deadline.signal, err, log, () => timeout(false));
           continue;
         }
 
@@ -749,7 +774,16 @@ class NeonHttpClient implements NeonClient {
         if (!shouldRetry(method, { kind: "status", status: res.status })) throw err;
         lastError = err;
         const retryAfter = parseRetryAfter(res.headers["retry-after"], clock.now(), this.#retry.maxRetryAfterMs);
-        await this.#pause(attempts, retryAfter, deadlineAt, deadline.signal, err, log, timeout);
+        if (res.status === 423) {
+          locks++;
+          if (!lockArmed) {
+            lockArmed = true;
+            armDeadline(lockedUntil + this.#timeouts.headers);
+          }
+          await this.#pause(undefined, retryAfter, lockedUntil, deadline.signal, err, log, () => timeout(false), attempts);
+        } else {
+          await this.#pause(attempts - locks, retryAfter, deadlineAt, deadline.signal, err, log, () => timeout(false));
+        }
       }
     } finally {
       stopTimer.abort();
@@ -767,30 +801,43 @@ class NeonHttpClient implements NeonClient {
     return `the request cannot be written as HTTP, and retrying cannot change that: check the ${this.#settings.apiKey} setting for stray characters`;
   }
 
-  /** Waits before the next attempt, or throws when attempts or time have run out. */
+  /**
+   * Waits before the next attempt, or throws when attempts or time have run out. `counted` is the
+   * number of attempts that count against maxAttempts (undefined: this failure does not count, as
+   * for a lock); `backoffStep` the attempt number the backoff grows with.
+   */
   async #pause(
-    attempts: number,
+    counted: number | undefined,
     retryAfterMs: number | undefined,
-    deadlineAt: number,
+    until: number,
     signal: AbortSignal,
     lastError: NeonError,
     log: (m: string) => void,
-    timeout: (acted: boolean) => NeonTimeoutError,
+    timeout: () => NeonTimeoutError,
+    backoffStep = counted ?? 1,
   ): Promise<void> {
-    if (attempts >= this.#retry.maxAttempts) {
-      log(`giving up after ${attempts} attempts`);
+    if (counted !== undefined && counted >= this.#retry.maxAttempts) {
+      log(`giving up after ${counted} attempts`);
       throw lastError;
     }
-    const delay = retryAfterMs ?? backoffDelay(attempts, this.#random, this.#retry);
-    if (this.#clock.now() + delay >= deadlineAt) {
+    let delay = retryAfterMs ?? backoffDelay(backoffStep, this.#random, this.#retry);
+    if (counted === undefined) {
+      // A lock is waited for to the end of its budget: the last attempt goes out when it ends.
+      const left = until - this.#clock.now();
+      if (left <= 0) {
+        log("the lock budget is used up");
+        throw timeout();
+      }
+      delay = Math.min(delay, left);
+    } else if (this.#clock.now() + delay >= until) {
       log(`next attempt in ${delay} ms would pass the deadline`);
-      throw timeout(false);
+      throw timeout();
     }
     log(`retrying in ${delay} ms${retryAfterMs !== undefined ? " (Retry-After)" : ""}`);
     try {
       await this.#clock.sleep(delay, signal);
     } catch {
-      throw timeout(false);
+      throw timeout();
     }
   }
 

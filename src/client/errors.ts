@@ -136,6 +136,12 @@ export interface NeonTimeoutErrorInit extends CallInfo {
   /** The last failure before the deadline passed (a NeonError), if any. */
   lastError?: NeonError;
   mayHaveActed: boolean;
+  /** Set when the time ran out while the project stayed locked (423): how long it was waited for. */
+  locked?: { waitedMs: number; budgetMs: number };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** The overall deadline of one call passed (in a wait for a retry, for a rate-limit token or in flight). */
@@ -149,20 +155,26 @@ export class NeonTimeoutError extends NeonError {
   readonly retryable = true;
   /** True when an attempt may have reached the server (see NeonNetworkError.mayHaveActed). */
   readonly mayHaveActed: boolean;
+  /** How long the project stayed locked (423) when that is why the time ran out. */
+  readonly lockedForMs: number | undefined;
 
   constructor(init: NeonTimeoutErrorInit) {
     const tries = init.attempts === 1 ? "1 attempt" : `${init.attempts} attempts`;
     const last = init.lastError ? `; last error: ${init.lastError.message}` : "";
     const id = init.requestId ? ` (request id ${init.requestId})` : "";
-    super(`deadline of ${init.deadlineMs} ms exceeded for ${init.method} ${init.path} after ${tries}${id}${last}`, {
-      cause: init.lastError,
-    });
+    const why = init.locked
+      ? `project locked: waited ${seconds(init.locked.waitedMs)} while Neon answered 423 (another operation is running ` +
+        `on the project), up to the lock budget of ${seconds(init.locked.budgetMs)} (neon-auth:lockTimeoutSeconds), ` +
+        `for ${init.method} ${init.path}; gave up after ${tries}`
+      : `deadline of ${init.deadlineMs} ms exceeded for ${init.method} ${init.path} after ${tries}`;
+    super(`${why}${id}${last}`, { cause: init.lastError });
     this.requestId = init.requestId;
     this.method = init.method;
     this.path = init.path;
     this.attempts = init.attempts;
     this.deadlineMs = init.deadlineMs;
     this.mayHaveActed = init.mayHaveActed;
+    this.lockedForMs = init.locked?.waitedMs;
   }
 }
 

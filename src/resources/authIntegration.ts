@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
-import { authProvider, branchId, databaseName, projectId, roleName, type Integration, type KeySet } from "../schemas";
-import { afterWrite, api, appEnv, existingIntegration, findIntegration } from "./context";
+import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, roleName } from "../schemas";
+import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { liveIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
 
@@ -119,14 +120,17 @@ export const integrationHandler: Handler = {
 
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
-    const record = await existingIntegration(project, provider);
+    const record = await liveIntegration(KIND, project, provider);
     if (!record) return {};
     // The list carries no keys: they stay as created. An imported integration has none (the
-    // API hands keys out only by generating new ones; use AuthSdkKeys for that).
+    // API hands keys out only by generating new ones; use AuthSdkKeys for that), and neither has
+    // one replaced outside Pulumi: the keys in state belonged to the one before (its children
+    // then read as gone and are made again in this one).
+    const replaced = props.authProviderProjectId !== undefined && props.authProviderProjectId !== record.auth_provider_project_id;
     const keys: Partial<KeySet> = {
       auth_provider_project_id: record.auth_provider_project_id,
-      pub_client_key: props.pubClientKey,
-      secret_server_key: props.secretServerKey,
+      pub_client_key: replaced ? undefined : props.pubClientKey,
+      secret_server_key: replaced ? undefined : props.secretServerKey,
       jwks_url: record.jwks_url,
       schema_name: props.schemaName ?? "neon_auth",
       table_name: props.tableName ?? "users_sync",

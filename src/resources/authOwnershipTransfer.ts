@@ -2,28 +2,28 @@ import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, projectId, type Integration } from "../schemas";
-import { afterWrite, api, existingIntegration, findIntegration } from "./context";
+import { afterWrite, api, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authOwnershipTransferInputs = z.strictObject({
   projectId,
+  integration: integrationIdentity,
   authProvider: authProvider.default("stack"),
 });
 type Inputs = z.infer<typeof authOwnershipTransferInputs>;
 
 export interface AuthOwnershipTransferArgs {
-  projectId: pulumi.Input<string>;
-  authProvider?: pulumi.Input<"stack">;
+  /** The AuthIntegration whose auth project is transferred; a new URL is requested when it is replaced. */
+  integration: ParentIntegration;
 }
 
-const FIELDS = [
-  { name: "projectId", replaces: true },
-  { name: "authProvider", replaces: true },
-] as const;
+const fields = (olds: Props) =>
+  [{ name: "projectId", replaces: true }, identityRule(olds), { name: "authProvider", replaces: true }] as const;
 
 function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
@@ -36,14 +36,19 @@ export const ownershipTransferHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, FIELDS);
+    return diffFields(olds, news, fields(olds));
   },
 
   async create(props) {
     const inputs = parsedInputs(authOwnershipTransferInputs, props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
     // A URL nobody saw cannot be used; asking for another is harmless.
-    const { url } = (await createConverging({ create: () => api().transferOwnership(request) })).created!;
+    let url: string;
+    try {
+      ({ url } = (await createConverging({ create: () => api().transferOwnership(request) })).created!);
+    } catch (err) {
+      throw explainMissingIntegration(KIND, inputs.projectId, err);
+    }
     afterWrite(inputs.projectId);
     const record = await findIntegration(inputs.projectId, inputs.authProvider);
     return { id: `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`, outs: { ...ownerOf(inputs, record), url } };
@@ -51,14 +56,15 @@ export const ownershipTransferHandler: Handler = {
 
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
-    const record = await existingIntegration(project, provider);
-    if (!record) return {};
-    const inputs: Inputs = { projectId: project, authProvider: provider as Inputs["authProvider"] };
-    return { id, props: { ...props, ...ownerOf(inputs, record) } };
+    const parent = await parentOf(KIND, { ...props, projectId: project, authProvider: provider });
+    if (!parent) return {};
+    const inputs = { ...props, projectId: project, authProvider: provider, integration: parent.identity } as Inputs;
+    return { id, props: { ...props, ...ownerOf(inputs, parent.record) } };
   },
 
-  async update(_id, olds) {
-    return { outs: olds };
+  async update(_id, olds, news) {
+    // Only the integration's identity can change in place (state written before it was recorded).
+    return { outs: { ...olds, integration: news.integration } };
   },
 
   async delete() {
@@ -74,12 +80,14 @@ export const ownershipTransferHandler: Handler = {
  *
  * @example
  * ```ts
- * const transfer = new AuthOwnershipTransfer("transfer", { projectId }, { dependsOn: auth });
+ * const transfer = new AuthOwnershipTransfer("transfer", { integration: auth });
  * export const transferUrl = transfer.url; // secret: `pulumi stack output transferUrl --show-secrets`
  * ```
  */
 export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration whose transfer was requested. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   declare readonly authProvider: pulumi.Output<string>;
   /** Confirmation URL with a one-time `code` (secret). */
   declare readonly url: pulumi.Output<string>;
@@ -90,7 +98,7 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...args, url: undefined, ownedBy: undefined, transferStatus: undefined },
+      { ...childInputs(args), url: undefined, ownedBy: undefined, transferStatus: undefined },
       { ...opts, additionalSecretOutputs: ["url", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,

@@ -1,33 +1,37 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, projectId, triggerText, type KeySet } from "../schemas";
-import { api, appEnv, existingIntegration } from "./context";
+import { authProvider, projectId, type KeySet, triggerText } from "../schemas";
+import { api, appEnv } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authSdkKeysInputs = z.strictObject({
   projectId,
+  integration: integrationIdentity,
   authProvider: authProvider.default("stack"),
   rotationTrigger: triggerText.optional(),
 });
 type Inputs = z.infer<typeof authSdkKeysInputs>;
 
 export interface AuthSdkKeysArgs {
-  projectId: pulumi.Input<string>;
-  authProvider?: pulumi.Input<"stack">;
+  /** The AuthIntegration the keys are for; a new set is generated when it is replaced. */
+  integration: ParentIntegration;
   /** Any string; changing it generates a new key set (rotation). */
   rotationTrigger?: pulumi.Input<string>;
 }
 
-const FIELDS = [
-  { name: "projectId", replaces: true },
-  { name: "authProvider", replaces: true },
-  { name: "rotationTrigger", replaces: true },
-] as const;
+const fields = (olds: Props) =>
+  [
+    { name: "projectId", replaces: true },
+    identityRule(olds),
+    { name: "authProvider", replaces: true },
+    { name: "rotationTrigger", replaces: true },
+  ] as const;
 
 function outputsOf(inputs: Inputs, keys: KeySet): Props {
   return compact({
@@ -47,14 +51,19 @@ export const sdkKeysHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, FIELDS);
+    return diffFields(olds, news, fields(olds));
   },
 
   async create(props) {
     const inputs = parsedInputs(authSdkKeysInputs, props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
     // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
-    const keys: KeySet = (await createConverging({ create: () => api().generateSdkKeys(request) })).created!;
+    let keys: KeySet;
+    try {
+      keys = (await createConverging({ create: () => api().generateSdkKeys(request) })).created!;
+    } catch (err) {
+      throw explainMissingIntegration(KIND, inputs.projectId, err);
+    }
     const id = `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`;
     return { id, outs: outputsOf(inputs, keys) };
   },
@@ -62,11 +71,13 @@ export const sdkKeysHandler: Handler = {
   async read(id, props) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
     // Keys live as long as their integration; the API cannot list or revoke key sets.
-    return (await existingIntegration(project, provider)) ? { id, props } : {};
+    const parent = await parentOf(KIND, { ...props, projectId: project, authProvider: provider });
+    return parent ? { id, props: { ...props, integration: parent.identity } } : {};
   },
 
-  async update(_id, olds) {
-    return { outs: olds };
+  async update(_id, olds, news) {
+    // Only the integration's identity can change in place (state written before it was recorded).
+    return { outs: { ...olds, integration: news.integration } };
   },
 
   async delete() {
@@ -80,11 +91,13 @@ export const sdkKeysHandler: Handler = {
  *
  * @example
  * ```ts
- * const keys = new AuthSdkKeys("keys", { projectId, rotationTrigger: "2026-11" }, { dependsOn: auth });
+ * const keys = new AuthSdkKeys("keys", { integration: auth, rotationTrigger: "2026-11" });
  * ```
  */
 export class AuthSdkKeys extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration the keys were generated for. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   declare readonly authProvider: pulumi.Output<string>;
   declare readonly rotationTrigger: pulumi.Output<string | undefined>;
   declare readonly authProviderProjectId: pulumi.Output<string>;
@@ -100,7 +113,7 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...args, authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
+      { ...childInputs(args), authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
       { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,

@@ -40,6 +40,7 @@ export function api(): NeonClient {
     apiKey: s.apiKey,
     ...(s.apiUrl === undefined ? {} : { baseUrl: s.apiUrl }),
     settingNames: { apiKey: s.apiKeyFrom, baseUrl: s.apiUrlFrom },
+    ...(s.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: s.lockTimeoutMs }),
     ...(pacing === false ? { pacing } : {}),
   });
 }
@@ -71,20 +72,6 @@ export function afterWrite(projectId: string): void {
 export async function findIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
   const list = await sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
   return list.find((i) => i.auth_provider === provider);
-}
-
-/**
- * For refresh: the integration, or undefined when it or the whole project is gone (Neon answers
- * 404 for a deleted project). Objects that live inside an integration and have no read of their
- * own (key sets, transfers, users) are gone with it.
- */
-export async function existingIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
-  try {
-    return await findIntegration(projectId, provider);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
 }
 
 /** The environment variables a Stack Auth app needs, from a key set. */

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { api } from "./context";
-import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { childInputs, despiteIntegration, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -12,6 +13,7 @@ const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "sen
 export const emailServerInputs = z
   .strictObject({
     projectId,
+    integration: integrationIdentity,
     type: z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }),
     host: smtpHost.optional(),
     port: portInput.optional(),
@@ -29,11 +31,12 @@ export const emailServerInputs = z
         ctx.addIssue({ code: "custom", path: [field], message: 'must not be set when type is "shared"' });
       }
     }
-  });
+  }, despiteIntegration);
 type Inputs = z.infer<typeof emailServerInputs>;
 
 export interface EmailServerArgs {
-  projectId: pulumi.Input<string>;
+  /** The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced. */
+  integration: ParentIntegration;
   /** `shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required). */
   type: pulumi.Input<"shared" | "standard">;
   host?: pulumi.Input<string>;
@@ -60,10 +63,11 @@ function requestOf(inputs: Inputs): UpdateEmailServerRequest {
 }
 
 /** Outputs from what the server holds; the password, which reads may omit, stays as set. */
-function propsOf(project: string, server: ApiEmailServer, password: string | undefined): Props {
-  if (server.type === "shared") return { projectId: project, type: "shared" };
+function propsOf(project: string, integration: IntegrationIdentity | undefined, server: ApiEmailServer, password: string | undefined): Props {
+  if (server.type === "shared") return compact({ projectId: project, integration, type: "shared" });
   return compact({
     projectId: project,
+    integration,
     type: "standard",
     host: server.host,
     port: server.port,
@@ -75,8 +79,12 @@ function propsOf(project: string, server: ApiEmailServer, password: string | und
 }
 
 async function apply(inputs: Inputs): Promise<Props> {
-  const server = await api().updateEmailServer(inputs.projectId, requestOf(inputs));
-  return propsOf(inputs.projectId, server, inputs.password);
+  try {
+    const server = await api().updateEmailServer(inputs.projectId, requestOf(inputs));
+    return propsOf(inputs.projectId, inputs.integration, server, inputs.password);
+  } catch (err) {
+    throw explainMissingIntegration(KIND, inputs.projectId, err);
+  }
 }
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
@@ -89,7 +97,7 @@ export const emailServerHandler: Handler = {
     return diffFields(
       olds,
       news,
-      [{ name: "projectId", replaces: true }, { name: "type" }, ...SMTP_FIELDS.map((name) => ({ name }))],
+      [{ name: "projectId", replaces: true }, identityRule(olds), { name: "type" }, ...SMTP_FIELDS.map((name) => ({ name }))],
       { deleteBeforeReplace: true },
     );
   },
@@ -102,9 +110,12 @@ export const emailServerHandler: Handler = {
 
   async read(id, props) {
     const [project] = splitId(KIND, id, 2, "<projectId>/email-server");
+    // The project answered just now, so a 404 of the read means the integration went meanwhile.
+    const parent = await parentOf(KIND, { ...props, projectId: project });
+    if (!parent) return {};
     try {
       const server = await api().getEmailServer(project);
-      const current = propsOf(project, server, props.password);
+      const current = propsOf(project, parent.identity, server, props.password);
       return { id, props: current, inputs: current };
     } catch (err) {
       if (isNotFound(err)) return {};
@@ -112,8 +123,12 @@ export const emailServerHandler: Handler = {
     }
   },
 
-  async update(_id, _olds, news) {
-    return { outs: await apply(parsedInputs(emailServerInputs, news)) };
+  async update(_id, olds, news) {
+    const inputs = parsedInputs(emailServerInputs, news);
+    // Only the integration's identity changed (state written before it was recorded): no request.
+    const settings = ["type", ...SMTP_FIELDS] as const;
+    if (settings.every((f) => olds[f] === inputs[f])) return { outs: { ...olds, integration: inputs.integration } };
+    return { outs: await apply(inputs) };
   },
 
   async delete(id) {
@@ -135,13 +150,15 @@ export const emailServerHandler: Handler = {
  * @example
  * ```ts
  * const cfg = new pulumi.Config();
- * new EmailServer("smtp", { projectId, type: "standard", host: "smtp.example.com", port: 587,
+ * new EmailServer("smtp", { integration: auth, type: "standard", host: "smtp.example.com", port: 587,
  *   username: "apikey", password: cfg.requireSecret("smtpPassword"),
- *   senderEmail: "auth@example.com", senderName: "Example" }, { dependsOn: auth });
+ *   senderEmail: "auth@example.com", senderName: "Example" });
  * ```
  */
 export class EmailServer extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration this configures. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   declare readonly type: pulumi.Output<string>;
   declare readonly host: pulumi.Output<string | undefined>;
   declare readonly port: pulumi.Output<number | undefined>;
@@ -156,7 +173,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...args, password },
+      { ...childInputs(args), password },
       { ...opts, additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,

@@ -5,3 +5,4 @@ export { AuthUser, type AuthUserArgs } from "./authUser";
 export { OAuthProvider, type OAuthProviderArgs } from "./oauthProvider";
 export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
 export { EmailServer, type EmailServerArgs } from "./emailServer";
+export type { IntegrationIdentity, ParentIntegration } from "./parent";

@@ -4,7 +4,8 @@ import { isConflict, isNotFound } from "../client";
 import { oauthClientId, oauthClientSecret, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { childInputs, despiteIntegration, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "OAuthProvider";
 
@@ -12,6 +13,7 @@ const KIND = "OAuthProvider";
 export const oauthProviderInputs = z
   .strictObject({
     projectId,
+    integration: integrationIdentity,
     providerId: oauthProviderId,
     clientId: oauthClientId.optional(),
     clientSecret: oauthClientSecret.optional(),
@@ -25,11 +27,12 @@ export const oauthProviderInputs = z
         message: "must be set together with the other credential (both for your own OAuth app, neither for Neon's shared keys)",
       });
     }
-  });
+  }, despiteIntegration);
 type Inputs = z.infer<typeof oauthProviderInputs>;
 
 export interface OAuthProviderArgs {
-  projectId: pulumi.Input<string>;
+  /** The AuthIntegration the provider belongs to; the provider is created after it and replaced with it. */
+  integration: ParentIntegration;
   /** `google`, `github` or `microsoft`. Changing it replaces the provider. */
   providerId: pulumi.Input<"google" | "github" | "microsoft">;
   /** Your OAuth app's client id; leave both credentials out to use Neon's shared keys. */
@@ -76,6 +79,7 @@ export const oauthProviderHandler: Handler = {
   async diff(_id, olds, news) {
     const diff = diffFields(olds, news, [
       { name: "projectId", replaces: true },
+      identityRule(olds),
       { name: "providerId", replaces: true },
       // Back to shared keys: the API has no way to drop credentials in place.
       { name: "clientId", replaces: news.clientId === undefined },
@@ -99,7 +103,7 @@ export const oauthProviderHandler: Handler = {
       afterWrite(inputs.projectId);
       return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(inputs, made.found!) };
     } catch (err) {
-      if (!isConflict(err)) throw err;
+      if (!isConflict(err)) throw explainMissingIntegration(KIND, inputs.projectId, err);
       if (!inputs.adopt) {
         throw new Error(
           `${KIND} ${inputs.providerId}: project ${inputs.projectId} already has this provider ` +
@@ -114,6 +118,9 @@ export const oauthProviderHandler: Handler = {
 
   async read(id, props) {
     const [project, providerId] = splitId(KIND, id, 2, "<projectId>/<providerId>");
+    // The project answered just now, so a 404 of the list means the integration went meanwhile.
+    const parent = await parentOf(KIND, { ...props, projectId: project });
+    if (!parent) return {};
     let found: { id: string; type: string } | undefined;
     try {
       found = await findProvider(project, providerId);
@@ -127,6 +134,7 @@ export const oauthProviderHandler: Handler = {
     const standard = found.type === "standard";
     const inputs = compact({
       projectId: project,
+      integration: parent.identity,
       providerId,
       clientId: standard ? props.clientId : undefined,
       clientSecret: standard ? props.clientSecret : undefined,
@@ -137,6 +145,7 @@ export const oauthProviderHandler: Handler = {
 
   async update(_id, olds, news) {
     const inputs = parsedInputs(oauthProviderInputs, news);
+    // The integration's identity (state written before it was recorded) and `adopt` need no request.
     if (inputs.clientId === olds.clientId && inputs.clientSecret === olds.clientSecret) {
       return { outs: outputsOf(inputs, { type: olds.type }) };
     }
@@ -168,13 +177,14 @@ export const oauthProviderHandler: Handler = {
  * @example
  * ```ts
  * const cfg = new pulumi.Config();
- * new OAuthProvider("github", { projectId, providerId: "github",
- *   clientId: cfg.require("githubClientId"), clientSecret: cfg.requireSecret("githubClientSecret") },
- *   { dependsOn: auth });
+ * new OAuthProvider("github", { integration: auth, providerId: "github",
+ *   clientId: cfg.require("githubClientId"), clientSecret: cfg.requireSecret("githubClientSecret") });
  * ```
  */
 export class OAuthProvider extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration the provider was added to. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   declare readonly providerId: pulumi.Output<string>;
   declare readonly clientId: pulumi.Output<string | undefined>;
   /** Secret. */
@@ -188,7 +198,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...args, clientSecret, type: undefined },
+      { ...childInputs(args), clientSecret, type: undefined },
       { ...opts, additionalSecretOutputs: ["clientSecret", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,

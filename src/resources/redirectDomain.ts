@@ -4,7 +4,8 @@ import { isConflict, isNotFound } from "../client";
 import { authProvider, canonicalOrigin, originInput, projectId } from "../schemas";
 import { afterWrite, api, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, joinId, lookupArgs, MODULE, providerOf, splitId, type Handler } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "RedirectDomain";
 
@@ -17,22 +18,25 @@ function sameOrigin(listed: string, wanted: string): boolean {
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const redirectDomainInputs = z.strictObject({
   projectId,
+  integration: integrationIdentity,
   domain: originInput,
   authProvider: authProvider.default("stack"),
 });
 
 export interface RedirectDomainArgs {
-  projectId: pulumi.Input<string>;
+  /** The AuthIntegration the domain belongs to; the domain is created after it and replaced with it. */
+  integration: ParentIntegration;
   /** An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path. */
   domain: pulumi.Input<string>;
-  authProvider?: pulumi.Input<"stack">;
 }
 
-const FIELDS = [
-  { name: "projectId", replaces: true },
-  { name: "domain", replaces: true },
-  { name: "authProvider", replaces: true },
-] as const;
+const fields = (olds: Props) =>
+  [
+    { name: "projectId", replaces: true },
+    identityRule(olds),
+    { name: "domain", replaces: true },
+    { name: "authProvider", replaces: true },
+  ] as const;
 
 async function isListed(project: string, origin: string): Promise<boolean> {
   const list = await sharedList(project, "domains", () => api().listDomains(project));
@@ -46,7 +50,7 @@ export const redirectDomainHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, FIELDS);
+    return diffFields(olds, news, fields(olds));
   },
 
   async create(props) {
@@ -63,7 +67,7 @@ export const redirectDomainHandler: Handler = {
         find: listed,
       });
     } catch (err) {
-      if (!isConflict(err) || !(await listed())) throw err;
+      if (!isConflict(err) || !(await listed())) throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
     afterWrite(inputs.projectId);
     return { id: joinId(inputs.projectId, inputs.domain), outs: compact({ ...inputs }) };
@@ -71,18 +75,22 @@ export const redirectDomainHandler: Handler = {
 
   async read(id, props) {
     const [project, origin] = splitId(KIND, id, 2, "<projectId>/<origin>");
+    // The project answered just now, so a 404 of the list means the integration went meanwhile.
+    const parent = await parentOf(KIND, { ...props, projectId: project });
+    if (!parent) return {};
     try {
       if (!(await isListed(project, origin))) return {};
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
     }
-    const inputs = { projectId: project, domain: origin, authProvider: props.authProvider ?? "stack" };
+    const inputs = compact({ projectId: project, integration: parent.identity, domain: origin, authProvider: props.authProvider ?? "stack" });
     return { id, props: inputs, inputs };
   },
 
-  async update(_id, olds) {
-    return { outs: olds };
+  async update(_id, olds, news) {
+    // Only the integration's identity can change in place (state written before it was recorded).
+    return { outs: { ...olds, integration: news.integration } };
   },
 
   async delete(id, props) {
@@ -105,16 +113,18 @@ export const redirectDomainHandler: Handler = {
  *
  * @example
  * ```ts
- * new RedirectDomain("app", { projectId, domain: "https://app.example.com" }, { dependsOn: auth });
+ * new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
  * ```
  */
 export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration the domain was added to. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   declare readonly domain: pulumi.Output<string>;
   declare readonly authProvider: pulumi.Output<string>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, { ...args }, opts, MODULE, KIND);
+    super(providerOf(KIND), name, childInputs(args), opts, MODULE, KIND);
   }
 
   /**

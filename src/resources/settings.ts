@@ -16,6 +16,7 @@ export const SETTING = {
   envKey: "NEON_API_KEY",
   envUrl: "NEON_API_URL",
   registryKey: "neon:apiKey",
+  lockTimeout: "neon-auth:lockTimeoutSeconds",
   /** Read by 0.1.0; refused now, so that a stack that had it never silently talks to the default. */
   oldUrl: "neon:apiUrl",
 } as const;
@@ -28,6 +29,8 @@ export interface Settings {
   apiUrl: string | undefined;
   /** The setting that gives the URL, in the same place as the key (set or not). */
   apiUrlFrom: string;
+  /** `neon-auth:lockTimeoutSeconds` in ms: how long one request waits out a locked project (423). */
+  lockTimeoutMs?: number;
 }
 
 const MISSING_KEY =
@@ -65,10 +68,22 @@ export function resolveSettings(config: (name: string) => string | undefined, en
         `${key.place === "stack" ? SETTING.envKey : SETTING.stackKey}`,
     );
   }
+  const lock = lockTimeoutMs(config(SETTING.lockTimeout));
   return {
+    ...(lock === undefined ? {} : { lockTimeoutMs: lock }),
     apiKey: key.value,
     apiKeyFrom: key.from,
     apiUrl: own.url,
     apiUrlFrom: own.from,
   };
+}
+
+/** A positive number of seconds, in ms; undefined when unset (the client's default applies). */
+function lockTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new NeonConfigError(`${SETTING.lockTimeout} must be a positive number of seconds, got ${JSON.stringify(value.slice(0, 40))}`);
+  }
+  return Math.round(seconds * 1000);
 }

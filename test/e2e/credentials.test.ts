@@ -3,8 +3,8 @@
  * key of another account each give one clear error per resource, with no retry storm (the request log shows at most one request
  * per failing resource: 401 and 404 are not retried), and nothing of the other account changes.
  *
- * The program declares six resources that do not depend on each other (no integration), so all
- * six fail side by side.
+ * The program declares the integration and its six children; the children take the integration
+ * as an input, so only the integration is tried: one error, at most one request.
  */
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
@@ -17,7 +17,7 @@ const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const OTHER_KEY = "e2e-other-account-key-77c1";
 const P = "p-owner";
 const B = "br-main-p-owner";
-const KINDS = ["AuthSdkKeys", "AuthOwnershipTransfer", "AuthUser", "OAuthProvider", "RedirectDomain", "EmailServer"];
+const KINDS = ["AuthIntegration"];
 
 describe("credentials and isolation", () => {
   let em: EmulatorHandle;
@@ -43,7 +43,7 @@ describe("credentials and isolation", () => {
     await em?.close();
   });
 
-  /** `up` of the six resources with the given key settings; returns the failures by resource kind. */
+  /** `up` of the seven resources with the given key settings; returns the failures by resource kind. */
   async function upWith(config: Record<string, { value: string; secret?: boolean }>, env: Record<string, string> = {}) {
     const e2e: E2eStack = await stackFor({
       program: PROGRAM,
@@ -52,7 +52,6 @@ describe("credentials and isolation", () => {
         projectId: { value: P },
         clientSecret: { value: "gh-secret-cred-1d", secret: true },
         smtpPassword: { value: "smtp-pw-cred-2e", secret: true },
-        without: { value: JSON.stringify(["integration"]) },
         ...config,
       },
       env,

@@ -107,7 +107,8 @@ describe("full auth setup (examples/full-setup)", () => {
     await e2e.stack.setConfig("appDomain", { value: "https://www.example.com" });
     await e2e.stack.setConfig("users", {
       value: JSON.stringify([
-        { email: "ada@example.com", name: "Ada King" },
+        // A rename deletes the account: said on purpose.
+        { email: "ada@example.com", name: "Ada King", recreateOnChange: true },
         { email: "grace@example.com", name: "Grace Hopper" },
       ]),
     });

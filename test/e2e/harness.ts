@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { copyProgram } from "../../scripts/workspace.mts";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
@@ -92,4 +92,12 @@ export function changesOf(summary: Record<string, number> | undefined): Record<s
   const changes: Record<string, number> = {};
   for (const [op, n] of Object.entries(summary ?? {})) if (op !== "same" && n > 0) changes[op] = n;
   return changes;
+}
+
+/** How every e2e ends: a second preview and a refresh that change nothing. */
+export async function expectNoChanges(stack: Stack): Promise<void> {
+  const preview = await stack.preview({ color: "never", expectNoChanges: true });
+  expect(changesOf(preview.changeSummary)).toEqual({});
+  const refresh = await stack.refresh({ color: "never", expectNoChanges: true });
+  expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
 }

@@ -197,6 +197,7 @@ describe("lost responses converge without duplicates or orphans", () => {
     // A replacement (delete first) whose delete answer is lost: the replayed DELETE meets 404,
     // which means done.
     await e2e.stack.setConfig("userName", { value: "Ada King" });
+    await e2e.stack.setConfig("recreateUser", { value: "true" });
     await clearRequestLog(em);
     lost(em, R.deleteUser);
     const replace = await e2e.stack.up({ color: "never" });

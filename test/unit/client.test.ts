@@ -406,7 +406,7 @@ describe("retry policy", () => {
 
   it("stops at the overall deadline while waiting between attempts", async () => {
     s = setup({ deadlineMs: 5_000, maxAttempts: 100 });
-    on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 423, data: { code: "", message: "project already has running conflicting operations" } }), 100);
+    on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 503, data: { code: "", message: "service unavailable, try again" } }), 100);
     const start = s.clock.now();
     const e = (await rejection(s.client.listDomains("p-1"))) as NeonTimeoutError;
     expect(e).toBeInstanceOf(NeonTimeoutError);
@@ -414,7 +414,7 @@ describe("retry policy", () => {
     const n = s.seen.length;
     expect(e.attempts).toBe(n);
     expect(e.message).toBe(
-      `deadline of 5000 ms exceeded for GET /projects/p-1/auth/domains after ${n} attempts (request id ${s.seen[0]!.headers["x-request-id"]}); last error: 423 from GET /projects/p-1/auth/domains: project already has running conflicting operations (request id ${s.seen[0]!.headers["x-request-id"]}); gave up after ${n} attempts`,
+      `deadline of 5000 ms exceeded for GET /projects/p-1/auth/domains after ${n} attempts (request id ${s.seen[0]!.headers["x-request-id"]}); last error: 503 from GET /projects/p-1/auth/domains: service unavailable, try again (request id ${s.seen[0]!.headers["x-request-id"]}); gave up after ${n} attempts`,
     );
     expect(e.cause).toBeInstanceOf(NeonApiError);
   });
@@ -439,6 +439,59 @@ describe("retry policy", () => {
       "retrying in 125 ms",
       `GET /projects/p-1/auth/domains attempt 2/10 (request id ${id}): 200 in 0 ms`,
     ]);
+  });
+});
+
+describe("a locked project (423) is waited for against a time budget", () => {
+  const LOCKED = { code: "", message: "project already has running conflicting operations, scheduling of new ones is prohibited" };
+
+  /** The project answers 423 until `lockedMs` after the first request, then 200. */
+  function lockedFor(lockedMs: number): void {
+    const until = s.clock.now() + lockedMs;
+    on("POST", "/projects/p-1/auth/domains", () => (s.clock.now() < until ? { statusCode: 423, data: LOCKED } : { statusCode: 201 }), 1000);
+  }
+  const add = () => s.client.addDomain("p-1", { domain: "https://a.example.com", auth_provider: "stack" });
+
+  it("waits out a 60 s lock with the defaults, however many attempts that takes", async () => {
+    lockedFor(60_000);
+    const start = s.clock.now();
+    await s.clock.run(add());
+    expect(s.seen.at(-1)!.at - start).toBeGreaterThanOrEqual(60_000);
+    // More than the 10 attempts other failures get: answers 423 do not count.
+    expect(s.seen.length).toBeGreaterThan(10);
+    expect(s.seen.slice(0, -1).every((r) => r.at - start < 60_000)).toBe(true);
+  });
+
+  it("gives up at the default budget of 120 s, saying how long it waited and why", async () => {
+    lockedFor(3_600_000);
+    const start = s.clock.now();
+    const e = (await rejection(add())) as NeonTimeoutError;
+    expect(e).toBeInstanceOf(NeonTimeoutError);
+    expect(s.clock.now() - start).toBe(120_000);
+    expect(e.lockedForMs).toBe(120_000);
+    // The last attempt goes out as the budget ends.
+    expect(s.seen.at(-1)!.at - start).toBe(120_000);
+    const id = s.seen[0]!.headers["x-request-id"];
+    expect(e.message).toBe(
+      "project locked: waited 120 s while Neon answered 423 (another operation is running on the project), up to the " +
+        `lock budget of 120 s (neon-auth:lockTimeoutSeconds), for POST /projects/p-1/auth/domains; gave up after ${s.seen.length} ` +
+        `attempts (request id ${id}); last error: 423 from POST /projects/p-1/auth/domains: ${LOCKED.message} (request id ${id}); ` +
+        `gave up after ${s.seen.length} attempts`,
+    );
+  });
+
+  it("follows a budget set per client, longer or shorter than the deadline of other failures", async () => {
+    s = setup({ lockTimeoutMs: 300_000 });
+    lockedFor(200_000);
+    const start = s.clock.now();
+    await s.clock.run(add());
+    expect(s.seen.at(-1)!.at - start).toBeGreaterThanOrEqual(200_000);
+
+    s = setup({ lockTimeoutMs: 5_000 });
+    lockedFor(60_000);
+    const e = (await rejection(add())) as NeonTimeoutError;
+    expect(e.lockedForMs).toBe(5_000);
+    expect(e.message).toMatch(/^project locked: waited 5 s while Neon answered 423 .* up to the lock budget of 5 s /);
   });
 });
 

@@ -11,16 +11,18 @@ import { authUserInputs, userHandler } from "../../src/resources/authUser";
 import { integrationHandler } from "../../src/resources/authIntegration";
 
 const P = "p-unit";
+/** The identity of the integration a child was made in. */
+const IN = { authProviderProjectId: "ap-1", createdAt: "2026-11-01T10:00:00Z" };
 
 describe("check", () => {
   it("normalises equivalent origins to one spelling", async () => {
-    const r = await redirectDomainHandler.check({}, { projectId: P, domain: "HTTPS://App.Example.com/" });
-    expect(r).toEqual({ inputs: { projectId: P, domain: "https://app.example.com", authProvider: "stack" } });
+    const r = await redirectDomainHandler.check({}, { projectId: P, integration: IN, domain: "HTTPS://App.Example.com/" });
+    expect(r).toEqual({ inputs: { projectId: P, integration: IN, domain: "https://app.example.com", authProvider: "stack" } });
   });
 
   it("lower-cases and trims user emails", async () => {
-    const r = await userHandler.check({}, { projectId: P, email: "  Ada@Example.COM " });
-    expect(r.inputs).toEqual({ projectId: P, email: "ada@example.com", authProvider: "stack" });
+    const r = await userHandler.check({}, { projectId: P, integration: IN, email: "  Ada@Example.COM " });
+    expect(r.inputs).toEqual({ projectId: P, integration: IN, email: "ada@example.com", authProvider: "stack" });
     expect(r.failures).toBeUndefined();
   });
 
@@ -37,13 +39,13 @@ describe("check", () => {
   });
 
   it("does not judge values still unknown at preview", async () => {
-    const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, domain: "https://app.example.com" });
+    const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, integration: UNKNOWN, domain: "https://app.example.com" });
     expect(r.failures).toBeUndefined();
-    expect(r.inputs).toEqual({ projectId: UNKNOWN, domain: "https://app.example.com", authProvider: "stack" });
+    expect(r.inputs).toEqual({ projectId: UNKNOWN, integration: UNKNOWN, domain: "https://app.example.com" });
   });
 
   it("still judges the known fields when others are unknown", async () => {
-    const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, domain: "app.example.com" });
+    const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, integration: IN, domain: "app.example.com" });
     expect(r.failures).toEqual([
       {
         property: "",
@@ -54,27 +56,27 @@ describe("check", () => {
   });
 
   it("names every missing SMTP field of a standard email server", async () => {
-    const r = await emailServerHandler.check({}, { projectId: P, type: "standard", host: "smtp.example.com" });
+    const r = await emailServerHandler.check({}, { projectId: P, integration: IN, type: "standard", host: "smtp.example.com" });
     expect(r.failures?.map((f) => f.reason.split(" ")[1])).toEqual(["port", "username", "password", "senderEmail", "senderName"]);
     expect(r.failures?.[0]?.reason).toBe('EmailServer port is required when type is "standard"');
   });
 });
 
 describe("diff", () => {
-  const olds = { projectId: P, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false, type: "standard" };
+  const olds = { projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false, type: "standard" };
 
   it("is quiet on a no-op", async () => {
-    const news = { projectId: P, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false };
+    const news = { projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false };
     expect(await oauthProviderHandler.diff(`${P}/github`, olds, news)).toEqual({
       changes: false,
       replaces: [],
-      stables: ["projectId", "providerId"],
+      stables: ["projectId", "integration", "providerId"],
       deleteBeforeReplace: false,
     });
   });
 
   it("updates credentials in place", async () => {
-    const news = { projectId: P, providerId: "github", clientId: "id-1", clientSecret: "s-2", adopt: false };
+    const news = { projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-2", adopt: false };
     const d = await oauthProviderHandler.diff(`${P}/github`, olds, news);
     expect(d.changes).toBe(true);
     expect(d.replaces).toEqual([]);
@@ -84,13 +86,14 @@ describe("diff", () => {
     const renamed = await oauthProviderHandler.diff(`${P}/github`, olds, { ...olds, providerId: "microsoft" });
     expect(renamed.replaces).toEqual(["providerId"]);
     expect(renamed.deleteBeforeReplace).toBe(true);
-    const shared = await oauthProviderHandler.diff(`${P}/github`, olds, { projectId: P, providerId: "github", adopt: false });
+    const shared = await oauthProviderHandler.diff(`${P}/github`, olds, { projectId: P, integration: IN, providerId: "github", adopt: false });
     expect(shared.replaces).toEqual(["clientId", "clientSecret"]);
   });
 
   it("treats an optional field left out as unchanged", async () => {
-    const d = await userHandler.diff("u-1", { projectId: P, email: "a@example.com", authProvider: "stack", userId: "u-1" }, {
+    const d = await userHandler.diff("u-1", { projectId: P, integration: IN, email: "a@example.com", authProvider: "stack", userId: "u-1" }, {
       projectId: P,
+      integration: IN,
       email: "a@example.com",
       authProvider: "stack",
     });
@@ -103,5 +106,71 @@ describe("diff", () => {
       email: "a@example.com",
       authProvider: "stack",
     });
+  });
+});
+
+describe("children and their integration", () => {
+  const user = { projectId: P, integration: IN, email: "ada@example.com", name: "Ada", authProvider: "stack" };
+
+  it("requires the integration, saying how to declare it", async () => {
+    const r = await redirectDomainHandler.check({}, { projectId: P, domain: "https://app.example.com" });
+    expect(r.failures).toEqual([
+      {
+        property: "integration",
+        reason:
+          "RedirectDomain integration is required: declare `integration: auth` (the AuthIntegration this lives in) " +
+          "instead of `projectId` and `dependsOn`; the engine then creates it after its integration and replaces it with it",
+      },
+    ]);
+  });
+
+  it("still names the cross-field rules when the integration is missing", async () => {
+    const email = await emailServerHandler.check({}, { projectId: P, type: "shared", host: "smtp.example.com" });
+    expect(email.failures?.map((f) => f.property)).toEqual(["integration", "host"]);
+    const oauth = await oauthProviderHandler.check({}, { projectId: P, providerId: "github", clientId: "id-only" });
+    expect(oauth.failures?.map((f) => f.property)).toEqual(["integration", "clientSecret"]);
+    // Other failed fields still come first, alone, as before.
+    const bad = await emailServerHandler.check({}, { projectId: P, integration: IN, type: "standard", port: 0 });
+    expect(bad.failures?.map((f) => f.property)).toEqual(["port"]);
+  });
+
+  it("replaces a child whose integration was replaced, and shows it while the new one is unknown", async () => {
+    const replaced = { ...IN, authProviderProjectId: "ap-2" };
+    for (const news of [{ ...user, integration: replaced }, { ...user, integration: UNKNOWN }]) {
+      const d = await userHandler.diff("u-1", { ...user, userId: "u-1" }, news);
+      expect(d.replaces).toEqual(["integration"]);
+    }
+    const domain = { projectId: P, integration: IN, domain: "https://app.example.com", authProvider: "stack" };
+    expect((await redirectDomainHandler.diff(`${P}/x`, domain, { ...domain, integration: UNKNOWN })).replaces).toEqual(["integration"]);
+  });
+
+  it("records the identity in place in state written before children recorded it", async () => {
+    const { integration: _, ...old } = user;
+    const d = await userHandler.diff("u-1", { ...old, userId: "u-1" }, user);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect((await userHandler.update("u-1", { ...old, userId: "u-1" }, user)).outs).toEqual({ ...user, userId: "u-1" });
+  });
+
+  it("refuses a new email or name of an existing user at preview, naming the way to recreate it", async () => {
+    const r = await userHandler.check(user, { ...user, name: "Ada King" });
+    expect(r.failures).toEqual([
+      {
+        property: "name",
+        reason:
+          'AuthUser name cannot change in place: the API has no update for users, so changing it from "Ada" to "Ada King" ' +
+          "would delete the account ada@example.com (its id, sign-ins and sessions) and create a new one. To do that on " +
+          "purpose, set `recreateOnChange: true` on this AuthUser; otherwise put the old value back.",
+      },
+    ]);
+    const moved = await userHandler.check(user, { ...user, email: "Ada@Example.org" });
+    expect(moved.failures?.map((f) => f.property)).toEqual(["email"]);
+  });
+
+  it("lets a user be recreated when said so, or when its integration was replaced", async () => {
+    expect((await userHandler.check(user, { ...user, name: "Ada King", recreateOnChange: true })).failures).toBeUndefined();
+    const replaced = { ...user, name: "Ada King", integration: { ...IN, createdAt: "2026-11-02T10:00:00Z" } };
+    expect((await userHandler.check(user, replaced)).failures).toBeUndefined();
+    expect((await userHandler.check(user, { ...user, integration: UNKNOWN, name: "Ada King" })).failures).toBeUndefined();
+    expect((await userHandler.check({}, user)).failures).toBeUndefined();
   });
 });

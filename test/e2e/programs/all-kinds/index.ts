@@ -12,51 +12,54 @@ import {
 const cfg = new pulumi.Config();
 const projectId = cfg.require("projectId");
 const branchId = cfg.get("branchId") ?? "br-unused";
-/**
- * Kinds to leave out (deletes): any of integration, keys, transfer, user, oauth, domain, email.
- * Without the integration the others do not wait for it (they then run side by side).
- */
+/** Kinds to leave out (deletes): any of keys, transfer, user, oauth, domain, email. */
 const without = new Set(cfg.getObject<string[]>("without") ?? []);
 /** Take over an integration and an OAuth provider that already exist. */
 const adopt = cfg.getBoolean("adopt") ?? false;
 
-const auth = without.has("integration") ? undefined : new AuthIntegration("auth", { projectId, branchId, adopt });
-const opts = { dependsOn: auth ? [auth] : [] };
+// Everything else lives inside the integration and takes it as an input: no dependsOn.
+const auth = new AuthIntegration("auth", { projectId, branchId, adopt, databaseName: cfg.get("databaseName") });
 
 const keys = without.has("keys")
   ? undefined
-  : new AuthSdkKeys("keys", { projectId, rotationTrigger: cfg.get("rotation") ?? "r1" }, opts);
-const transfer = without.has("transfer") ? undefined : new AuthOwnershipTransfer("transfer", { projectId }, opts);
+  : new AuthSdkKeys("keys", { integration: auth, rotationTrigger: cfg.get("rotation") ?? "r1" });
+const transfer = without.has("transfer") ? undefined : new AuthOwnershipTransfer("transfer", { integration: auth });
 if (!without.has("user")) {
-  new AuthUser("user", { projectId, email: cfg.get("userEmail") ?? "ada@example.com", name: cfg.get("userName") ?? "Ada" }, opts);
+  new AuthUser("user", {
+    integration: auth,
+    email: cfg.get("userEmail") ?? "ada@example.com",
+    name: cfg.get("userName") ?? "Ada",
+    recreateOnChange: cfg.getBoolean("recreateUser"),
+  });
 }
 if (!without.has("oauth")) {
-  new OAuthProvider(
-    "github",
-    { projectId, providerId: "github", clientId: "gh-client-id", clientSecret: cfg.requireSecret("clientSecret"), adopt },
-    opts,
-  );
+  new OAuthProvider("github", {
+    integration: auth,
+    providerId: "github",
+    clientId: "gh-client-id",
+    clientSecret: cfg.requireSecret("clientSecret"),
+    adopt,
+  });
 }
 if (!without.has("domain")) {
-  new RedirectDomain("domain", { projectId, domain: cfg.get("domain") ?? "https://app.example.com" }, opts);
+  new RedirectDomain("domain", { integration: auth, domain: cfg.get("domain") ?? "https://app.example.com" });
+  for (const domain of cfg.getObject<string[]>("moreDomains") ?? []) {
+    new RedirectDomain(`domain-${new URL(domain).host}`, { integration: auth, domain });
+  }
 }
 if (!without.has("email")) {
-  new EmailServer(
-    "email",
-    {
-      projectId,
-      type: "standard",
-      host: "smtp.example.com",
-      port: cfg.getNumber("smtpPort") ?? 587,
-      username: "apikey",
-      password: cfg.requireSecret("smtpPassword"),
-      senderEmail: "auth@example.com",
-      senderName: "Example",
-    },
-    opts,
-  );
+  new EmailServer("email", {
+    integration: auth,
+    type: "standard",
+    host: "smtp.example.com",
+    port: cfg.getNumber("smtpPort") ?? 587,
+    username: "apikey",
+    password: cfg.requireSecret("smtpPassword"),
+    senderEmail: "auth@example.com",
+    senderName: "Example",
+  });
 }
 
-export const pubClientKey = auth?.pubClientKey;
+export const pubClientKey = auth.pubClientKey;
 export const envVars = keys?.envVars;
 export const transferUrl = transfer?.url;

@@ -6,7 +6,7 @@ const { createClient } = require("pulumi-neon-auth/client");
 const cfg = new pulumi.Config();
 const projectId = cfg.require("projectId");
 const auth = new AuthIntegration("auth", { projectId, branchId: cfg.require("branchId") });
-const app = new RedirectDomain("app", { projectId, domain: "https://app.example.com" }, { dependsOn: auth });
+const app = new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
 
 exports.origin = app.domain;
 exports.ownedBy = auth.ownedBy;

@@ -5,7 +5,7 @@ import { startEmulator } from "pulumi-neon-auth/emulator";
 const cfg = new pulumi.Config();
 const projectId = cfg.require("projectId");
 const auth = new AuthIntegration("auth", { projectId, branchId: cfg.require("branchId") });
-const app = new RedirectDomain("app", { projectId, domain: "https://app.example.com" }, { dependsOn: auth });
+const app = new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
 
 export const origin = app.domain;
 export const ownedBy = auth.ownedBy;

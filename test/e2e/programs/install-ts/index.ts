@@ -4,8 +4,8 @@ import { AuthIntegration, RedirectDomain, type RedirectDomainArgs } from "pulumi
 const cfg = new pulumi.Config();
 const projectId = cfg.require("projectId");
 const auth = new AuthIntegration("auth", { projectId, branchId: cfg.require("branchId") });
-const args: RedirectDomainArgs = { projectId, domain: "https://app.example.com" };
-const app = new RedirectDomain("app", args, { dependsOn: auth });
+const args: RedirectDomainArgs = { integration: auth, domain: "https://app.example.com" };
+const app = new RedirectDomain("app", args);
 
 export const origin: pulumi.Output<string> = app.domain;
 export const ownedBy: pulumi.Output<string> = auth.ownedBy;

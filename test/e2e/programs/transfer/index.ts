@@ -4,8 +4,8 @@ import { AuthIntegration, AuthOwnershipTransfer, AuthSdkKeys } from "pulumi-neon
 const cfg = new pulumi.Config();
 const projectId = cfg.require("projectId");
 const auth = new AuthIntegration("auth", { projectId, branchId: cfg.require("branchId") });
-const keys = new AuthSdkKeys("keys", { projectId, rotationTrigger: cfg.get("rotation") ?? "one" }, { dependsOn: [auth] });
-const transfer = new AuthOwnershipTransfer("transfer", { projectId }, { dependsOn: [auth] });
+const keys = new AuthSdkKeys("keys", { integration: auth, rotationTrigger: cfg.get("rotation") ?? "one" });
+const transfer = new AuthOwnershipTransfer("transfer", { integration: auth });
 
 export const ownedBy = auth.ownedBy;
 export const transferOwnedBy = transfer.ownedBy;
