@@ -175,11 +175,17 @@ export const integrationHandler: Handler = {
  * ```
  */
 export class AuthIntegration extends pulumi.dynamic.Resource {
+  /** The Neon project. */
   declare readonly projectId: pulumi.Output<string>;
+  /** The project's default (production) branch the integration is bound to. */
   declare readonly branchId: pulumi.Output<string>;
+  /** The database that holds `neon_auth.users_sync`, as declared. */
   declare readonly databaseName: pulumi.Output<string>;
+  /** The role sent at creation, as declared. */
   declare readonly roleName: pulumi.Output<string>;
+  /** The auth provider: `stack`. */
   declare readonly authProvider: pulumi.Output<string>;
+  /** Whether an existing integration was (or may be) taken over at creation. */
   declare readonly adopt: pulumi.Output<boolean>;
   /** Project id at the auth provider (Stack Auth). */
   declare readonly authProviderProjectId: pulumi.Output<string>;
@@ -187,14 +193,19 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
   declare readonly pubClientKey: pulumi.Output<string>;
   /** Secret server key for the backend SDK (secret). */
   declare readonly secretServerKey: pulumi.Output<string>;
+  /** Address of the auth project's JSON Web Key Set, for verifying its tokens. */
   declare readonly jwksUrl: pulumi.Output<string>;
+  /** Schema of the synchronised users table: `neon_auth`. */
   declare readonly schemaName: pulumi.Output<string>;
+  /** The synchronised users table: `users_sync`. */
   declare readonly tableName: pulumi.Output<string>;
+  /** The database as Neon reports it. */
   declare readonly dbName: pulumi.Output<string>;
   /** `neon` until an ownership transfer is confirmed, then `user`. */
   declare readonly ownedBy: pulumi.Output<string>;
   /** `initiated` or `finished` once a transfer was requested. */
   declare readonly transferStatus: pulumi.Output<string | undefined>;
+  /** When Neon created the integration (ISO 8601, UTC); part of its identity. */
   declare readonly createdAt: pulumi.Output<string>;
   /** The environment variables a Stack Auth app needs (secret). */
   declare readonly envVars: pulumi.Output<Record<string, string>>;

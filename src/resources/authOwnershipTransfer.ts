@@ -85,13 +85,17 @@ export const ownershipTransferHandler: Handler = {
  * ```
  */
 export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
+  /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
   /** The identity of the integration whose transfer was requested. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** The auth provider, from the integration. */
   declare readonly authProvider: pulumi.Output<string>;
   /** Confirmation URL with a one-time `code` (secret). */
   declare readonly url: pulumi.Output<string>;
+  /** `neon` until the transfer is confirmed in a browser, then `user` (seen on refresh). */
   declare readonly ownedBy: pulumi.Output<string>;
+  /** `initiated`, then `finished` once confirmed (seen on refresh). */
   declare readonly transferStatus: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: AuthOwnershipTransferArgs, opts?: pulumi.CustomResourceOptions) {

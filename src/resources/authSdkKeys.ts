@@ -95,16 +95,21 @@ export const sdkKeysHandler: Handler = {
  * ```
  */
 export class AuthSdkKeys extends pulumi.dynamic.Resource {
+  /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
   /** The identity of the integration the keys were generated for. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** The auth provider, from the integration. */
   declare readonly authProvider: pulumi.Output<string>;
+  /** The value whose change generated this key set. */
   declare readonly rotationTrigger: pulumi.Output<string | undefined>;
+  /** The auth project's id at the provider (Stack Auth). */
   declare readonly authProviderProjectId: pulumi.Output<string>;
   /** Secret. */
   declare readonly pubClientKey: pulumi.Output<string>;
   /** Secret. */
   declare readonly secretServerKey: pulumi.Output<string>;
+  /** Address of the auth project's JSON Web Key Set. */
   declare readonly jwksUrl: pulumi.Output<string>;
   /** The environment variables a Stack Auth app needs (secret). */
   declare readonly envVars: pulumi.Output<Record<string, string>>;

@@ -149,11 +149,15 @@ export const userHandler: Handler = {
  * ```
  */
 export class AuthUser extends pulumi.dynamic.Resource {
+  /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
   /** The identity of the integration the user was made in. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** The email address the user was created with. */
   declare readonly email: pulumi.Output<string>;
+  /** The display name the user was created with. */
   declare readonly name: pulumi.Output<string | undefined>;
+  /** The auth provider, from the integration. */
   declare readonly authProvider: pulumi.Output<string>;
   /** The user's id at the auth provider; also the resource id. */
   declare readonly userId: pulumi.Output<string>;

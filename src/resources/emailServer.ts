@@ -39,13 +39,17 @@ export interface EmailServerArgs {
   integration: ParentIntegration;
   /** `shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required). */
   type: pulumi.Input<"shared" | "standard">;
+  /** SMTP host name or IP address (required for `standard`). */
   host?: pulumi.Input<string>;
   /** 1 to 65535. */
   port?: pulumi.Input<number>;
+  /** SMTP user name (required for `standard`). */
   username?: pulumi.Input<string>;
   /** SMTP password (kept secret in state). */
   password?: pulumi.Input<string>;
+  /** Address the mail is sent from (required for `standard`). */
   senderEmail?: pulumi.Input<string>;
+  /** Display name the mail is sent from (required for `standard`). */
   senderName?: pulumi.Input<string>;
 }
 
@@ -145,7 +149,8 @@ export const emailServerHandler: Handler = {
 /**
  * The email server that sends verification and password-reset mail. `standard` uses your SMTP
  * server; `shared` uses Neon's. Create and update set the configuration; delete sets it back
- * to shared. Import id: `<projectId>/email-server`.
+ * to shared. Id (for `get` and `importFile`):
+ * `<projectId>/email-server`.
  *
  * @example
  * ```ts
@@ -156,16 +161,23 @@ export const emailServerHandler: Handler = {
  * ```
  */
 export class EmailServer extends pulumi.dynamic.Resource {
+  /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
   /** The identity of the integration this configures. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** `shared` (Neon's mail server) or `standard` (yours). */
   declare readonly type: pulumi.Output<string>;
+  /** SMTP host (for `standard`). */
   declare readonly host: pulumi.Output<string | undefined>;
+  /** SMTP port (for `standard`). */
   declare readonly port: pulumi.Output<number | undefined>;
+  /** SMTP user name (for `standard`). */
   declare readonly username: pulumi.Output<string | undefined>;
   /** Secret. */
   declare readonly password: pulumi.Output<string | undefined>;
+  /** Sender address (for `standard`). */
   declare readonly senderEmail: pulumi.Output<string | undefined>;
+  /** Sender display name (for `standard`). */
   declare readonly senderName: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: EmailServerArgs, opts?: pulumi.CustomResourceOptions) {

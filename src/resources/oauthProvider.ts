@@ -182,13 +182,17 @@ export const oauthProviderHandler: Handler = {
  * ```
  */
 export class OAuthProvider extends pulumi.dynamic.Resource {
+  /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
   /** The identity of the integration the provider was added to. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** `google`, `github` or `microsoft`. */
   declare readonly providerId: pulumi.Output<string>;
+  /** Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it). */
   declare readonly clientId: pulumi.Output<string | undefined>;
   /** Secret. */
   declare readonly clientSecret: pulumi.Output<string | undefined>;
+  /** Whether an existing provider was (or may be) taken over at creation. */
   declare readonly adopt: pulumi.Output<boolean>;
   /** `shared` (Neon's keys) or `standard` (your own). */
   declare readonly type: pulumi.Output<string>;

@@ -108,8 +108,8 @@ export const redirectDomainHandler: Handler = {
 };
 
 /**
- * One origin on the redirect-URI whitelist. Changing it replaces the entry. Import id:
- * `<projectId>/<origin>`, e.g. `p-123/https://app.example.com`.
+ * One origin on the redirect-URI whitelist. Changing it replaces the entry. Id (for `get` and
+ * `importFile`): `<projectId>/<origin>`, e.g. `p-123/https://app.example.com`.
  *
  * @example
  * ```ts
@@ -117,10 +117,13 @@ export const redirectDomainHandler: Handler = {
  * ```
  */
 export class RedirectDomain extends pulumi.dynamic.Resource {
+  /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
   /** The identity of the integration the domain was added to. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** The origin, in canonical form (lower case, default port dropped). */
   declare readonly domain: pulumi.Output<string>;
+  /** The auth provider, from the integration. */
   declare readonly authProvider: pulumi.Output<string>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
