@@ -46,7 +46,9 @@ export function dependencyWorkspace(
     "@types/node": pkg.devDependencies["@types/node"],
     ...overrides,
   };
-  const key = createHash("sha256").update(JSON.stringify(deps)).digest("hex").slice(0, 12);
+  // One workspace per checkout too: a run swaps its own build into node_modules, which must never
+  // land under the tests another checkout (a second clone, a worktree) is running at that moment.
+  const key = createHash("sha256").update(JSON.stringify(deps)).update(repo).digest("hex").slice(0, 12);
   const workspace = path.join(cacheDir(), `programs-${key}`);
   if (!fs.existsSync(path.join(workspace, "node_modules", ".complete"))) {
     fs.mkdirSync(workspace, { recursive: true });
