@@ -63,6 +63,7 @@ export interface Handler {
 }
 
 /**
+ * @internal
  * Validates and normalises inputs with the resource's zod schema. Failures name the field and
  * the rule. Fields still unknown (preview) are not judged; the inputs then pass as they are.
  *
@@ -116,6 +117,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
+ * @internal
  * Inputs checked again in create and update, where the engine hands back what `check` returned
  * plus `__provider`, which no (strict) schema knows.
  */
@@ -185,6 +187,7 @@ export function splitId(kind: Kind, id: string, n: 2 | 3, format: string): [stri
 }
 
 /**
+ * @internal
  * The args of a lookup (`<Class>.get`): every input named, with no value. The engine gives a
  * resource only the outputs whose names its args carry, so without them a read's fields would be
  * lost on the way to the program.

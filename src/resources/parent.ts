@@ -24,6 +24,7 @@ export type ParentIntegration = Pick<AuthIntegration, "projectId" | "authProvide
  * new creation time, so a child whose recorded identity differs from the live one is gone,
  * even though an integration of the same provider exists.
  */
+/** @internal */
 export const integrationIdentity = z.object(
   { authProviderProjectId: text(256), createdAt: text(64) },
   {
@@ -34,22 +35,30 @@ export const integrationIdentity = z.object(
         : "must be the AuthIntegration resource this lives in",
   },
 );
-export type IntegrationIdentity = z.infer<typeof integrationIdentity>;
+export interface IntegrationIdentity {
+  /** The auth project's id at the provider: new for every integration. */
+  authProviderProjectId: string;
+  /** When Neon created the integration (ISO 8601, UTC). */
+  createdAt: string;
+}
 
 /**
  * For a child's cross-field rules: they still run when only the integration is wrong or missing,
  * so one preview names every problem (zod skips refinements after any failed field otherwise).
  */
+/** @internal */
 export const despiteIntegration = {
   when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
     payload.issues.every((issue) => issue.path?.[0] === "integration"),
 };
 
+/** @internal */
 export function identityOf(record: Pick<Integration, "auth_provider_project_id" | "created_at">): IntegrationIdentity {
   return { authProviderProjectId: record.auth_provider_project_id, createdAt: record.created_at };
 }
 
 /**
+ * @internal
  * The wire inputs of a child from its Args: the project and provider come from the integration,
  * and its identity is an input that replaces the child when it changes. While the integration
  * is being replaced the identity is unknown, so `pulumi preview` lists the child as replaced.
@@ -69,6 +78,7 @@ export function childInputs<A extends { integration?: ParentIntegration }>(args:
 }
 
 /**
+ * @internal
  * The diff rule of the identity: a change replaces the child. State written before children
  * recorded it has none; the identity is then recorded by an update, not a replacement.
  */
@@ -76,7 +86,9 @@ export function identityRule(olds: Props) {
   return { name: "integration", replaces: olds.integration !== undefined };
 }
 
-/** Thrown by refresh when the project itself answers 404: that may be our key, not the project. */
+/**
+ * @internal
+ * Thrown by refresh when the project itself answers 404: that may be our key, not the project. */
 export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError): Error {
   return new Error(
     `${kind}: refresh cannot tell whether project ${projectId} still exists: it answers 404 Not Found ` +
@@ -88,6 +100,7 @@ export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiE
 }
 
 /**
+ * @internal
  * For refresh: the project's integration of this provider. Undefined only when the project is
  * visible and its list lacks the integration, or holds another one than `recorded` (replaced
  * since). A project answering 404 is an error, never a deletion.
@@ -112,6 +125,7 @@ export async function liveIntegration(
 }
 
 /**
+ * @internal
  * Refresh of a child: its integration if the child still lives in it (see liveIntegration), and
  * the identity to record. A child read without one (an import, a lookup, state written before
  * children recorded it) is taken to live in the integration there is.
@@ -125,6 +139,7 @@ export async function parentOf(
 }
 
 /**
+ * @internal
  * A child's create met "auth is not enabled": its integration does not exist (yet). Says what
  * to declare instead of the bare 404.
  */

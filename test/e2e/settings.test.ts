@@ -17,7 +17,11 @@ import { API_KEY, clearRequestLog, emulator, outOfBand, requestLog } from "./neo
 
 const PROGRAM = path.join(__dirname, "programs", "one-resource");
 const P = "p-settings";
-const DOMAIN = { kind: { value: "RedirectDomain" }, args: { value: JSON.stringify({ projectId: P, domain: "https://s.example.com" }) } };
+// The one resource of these stacks: the project's integration, made outside them and adopted.
+const SUBJECT = {
+  kind: { value: "AuthIntegration" },
+  args: { value: JSON.stringify({ projectId: P, branchId: `br-main-${P}`, adopt: true }) },
+};
 /** Keeps a developer's own environment out of these runs. */
 const CLEAN_ENV = { NEON_API_KEY: "", NEON_API_URL: "" };
 
@@ -26,7 +30,7 @@ describe("settings: where the key and URL come from", () => {
 
   beforeAll(async () => {
     em = await emulator({ seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" });
-    // A domain lives in an integration; this one is made outside the stacks of this file.
+    // Made outside the stacks of this file, which adopt it.
     const created = await outOfBand(em, "POST", "/projects/auth/create", {
       auth_provider: "stack",
       project_id: P,
@@ -42,11 +46,11 @@ describe("settings: where the key and URL come from", () => {
 
   /** A preview (or up) that must fail; returns the resource's error messages and the API requests made. */
   async function failing(op: "preview" | "up", config: ConfigMap, env: Record<string, string> = {}) {
-    const e2e = await stackFor({ program: PROGRAM, config: { ...DOMAIN, ...config }, env: { ...CLEAN_ENV, ...env } });
+    const e2e = await stackFor({ program: PROGRAM, config: { ...SUBJECT, ...config }, env: { ...CLEAN_ENV, ...env } });
     const errors: string[] = [];
     const onEvent = (e: EngineEvent) => {
       const d = e.diagnosticEvent;
-      if (d?.severity === "error" && d.urn?.includes("RedirectDomain")) errors.push(d.message.trim());
+      if (d?.severity === "error" && d.urn?.includes("AuthIntegration")) errors.push(d.message.trim());
     };
     try {
       await clearRequestLog(em);
@@ -103,7 +107,7 @@ describe("settings: where the key and URL come from", () => {
       "neon-auth:apiKey": { value: API_KEY, secret: true },
     });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^404 from POST \/projects\/p-settings\/auth\/domains: .*\(request id [^)]+\)/);
+    expect(errors[0]).toMatch(/^404 from POST \/projects\/auth\/create: .*\(request id [^)]+\)/);
     expect(errors[0]!.endsWith(`; Neon API at ${wrong} (base URL from neon-auth:apiUrl)`)).toBe(true);
     expect(requests).toEqual([]); // nothing reached the API's own routes
   });
@@ -115,7 +119,7 @@ describe("settings: where the key and URL come from", () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
       new RegExp(
-        `^network error on POST /projects/p-settings/auth/domains: ECONNREFUSED: .*; Neon API at ${escape(url)} ` +
+        `^network error on POST /projects/auth/create: ECONNREFUSED: .*; Neon API at ${escape(url)} ` +
           "\\(base URL from neon-auth:apiUrl\\); gave up after 3 attempts$",
       ),
     );
@@ -125,14 +129,14 @@ describe("settings: where the key and URL come from", () => {
   it("neon:apiKey serves as a fallback beside neon-auth:apiUrl: up, no changes, destroy", { timeout: 180_000 }, async () => {
     const e2e = await stackFor({
       program: PROGRAM,
-      config: { ...DOMAIN, "neon:apiKey": { value: API_KEY, secret: true }, "neon-auth:apiUrl": { value: em.url } },
+      config: { ...SUBJECT, "neon:apiKey": { value: API_KEY, secret: true }, "neon-auth:apiUrl": { value: em.url } },
       env: CLEAN_ENV,
     });
     try {
       const up = await e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: 2 });
-      const domains = (await (await fetch(`${em.url}/projects/${P}/auth/domains`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as any;
-      expect(domains.domains.map((d: any) => d.domain)).toEqual(["https://s.example.com"]);
+      const list = (await (await fetch(`${em.url}/projects/${P}/auth/integrations`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as any;
+      expect(list.data.map((i: any) => [i.auth_provider, i.branch_id])).toEqual([["stack", `br-main-${P}`]]);
       expect(changesOf((await e2e.stack.preview({ color: "never" })).changeSummary)).toEqual({});
       expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({});
       await e2e.stack.destroy({ color: "never" });
@@ -165,7 +169,7 @@ describe("an old Node says which Node is needed", () => {
     const em = await emulator({ seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" });
     const e2e = await stackFor({
       program: PROGRAM,
-      config: { ...DOMAIN, "neon-auth:apiUrl": { value: em.url }, "neon-auth:apiKey": { value: API_KEY, secret: true } },
+      config: { ...SUBJECT, "neon-auth:apiUrl": { value: em.url }, "neon-auth:apiKey": { value: API_KEY, secret: true } },
       env: { ...CLEAN_ENV, PATH: `${path.dirname(oldNode!)}:${process.env.PATH}` },
     });
     try {

@@ -101,11 +101,9 @@ describe("diff", () => {
   });
 
   it("create and update parse the checked inputs with the engine's __provider beside them", () => {
-    expect(parsedInputs(authUserInputs, { projectId: P, email: "a@example.com", authProvider: "stack", __provider: "serialized" })).toEqual({
-      projectId: P,
-      email: "a@example.com",
-      authProvider: "stack",
-    });
+    expect(
+      parsedInputs(authUserInputs, { projectId: P, integration: IN, email: "a@example.com", authProvider: "stack", __provider: "serialized" }),
+    ).toEqual({ projectId: P, integration: IN, email: "a@example.com", authProvider: "stack" });
   });
 });
 
@@ -116,7 +114,8 @@ describe("children and their integration", () => {
     const r = await redirectDomainHandler.check({}, { projectId: P, domain: "https://app.example.com" });
     expect(r.failures).toEqual([
       {
-        property: "integration",
+        // The field is named in the reason, never as a property: the engine prints a property's value.
+        property: "",
         reason:
           "RedirectDomain integration is required: declare `integration: auth` (the AuthIntegration this lives in) " +
           "instead of `projectId` and `dependsOn`; the engine then creates it after its integration and replaces it with it",
@@ -126,12 +125,13 @@ describe("children and their integration", () => {
 
   it("still names the cross-field rules when the integration is missing", async () => {
     const email = await emailServerHandler.check({}, { projectId: P, type: "shared", host: "smtp.example.com" });
-    expect(email.failures?.map((f) => f.property)).toEqual(["integration", "host"]);
+    const field = (f: { reason: string }) => f.reason.split(" ")[1];
+    expect(email.failures?.map(field)).toEqual(["integration", "host"]);
     const oauth = await oauthProviderHandler.check({}, { projectId: P, providerId: "github", clientId: "id-only" });
-    expect(oauth.failures?.map((f) => f.property)).toEqual(["integration", "clientSecret"]);
+    expect(oauth.failures?.map(field)).toEqual(["integration", "clientSecret"]);
     // Other failed fields still come first, alone, as before.
     const bad = await emailServerHandler.check({}, { projectId: P, integration: IN, type: "standard", port: 0 });
-    expect(bad.failures?.map((f) => f.property)).toEqual(["port"]);
+    expect(bad.failures?.map(field)).toEqual(["port"]);
   });
 
   it("replaces a child whose integration was replaced, and shows it while the new one is unknown", async () => {
