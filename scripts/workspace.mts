@@ -46,7 +46,9 @@ export function dependencyWorkspace(
     "@types/node": pkg.devDependencies["@types/node"],
     ...overrides,
   };
-  const key = createHash("sha256").update(JSON.stringify(deps)).digest("hex").slice(0, 12);
+  // Keyed by the checkout too: the packed package is swapped into this folder's node_modules, so
+  // two checkouts testing at once (two clones, git worktrees) must never share it.
+  const key = createHash("sha256").update(JSON.stringify({ deps, repo })).digest("hex").slice(0, 12);
   const workspace = path.join(cacheDir(), `programs-${key}`);
   if (!fs.existsSync(path.join(workspace, "node_modules", ".complete"))) {
     fs.mkdirSync(workspace, { recursive: true });
