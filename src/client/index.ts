@@ -7,10 +7,9 @@
  * - Errors: one hierarchy rooted at `NeonError` (errors.ts); `isNotFound`, `isConflict`,
  *   `mayHaveActed` answer the questions resources ask.
  */
+export { getClient, resetSharedClients } from "./shared";
 export {
   createClient,
-  getClient,
-  resetSharedClients,
   hashKey,
   formatIssues,
   DEFAULT_BASE_URL,
