@@ -10,7 +10,7 @@ import { checkFaultSettings, checkOneShot, parseFaultSpec, type OneShotFault } f
 import { HttpError, parseParam, type Reply } from "./http";
 import { confirmTransfer, integrationView, SCHEMA_NAME, TABLE_NAME } from "./integration";
 import { branchView, operationView } from "./projects";
-import type { EmulatorCore } from "./server";
+import type { EmulatorCore } from "./core";
 import { emptyState, iso, STATE_VERSION, type IntegrationRec } from "./store";
 import { usersSyncRows } from "./users";
 

@@ -30,7 +30,9 @@ export type Deviation =
   /** Newer than the 2.7.3 document: the comparison test asserts that the document still lacks it. */
   | { kind: "not-in-document"; why: string }
   /** Fields the document requires in the request body that the service accepts missing. */
-  | { kind: "request-optional"; fields: readonly string[]; why: string };
+  | { kind: "request-optional"; fields: readonly string[]; why: string }
+  /** Fields the document requires in the response body that the service leaves out. */
+  | { kind: "response-optional"; fields: readonly string[]; why: string };
 
 export interface Endpoint<
   Path extends string = string,

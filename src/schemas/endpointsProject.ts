@@ -196,6 +196,7 @@ export const projectEndpoints = {
     response: a.emailServer,
     success: [200],
     errors: NOT_ENABLED,
+    deviations: [{ kind: "response-optional", fields: ["password"], why: "the service never reads the SMTP password back; only PATCH echoes it" }],
   }),
   updateEmailServer: endpoint({
     name: "updateEmailServer",

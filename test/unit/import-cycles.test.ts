@@ -65,7 +65,6 @@ export function findCycles(files: string[]): string[][] {
 
 /** Cycles still to be taken apart; the list may only shrink. */
 const KNOWN: string[] = [
-  "emulator/control.ts -> emulator/server.ts -> emulator/control.ts",
   "resources/authIntegration.ts -> resources/parent.ts -> resources/authIntegration.ts",
 ];
 
