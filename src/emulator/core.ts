@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import type { Faults } from "./faults";
 import type { EmulatorConfig } from "./http";
 import type { RequestLog } from "./log";
-import type { RateLimiter } from "./ratelimit";
+import type { RequestThrottle } from "./ratelimit";
 import type { Router } from "./router";
 import type { Store } from "./store";
 
@@ -11,7 +11,7 @@ import type { Store } from "./store";
 export interface EmulatorCore {
   store: Store;
   clock: Clock;
-  limiter: RateLimiter;
+  limiter: RequestThrottle;
   faults: Faults;
   log: RequestLog;
   config: EmulatorConfig;
