@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 7): how close a large `pulumi up` comes to what Neon's rate limit allows,
+ * `npm run bench`: how close a large `pulumi up` comes to what Neon's rate limit allows,
  * what the engine costs on top, and how lean the state is. One run, against the local emulator at
  * its spec limits (700 requests/min per key, bursts of 40), with the real Pulumi CLI (file://
  * backend in a temp folder, passphrase secrets, loopback only).
@@ -815,7 +815,7 @@ function chart(rows: Row[]): string {
   parts.push(`<text transform="translate(20 ${m.t + ph / 2}) rotate(-90)" text-anchor="middle">wall time of pulumi up (s)</text>`);
   // Floor: max(0, R - 40) * 60/700.
   parts.push(`<polyline fill="none" stroke="#555" stroke-width="2" stroke-dasharray="6 4" points="${x(0)},${y(0)} ${x(BURST)},${y(0)} ${x(maxX)},${y(floorSeconds(maxX))}"/>`);
-  // The goal of issue 7: 1.1 × the floor.
+  // The goal: 1.1 × the floor.
   parts.push(`<polyline fill="none" stroke="#bbb" stroke-width="1.5" stroke-dasharray="2 4" points="${x(BURST)},${y(0)} ${x(maxX)},${y(1.1 * floorSeconds(maxX))}"/>`);
   // Series.
   const series = [

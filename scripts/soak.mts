@@ -10,7 +10,7 @@
  *   eval "$(scripts/env)"; node scripts/soak.mts [--minutes 30] [--faults SPEC] [--extra-domains 20]
  *
  * AuthUser creates whose answer is lost stop with the documented error; the soak reconciles
- * them as RELIABILITY.md says (delete the stray user found in users_sync, re-run) and counts
+ * them as the README says (delete the stray user found in users_sync, re-run) and counts
  * them. Any other failure counts as a failure. Exit code 1 when anything was off.
  */
 import * as fs from "node:fs";

@@ -35,7 +35,7 @@ import { Transport } from "./transport";
 
 export { DEFAULT_BASE_URL, formatIssues, hashKey, type AttemptTimeouts, type ClientOptions, type WaitOptions } from "./options";
 
-/** One typed method per endpoint (SPEC.md section 4, API-FACTS.md). */
+/** One typed method per endpoint of the table. */
 export interface NeonClient {
   readonly baseUrl: string;
 

@@ -1,5 +1,5 @@
 /**
- * HTTP client of the Neon API (auth endpoints of SPEC.md plus the project endpoints that host them).
+ * HTTP client of the Neon API (the auth endpoints plus the project endpoints that host them).
  *
  * - `createClient(options)`: a new client.
  * - `getClient(options)`: the process-wide client for (baseUrl, apiKey); use this from resources so

@@ -1,5 +1,5 @@
 /**
- * Client-side pacing: token buckets matching the service's limits (SPEC.md section 8), so a whole
+ * Client-side pacing: token buckets matching the service's limits (schemas/limits.ts), so a whole
  * `pulumi up` stays under them instead of learning them from 429s.
  *
  * Per (base URL, API key) there is one limiter holding

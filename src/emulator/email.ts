@@ -5,7 +5,7 @@ import type { ApiContext, ApiRoute } from "./http";
 import { route, type Call } from "./route";
 import type { EmailServerRec } from "./store";
 
-/** GET omits the password (API-FACTS: responses may omit it); PATCH returns it (SPEC.md). */
+/** GET omits the password (a deviation the endpoint table records); PATCH returns it. */
 function view(e: EmailServerRec, withPassword: boolean) {
   if (e.type === "shared" || withPassword) return { ...e };
   const { password: _omitted, ...rest } = e;

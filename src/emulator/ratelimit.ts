@@ -1,5 +1,5 @@
 /**
- * Rate limits of SPEC.md section 8 as two token buckets per API key:
+ * The service's rate limits (schemas/limits.ts) as two token buckets per API key:
  *  - account bucket: capacity `burst` (40), refilled at `perMinute / 60` tokens per second (700/60);
  *  - route bucket (per key and route, route = method + path template): capacity `burst` (40),
  *    refilled at `burst` tokens per second.
