@@ -36,6 +36,7 @@ import type { EmulatorHandle } from "../src/emulator/index.ts";
 import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
+const { SERVICE_RATE_LIMIT } = require("../dist/schemas/limits.js") as typeof import("../src/schemas/limits.ts");
 const { LocalWorkspace } = require("@pulumi/pulumi/automation/index.js") as typeof import("@pulumi/pulumi/automation/index.js");
 
 // ---- settings ---------------------------------------------------------------------------------
@@ -43,8 +44,7 @@ const KEY = "bench-key-5d0c8e27a1";
 const PROJECT = "p-bench";
 const BRANCH = "br-main-p-bench";
 const PASSPHRASE = "bench-passphrase-not-a-secret";
-const PER_MINUTE = 700;
-const BURST = 40;
+const { perMinute: PER_MINUTE, burst: BURST } = SERVICE_RATE_LIMIT;
 /** Dynamic resources of full-setup besides the N domains: integration, keys, 2 OAuth, email, 2 users. */
 const OTHERS = 7;
 const PREVIEW_RUNS = 3;
