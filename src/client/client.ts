@@ -4,25 +4,7 @@
  * attempt loop is transport.ts, operation waits operations.ts, the shared clients shared.ts.
  */
 import type { z } from "zod";
-import type {
-  AddDomainRequest,
-  AddOAuthProviderRequest,
-  Branch,
-  CreateIntegrationRequest,
-  CreateProjectResponse,
-  CreateUserRequest,
-  DeleteDomainsRequest,
-  EmailServer,
-  GenerateSdkKeysRequest,
-  Integration,
-  KeySet,
-  OAuthProvider,
-  Operation,
-  Project,
-  TransferOwnershipRequest,
-  UpdateEmailServerRequest,
-  UpdateOAuthProviderRequest,
-} from "../schemas";
+import type * as s from "../schemas";
 import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
 import type { CreateBranchResponse } from "../schemas/projects";
@@ -41,41 +23,41 @@ export interface NeonClient {
 
   // projects (only what hosts auth)
   /** `POST /projects`; waits for the operations the response carries. */
-  createProject(body?: { name?: string }): Promise<CreateProjectResponse>;
-  getProject(projectId: string): Promise<Project>;
-  listBranches(projectId: string): Promise<Branch[]>;
+  createProject(body?: { name?: string }): Promise<s.CreateProjectResponse>;
+  getProject(projectId: string): Promise<s.Project>;
+  listBranches(projectId: string): Promise<s.Branch[]>;
   /** `POST /projects/{project_id}/branches`; waits for the operations the response carries. */
   createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse>;
-  getBranch(projectId: string, branchId: string): Promise<Branch>;
-  getOperation(projectId: string, operationId: string): Promise<Operation>;
+  getBranch(projectId: string, branchId: string): Promise<s.Branch>;
+  getOperation(projectId: string, operationId: string): Promise<s.Operation>;
   /** Waits until every operation is finished/skipped/cancelled; throws NeonOperationError otherwise. */
-  waitForOperations(operations: readonly Operation[], opts?: WaitOptions): Promise<void>;
+  waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void>;
 
   // integration
-  createIntegration(req: CreateIntegrationRequest): Promise<KeySet>;
-  listIntegrations(projectId: string): Promise<Integration[]>;
+  createIntegration(req: s.CreateIntegrationRequest): Promise<s.KeySet>;
+  listIntegrations(projectId: string): Promise<s.Integration[]>;
   deleteIntegration(projectId: string, authProvider: string): Promise<void>;
-  generateSdkKeys(req: GenerateSdkKeysRequest): Promise<KeySet>;
-  transferOwnership(req: TransferOwnershipRequest): Promise<{ url: string }>;
+  generateSdkKeys(req: s.GenerateSdkKeysRequest): Promise<s.KeySet>;
+  transferOwnership(req: s.TransferOwnershipRequest): Promise<{ url: string }>;
 
   // users
-  createUser(req: CreateUserRequest): Promise<{ id: string }>;
+  createUser(req: s.CreateUserRequest): Promise<{ id: string }>;
   deleteUser(projectId: string, userId: string): Promise<void>;
 
   // OAuth providers
   listOAuthProviders(projectId: string): Promise<{ id: string; type: string }[]>;
-  addOAuthProvider(projectId: string, body: AddOAuthProviderRequest): Promise<OAuthProvider>;
-  updateOAuthProvider(projectId: string, providerId: string, body: UpdateOAuthProviderRequest): Promise<OAuthProvider>;
+  addOAuthProvider(projectId: string, body: s.AddOAuthProviderRequest): Promise<s.OAuthProvider>;
+  updateOAuthProvider(projectId: string, providerId: string, body: s.UpdateOAuthProviderRequest): Promise<s.OAuthProvider>;
   deleteOAuthProvider(projectId: string, providerId: string): Promise<void>;
 
   // redirect domains
   listDomains(projectId: string): Promise<{ domain: string; auth_provider: string }[]>;
-  addDomain(projectId: string, body: AddDomainRequest): Promise<void>;
-  deleteDomains(projectId: string, body: DeleteDomainsRequest): Promise<void>;
+  addDomain(projectId: string, body: s.AddDomainRequest): Promise<void>;
+  deleteDomains(projectId: string, body: s.DeleteDomainsRequest): Promise<void>;
 
   // email server
-  getEmailServer(projectId: string): Promise<EmailServer>;
-  updateEmailServer(projectId: string, body: UpdateEmailServerRequest): Promise<EmailServer>;
+  getEmailServer(projectId: string): Promise<s.EmailServer>;
+  updateEmailServer(projectId: string, body: s.UpdateEmailServerRequest): Promise<s.EmailServer>;
 
   /**
    * Calls any entry of the endpoint table (src/schemas/endpoints.ts): path parameters and body are
@@ -138,38 +120,38 @@ class NeonHttpClient implements NeonClient {
   async getBranch(projectId: string, branchId: string) { return (await this.request(H.getBranch, { project_id: projectId, branch_id: branchId })).branch; }
   async getOperation(projectId: string, operationId: string, deadlineMs?: number) { return (await this.#send(H.getOperation, { project_id: projectId, operation_id: operationId }, undefined, deadlineMs)).operation; }
 
-  async waitForOperations(operations: readonly Operation[], opts?: WaitOptions): Promise<void> {
+  async waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void> {
     const poller = { clock: this.#o.clock, deadlineMs: this.#o.deadlineMs, apiKey: this.#o.apiKey, getOperation: this.getOperation.bind(this) };
     await waitForOperations(poller, operations, opts?.timeoutMs ?? this.#o.operationTimeoutMs);
   }
 
   // ---- project-level auth ---------------------------------------------------------------------------
-  createIntegration(req: CreateIntegrationRequest) { return this.request(P.createIntegration, {}, req); }
+  createIntegration(req: s.CreateIntegrationRequest) { return this.request(P.createIntegration, {}, req); }
   async listIntegrations(projectId: string) { return (await this.request(P.listIntegrations, { project_id: projectId })).data; }
   deleteIntegration(projectId: string, authProvider: string) { return this.request(P.deleteIntegration, { project_id: projectId, auth_provider: authProvider }); }
-  generateSdkKeys(req: GenerateSdkKeysRequest) { return this.request(P.generateSdkKeys, {}, req); }
+  generateSdkKeys(req: s.GenerateSdkKeysRequest) { return this.request(P.generateSdkKeys, {}, req); }
 
-  async transferOwnership(req: TransferOwnershipRequest): Promise<{ url: string }> {
+  async transferOwnership(req: s.TransferOwnershipRequest): Promise<{ url: string }> {
     const res = await this.request(P.transferOwnership, {}, req);
     // The URL carries a one-time code: as secret as a password, though its field is not named so.
     rememberSecrets([res.url, ...new URL(res.url, "https://x.invalid").searchParams.values()]);
     return res;
   }
 
-  createUser(req: CreateUserRequest) { return this.request(P.createUser, {}, req); }
+  createUser(req: s.CreateUserRequest) { return this.request(P.createUser, {}, req); }
   deleteUser(projectId: string, userId: string) { return this.request(P.deleteUser, { project_id: projectId, auth_user_id: userId }); }
 
   async listOAuthProviders(projectId: string) { return (await this.request(P.listOAuthProviders, { project_id: projectId })).providers; }
-  addOAuthProvider(projectId: string, body: AddOAuthProviderRequest) { return this.request(P.addOAuthProvider, { project_id: projectId }, body); }
-  updateOAuthProvider(projectId: string, providerId: string, body: UpdateOAuthProviderRequest) { return this.request(P.updateOAuthProvider, { project_id: projectId, oauth_provider_id: providerId }, body); }
+  addOAuthProvider(projectId: string, body: s.AddOAuthProviderRequest) { return this.request(P.addOAuthProvider, { project_id: projectId }, body); }
+  updateOAuthProvider(projectId: string, providerId: string, body: s.UpdateOAuthProviderRequest) { return this.request(P.updateOAuthProvider, { project_id: projectId, oauth_provider_id: providerId }, body); }
   deleteOAuthProvider(projectId: string, providerId: string) { return this.request(P.deleteOAuthProvider, { project_id: projectId, oauth_provider_id: providerId }); }
 
   async listDomains(projectId: string) { return (await this.request(P.listDomains, { project_id: projectId })).domains; }
-  addDomain(projectId: string, body: AddDomainRequest) { return this.request(P.addDomain, { project_id: projectId }, body); }
-  deleteDomains(projectId: string, body: DeleteDomainsRequest) { return this.request(P.deleteDomains, { project_id: projectId }, body); }
+  addDomain(projectId: string, body: s.AddDomainRequest) { return this.request(P.addDomain, { project_id: projectId }, body); }
+  deleteDomains(projectId: string, body: s.DeleteDomainsRequest) { return this.request(P.deleteDomains, { project_id: projectId }, body); }
 
   getEmailServer(projectId: string) { return this.request(P.getEmailServer, { project_id: projectId }); }
-  updateEmailServer(projectId: string, body: UpdateEmailServerRequest) { return this.request(P.updateEmailServer, { project_id: projectId }, body); }
+  updateEmailServer(projectId: string, body: s.UpdateEmailServerRequest) { return this.request(P.updateEmailServer, { project_id: projectId }, body); }
 
   request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>> {
     return this.#send(endpoint, params, body);
@@ -184,7 +166,7 @@ class NeonHttpClient implements NeonClient {
     return { baseUrl: this.baseUrl };
   }
 
-  async #waited<R extends { operations: readonly Operation[] }>(res: R): Promise<R> {
+  async #waited<R extends { operations: readonly s.Operation[] }>(res: R): Promise<R> {
     await this.waitForOperations(res.operations);
     return res;
   }
