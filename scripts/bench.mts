@@ -33,7 +33,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Stack } from "@pulumi/pulumi/automation/index.js";
 import type { EmulatorHandle } from "../src/emulator/index.ts";
-import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
+import { copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
 const { SERVICE_RATE_LIMIT } = require("../dist/schemas/limits.js") as typeof import("../src/schemas/limits.ts");
@@ -172,14 +172,7 @@ class MemorySampler {
 
 // ---- stacks -----------------------------------------------------------------------------------
 const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-bench-state-"));
-const baseEnv: Record<string, string> = {
-  PULUMI_BACKEND_URL: `file://${backendDir}`,
-  PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-  PULUMI_SKIP_UPDATE_CHECK: "true",
-  PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-  // Both stacks run the program the same way; type-checking is not what is measured.
-  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-};
+const baseEnv = pulumiEnv(backendDir, PASSPHRASE);
 
 /**
  * Every timed command runs the CLI itself, exactly as a user or a pipeline types it
