@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 7): how close a large `pulumi up` comes to what Neon's rate limit allows,
+ * `npm run bench`: how close a large `pulumi up` comes to what Neon's rate limit allows,
  * what the engine costs on top, and how lean the state is. One run, against the local emulator at
  * its spec limits (700 requests/min per key, bursts of 40), with the real Pulumi CLI (file://
  * backend in a temp folder, passphrase secrets, loopback only).
@@ -33,9 +33,10 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Stack } from "@pulumi/pulumi/automation/index.js";
 import type { EmulatorHandle } from "../src/emulator/index.ts";
-import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
+import { copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
+const { SERVICE_RATE_LIMIT } = require("../dist/schemas/limits.js") as typeof import("../src/schemas/limits.ts");
 const { LocalWorkspace } = require("@pulumi/pulumi/automation/index.js") as typeof import("@pulumi/pulumi/automation/index.js");
 
 // ---- settings ---------------------------------------------------------------------------------
@@ -43,8 +44,7 @@ const KEY = "bench-key-5d0c8e27a1";
 const PROJECT = "p-bench";
 const BRANCH = "br-main-p-bench";
 const PASSPHRASE = "bench-passphrase-not-a-secret";
-const PER_MINUTE = 700;
-const BURST = 40;
+const { perMinute: PER_MINUTE, burst: BURST } = SERVICE_RATE_LIMIT;
 /** Dynamic resources of full-setup besides the N domains: integration, keys, 2 OAuth, email, 2 users. */
 const OTHERS = 7;
 const PREVIEW_RUNS = 3;
@@ -172,14 +172,7 @@ class MemorySampler {
 
 // ---- stacks -----------------------------------------------------------------------------------
 const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-bench-state-"));
-const baseEnv: Record<string, string> = {
-  PULUMI_BACKEND_URL: `file://${backendDir}`,
-  PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-  PULUMI_SKIP_UPDATE_CHECK: "true",
-  PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-  // Both stacks run the program the same way; type-checking is not what is measured.
-  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-};
+const baseEnv = pulumiEnv(backendDir, PASSPHRASE);
 
 /**
  * Every timed command runs the CLI itself, exactly as a user or a pipeline types it
@@ -815,7 +808,7 @@ function chart(rows: Row[]): string {
   parts.push(`<text transform="translate(20 ${m.t + ph / 2}) rotate(-90)" text-anchor="middle">wall time of pulumi up (s)</text>`);
   // Floor: max(0, R - 40) * 60/700.
   parts.push(`<polyline fill="none" stroke="#555" stroke-width="2" stroke-dasharray="6 4" points="${x(0)},${y(0)} ${x(BURST)},${y(0)} ${x(maxX)},${y(floorSeconds(maxX))}"/>`);
-  // The goal of issue 7: 1.1 × the floor.
+  // The goal: 1.1 × the floor.
   parts.push(`<polyline fill="none" stroke="#bbb" stroke-width="1.5" stroke-dasharray="2 4" points="${x(BURST)},${y(0)} ${x(maxX)},${y(1.1 * floorSeconds(maxX))}"/>`);
   // Series.
   const series = [

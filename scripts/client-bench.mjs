@@ -16,6 +16,7 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const { createClient, isConflict, isNotFound, mayHaveActed } = require("../dist/client/index.js");
 const { startEmulator, seedBranchId } = require("../dist/emulator/index.js");
+const { SERVICE_RATE_LIMIT } = require("../dist/schemas/limits.js");
 
 const KEY = "bench-key-0123456789";
 const which = process.argv[2] ?? "all";
@@ -77,7 +78,7 @@ async function benchPacing() {
     const stats = await control(emu, "GET", "/stats");
     const R = stats.total;
     const r429 = stats.byStatus["429"] ?? 0;
-    const floorS = (Math.max(0, R - 40) * 60) / 700;
+    const floorS = (Math.max(0, R - SERVICE_RATE_LIMIT.burst) * 60) / SERVICE_RATE_LIMIT.perMinute;
     console.log("== A. pacing at spec limits ==");
     console.log(`calls issued:          ${R_CALLS} (64 at a time)`);
     console.log(`errors surfaced:       ${errors.length}${errors.length ? ` (first: ${errors[0].message})` : ""}`);

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
+import { copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
 const { LocalWorkspace } = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation/index.js");
@@ -49,11 +49,7 @@ process.stdout.write(`    project ${projectId}, default branch ${branchId}\n`);
 const dir = copyProgram(workspace, path.join(repo, "examples", "full-setup"));
 const backend = path.join(home, "state");
 fs.mkdirSync(backend);
-const envVars = {
-  PULUMI_BACKEND_URL: `file://${backend}`,
-  PULUMI_CONFIG_PASSPHRASE: "demo-passphrase",
-  PULUMI_SKIP_UPDATE_CHECK: "true",
-};
+const envVars = pulumiEnv(backend, "demo-passphrase");
 const stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: dir }, { envVars });
 await stack.setAllConfig({
   "neon-auth:apiUrl": { value: emulator.url },

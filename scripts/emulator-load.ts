@@ -20,6 +20,7 @@
 const { spawn } = require("node:child_process") as typeof import("node:child_process");
 const fs = require("node:fs") as typeof import("node:fs");
 const path = require("node:path") as typeof import("node:path");
+const { SERVICE_RATE_LIMIT } = require("../dist/schemas/limits.js") as typeof import("../src/schemas/limits");
 
 const args = process.argv.slice(2);
 function opt(name: string, def: string): string {
@@ -32,8 +33,7 @@ const C = Number(opt("--concurrency", "50"));
 const cli = path.resolve(opt("--cli", path.join(__dirname, "..", "dist", "emulator", "cli.js")));
 const KEY = "load-key";
 const PROJECT = "p-load";
-const PER_MINUTE = 700;
-const BURST = 40;
+const { perMinute: PER_MINUTE, burst: BURST } = SERVICE_RATE_LIMIT;
 
 interface Emu {
   url: string;

@@ -10,13 +10,13 @@
  *   eval "$(scripts/env)"; node scripts/soak.mts [--minutes 30] [--faults SPEC] [--extra-domains 20]
  *
  * AuthUser creates whose answer is lost stop with the documented error; the soak reconciles
- * them as RELIABILITY.md says (delete the stray user found in users_sync, re-run) and counts
+ * them as the README says (delete the stray user found in users_sync, re-run) and counts
  * them. Any other failure counts as a failure. Exit code 1 when anything was off.
  */
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
+import { copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
 
@@ -118,13 +118,7 @@ function providerMemory(): { rss: number; hwm: number } {
 
 const dir = copyProgram(workspace, path.join(repo, "examples", "full-setup"));
 const backendDir = fs.mkdtempSync(path.join(workspace, "programs", "soak-state-"));
-const env = {
-  PULUMI_BACKEND_URL: `file://${backendDir}`,
-  PULUMI_CONFIG_PASSPHRASE: "soak-passphrase",
-  PULUMI_SKIP_UPDATE_CHECK: "true",
-  PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-};
+const env = pulumiEnv(backendDir, "soak-passphrase");
 const stack = await LocalWorkspace.createOrSelectStack({ stackName: "soak", workDir: dir }, { envVars: env });
 await stack.setAllConfig({
   "neon-auth:apiUrl": { value: em.url },

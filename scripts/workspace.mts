@@ -117,3 +117,18 @@ export function copyProgram(workspace: string, program: string): string {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.stdout.write(`${prepareWorkspace()}\n`);
 }
+
+/**
+ * The environment every Pulumi command of the tests, the demo and the benchmarks runs with: a
+ * local file backend, a passphrase for its secrets, no update check or legacy-backend notice, and
+ * programs run without type-checking (that is `tsc`'s job in `make test`, and not what is timed).
+ */
+export function pulumiEnv(backendDir: string, passphrase: string): Record<string, string> {
+  return {
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: passphrase,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+  };
+}

@@ -33,6 +33,40 @@ export class NeonError extends Error {
   }
 }
 
+export interface CallFacts extends CallInfo {
+  retryable: boolean;
+  mayHaveActed: boolean;
+}
+
+/**
+ * A failure of one call that went (or tried to go) to the service: where it went, how many attempts,
+ * the request id, and the two answers callers act on (retry? read back first?).
+ */
+export class NeonCallError extends NeonError {
+  override readonly name: string = "NeonCallError";
+  readonly requestId: string | undefined;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly attempts: number;
+  /** A retry may succeed: the policy treats the failure as transient. */
+  readonly retryable: boolean;
+  /**
+   * The server may have carried out the request although the call failed: for a write, read back
+   * before creating again, since the object may exist.
+   */
+  readonly mayHaveActed: boolean;
+
+  constructor(message: string, facts: CallFacts, options?: { cause?: unknown }) {
+    super(message, options);
+    this.requestId = facts.requestId;
+    this.method = facts.method;
+    this.path = facts.path;
+    this.attempts = facts.attempts;
+    this.retryable = facts.retryable;
+    this.mayHaveActed = facts.mayHaveActed;
+  }
+}
+
 function suffix(requestId: string | undefined, attempts: number): string {
   let s = "";
   if (requestId) s += ` (request id ${requestId})`;
@@ -54,37 +88,21 @@ export interface NeonApiErrorInit extends CallInfo {
 }
 
 /** The service answered with a non-2xx status. */
-export class NeonApiError extends NeonError {
+/** `retryable`: the status is one the retry policy treats as transient (423, 429, 5xx); `mayHaveActed`: a 5xx other than 503 on a write. */
+export class NeonApiError extends NeonCallError {
   override readonly name: string = "NeonApiError";
   readonly status: number;
   /** Neon's error `code` ("" when the service gave none). */
   readonly code: string;
   /** Neon's error `message` (redacted), or "" when the body had none. */
   readonly neonMessage: string;
-  readonly requestId: string | undefined;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly attempts: number;
-  /** The status is one the retry policy treats as transient (423, 429, 5xx). */
-  readonly retryable: boolean;
-  /**
-   * The server may have carried out the request although it answered with an error (a 5xx other than
-   * 503 on a write). Read back before creating again.
-   */
-  readonly mayHaveActed: boolean;
 
   constructor(init: NeonApiErrorInit) {
     const text = init.neonMessage || init.statusText || STATUS_CODES[init.status] || "error";
-    super(`${init.status} from ${init.method} ${init.path}: ${text}${suffix(init.requestId, init.attempts)}${init.hint ?? ""}`);
+    super(`${init.status} from ${init.method} ${init.path}: ${text}${suffix(init.requestId, init.attempts)}${init.hint ?? ""}`, init);
     this.status = init.status;
     this.code = init.code;
     this.neonMessage = init.neonMessage;
-    this.requestId = init.requestId;
-    this.method = init.method;
-    this.path = init.path;
-    this.attempts = init.attempts;
-    this.retryable = init.retryable;
-    this.mayHaveActed = init.mayHaveActed;
   }
 }
 
@@ -100,34 +118,22 @@ export interface NeonNetworkErrorInit extends CallInfo {
 }
 
 /** No complete answer arrived: connection refused or reset, per-attempt timeout, TLS failure. */
-export class NeonNetworkError extends NeonError {
+/**
+ * Network failures are transient by nature, except a refused certificate or an unsendable header;
+ * `mayHaveActed` when the request was written, or we cannot tell.
+ */
+export class NeonNetworkError extends NeonCallError {
   override readonly name: string = "NeonNetworkError";
   readonly errorCode: string | undefined;
-  readonly requestId: string | undefined;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly attempts: number;
-  /** Network failures are transient by nature, except a refused certificate or an unsendable header. */
-  readonly retryable: boolean;
-  /**
-   * True when the request may have reached the server (it was written, or we cannot tell): for a POST
-   * the caller must read back before trying again, since the object may exist.
-   */
-  readonly mayHaveActed: boolean;
 
   constructor(init: NeonNetworkErrorInit) {
     const acted = init.mayHaveActed ? "; the request may have reached the server, read back before retrying" : "";
     super(
       `network error on ${init.method} ${init.path}: ${init.detail}${acted}${suffix(init.requestId, init.attempts)}`,
+      { ...init, retryable: init.retryable ?? true },
       { cause: init.cause },
     );
     this.errorCode = init.errorCode;
-    this.requestId = init.requestId;
-    this.method = init.method;
-    this.path = init.path;
-    this.attempts = init.attempts;
-    this.mayHaveActed = init.mayHaveActed;
-    this.retryable = init.retryable ?? true;
   }
 }
 
@@ -145,16 +151,9 @@ function seconds(ms: number): string {
 }
 
 /** The overall deadline of one call passed (in a wait for a retry, for a rate-limit token or in flight). */
-export class NeonTimeoutError extends NeonError {
+export class NeonTimeoutError extends NeonCallError {
   override readonly name: string = "NeonTimeoutError";
-  readonly requestId: string | undefined;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly attempts: number;
   readonly deadlineMs: number;
-  readonly retryable = true;
-  /** True when an attempt may have reached the server (see NeonNetworkError.mayHaveActed). */
-  readonly mayHaveActed: boolean;
   /** How long the project stayed locked (423) when that is why the time ran out. */
   readonly lockedForMs: number | undefined;
 
@@ -167,13 +166,8 @@ export class NeonTimeoutError extends NeonError {
         `on the project), up to the lock budget of ${seconds(init.locked.budgetMs)} (neon-auth:lockTimeoutSeconds), ` +
         `for ${init.method} ${init.path}; gave up after ${tries}`
       : `deadline of ${init.deadlineMs} ms exceeded for ${init.method} ${init.path} after ${tries}`;
-    super(`${why}${id}${last}`, { cause: init.lastError });
-    this.requestId = init.requestId;
-    this.method = init.method;
-    this.path = init.path;
-    this.attempts = init.attempts;
+    super(`${why}${id}${last}`, { ...init, retryable: true }, { cause: init.lastError });
     this.deadlineMs = init.deadlineMs;
-    this.mayHaveActed = init.mayHaveActed;
     this.lockedForMs = init.locked?.waitedMs;
   }
 }
@@ -185,27 +179,21 @@ export interface NeonResponseErrorInit extends CallInfo {
 }
 
 /** A 2xx answer whose body is not what the endpoint promises. */
-export class NeonResponseError extends NeonError {
+/** Not retryable; the server did answer 2xx, so it acted. */
+export class NeonResponseError extends NeonCallError {
   override readonly name: string = "NeonResponseError";
   readonly status: number;
   readonly issues: string[];
-  readonly requestId: string | undefined;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly attempts: number;
-  readonly retryable = false;
-  /** The server did answer 2xx, so it acted. */
-  readonly mayHaveActed = true;
 
   constructor(init: NeonResponseErrorInit) {
     const id = init.requestId ? ` (request id ${init.requestId})` : "";
-    super(`unexpected response from ${init.method} ${init.path} (status ${init.status}): ${init.issues.join("; ")}${id}`);
+    super(`unexpected response from ${init.method} ${init.path} (status ${init.status}): ${init.issues.join("; ")}${id}`, {
+      ...init,
+      retryable: false,
+      mayHaveActed: true,
+    });
     this.status = init.status;
     this.issues = init.issues;
-    this.requestId = init.requestId;
-    this.method = init.method;
-    this.path = init.path;
-    this.attempts = init.attempts;
   }
 }
 
@@ -253,11 +241,5 @@ export function isConflict(err: unknown): err is NeonApiError {
  * read back (list) before creating again.
  */
 export function mayHaveActed(err: unknown): boolean {
-  return (
-    (err instanceof NeonApiError ||
-      err instanceof NeonNetworkError ||
-      err instanceof NeonTimeoutError ||
-      err instanceof NeonResponseError) &&
-    err.mayHaveActed
-  );
+  return err instanceof NeonCallError && err.mayHaveActed;
 }

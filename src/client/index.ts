@@ -1,5 +1,5 @@
 /**
- * HTTP client of the Neon API (auth endpoints of SPEC.md plus the project endpoints that host them).
+ * HTTP client of the Neon API (the auth endpoints plus the project endpoints that host them).
  *
  * - `createClient(options)`: a new client.
  * - `getClient(options)`: the process-wide client for (baseUrl, apiKey); use this from resources so
@@ -7,10 +7,9 @@
  * - Errors: one hierarchy rooted at `NeonError` (errors.ts); `isNotFound`, `isConflict`,
  *   `mayHaveActed` answer the questions resources ask.
  */
+export { getClient, resetSharedClients } from "./shared";
 export {
   createClient,
-  getClient,
-  resetSharedClients,
   hashKey,
   formatIssues,
   DEFAULT_BASE_URL,

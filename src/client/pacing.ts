@@ -1,5 +1,5 @@
 /**
- * Client-side pacing: token buckets matching the service's limits (SPEC.md section 8), so a whole
+ * Client-side pacing: token buckets matching the service's limits (schemas/limits.ts), so a whole
  * `pulumi up` stays under them instead of learning them from 429s.
  *
  * Per (base URL, API key) there is one limiter holding
@@ -17,6 +17,7 @@
  * On a 429 the account bucket and the route's bucket are drained to 0, so every other request of the
  * process backs off too.
  */
+import { SERVICE_RATE_LIMIT } from "../schemas/limits";
 import type { Clock } from "../clock";
 
 export interface PacingOptions {
@@ -37,10 +38,10 @@ export interface PacingOptions {
 export type ResolvedPacing = Required<PacingOptions>;
 
 export const DEFAULT_PACING: ResolvedPacing = {
-  perMinute: 700,
-  burst: 40,
-  routeBurst: 40,
-  routePerSecond: 40,
+  perMinute: SERVICE_RATE_LIMIT.perMinute,
+  burst: SERVICE_RATE_LIMIT.burst,
+  routeBurst: SERVICE_RATE_LIMIT.routePerSecond,
+  routePerSecond: SERVICE_RATE_LIMIT.routePerSecond,
   rateFactor: 0.995,
   reserve: 1,
 };

@@ -66,7 +66,6 @@ function enable(ctx: ApiContext, branchId: string, req: { auth_provider: BranchA
   branch.auth = a;
   // Re-enabling after a disable that kept the data finds the users again (see README).
   branch.neon_auth ??= { users: [] };
-  ctx.store.mutated();
   return {
     body: {
       auth_provider: a.auth_provider,
@@ -85,7 +84,6 @@ function disable(ctx: ApiContext, branchId: string, deleteData: boolean) {
   const { branch } = branchAuth(ctx, { branch_id: branchId });
   delete branch.auth;
   if (deleteData) delete branch.neon_auth;
-  ctx.store.mutated();
 }
 
 function users(b: AuthBranchRec) {
@@ -103,7 +101,6 @@ export const branchAuthRoutes: ApiRoute[] = [
   route(B.updateBranchAppName, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params);
     auth.name = body.name;
-    ctx.store.mutated();
     return { body: { name: auth.name } };
   }),
 
@@ -119,14 +116,12 @@ export const branchAuthRoutes: ApiRoute[] = [
     // As at project level: a domain already listed is kept once and still answers 201.
     if (!auth.domains.some((d) => sameText(d, body.domain))) {
       auth.domains.push(body.domain);
-      ctx.store.mutated();
     }
   }),
   route(B.deleteBranchDomains, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params);
     const drop = body.domains.map((d) => d.domain);
     auth.domains = auth.domains.filter((d) => !drop.some((x) => sameText(x, d)));
-    ctx.store.mutated();
   }),
 
   route(B.createBranchUser, (ctx, { params, body }) => {
@@ -135,7 +130,6 @@ export const branchAuthRoutes: ApiRoute[] = [
     if (list.some((u) => sameText(u.email, body.email))) throw new HttpError(409, `email: a user with email ${body.email} already exists`);
     const id = uuid();
     list.push({ id, email: body.email, name: body.name ?? null, roles: ["user"], created_ms: ctx.clock.now() });
-    ctx.store.mutated();
     return { body: { id } };
   }),
   route(B.deleteBranchUser, (ctx, { params }) => {
@@ -144,14 +138,12 @@ export const branchAuthRoutes: ApiRoute[] = [
     const at = list.findIndex((u) => u.id === params.auth_user_id);
     if (at < 0) throw new HttpError(404, `user ${params.auth_user_id} not found`);
     list.splice(at, 1);
-    ctx.store.mutated();
   }),
   route(B.setBranchUserRoles, (ctx, { params, body }) => {
     const { branch } = branchAuth(ctx, params);
     const u = users(branch).find((x) => x.id === params.auth_user_id);
     if (u === undefined) throw new HttpError(404, `user ${params.auth_user_id} not found`);
     u.roles = [...new Set(body.roles)];
-    ctx.store.mutated();
     return { body: { id: u.id } };
   }),
 ];

@@ -57,6 +57,5 @@ export function handleBranchControl(
   allow(["DELETE", "PUT"]);
   if (method === "DELETE") delete b.email_test;
   else b.email_test = parseWith(emailTestSwitch, body);
-  store.mutated();
   return { status: 200, body: { email_test: b.email_test ?? { success: true } } };
 }

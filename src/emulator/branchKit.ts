@@ -1,6 +1,6 @@
 /**
- * What the branch-scoped handlers share: the state they keep on a branch record, registration of a
- * handler against its endpoint-table entry, and the lookups (branch, lock, integration).
+ * What the branch-scoped handlers share: the state they keep on a branch record and the lookups
+ * (branch, lock, integration).
  */
 import type {
   BranchAuthProvider,
@@ -9,10 +9,8 @@ import type {
   OrganizationPlugin,
   PhoneNumberPlugin,
 } from "../schemas/branchAuth";
-import type { AnyEndpoint, ParamsOf } from "../schemas/endpoint";
-import type { z } from "zod";
 import { assertUnlocked, projectFromPath } from "./access";
-import { HttpError, parseParam, parseWith, type ApiContext, type ApiRoute } from "./http";
+import { HttpError, type ApiContext } from "./http";
 import type { BranchRec, ProjectRec } from "./store";
 
 export interface BranchUserRec {
@@ -76,41 +74,7 @@ export interface AuthBranchRec extends BranchRec {
   email_test?: { success: boolean; error_message?: string };
 }
 
-/** Request of a branch-scoped handler: validated path parameters and body. */
-export interface Call<E extends AnyEndpoint> {
-  params: ParamsOf<E>;
-  body: E["request"] extends z.ZodType ? z.output<E["request"]> : undefined;
-}
-
-export type Answer = { status?: number; body?: unknown } | void;
-
-/**
- * An emulator route from a table entry: path, method, parameter and body rules, success status and
- * response schema all come from the entry; the handler only says what happens.
- */
-export function route<E extends AnyEndpoint>(e: E, handler: (ctx: ApiContext, call: Call<E>) => Answer): ApiRoute {
-  return {
-    method: e.method,
-    template: e.path,
-    ...(e.response === undefined ? {} : { response: e.response }),
-    handler: (ctx) => {
-      const params: Record<string, string> = {};
-      for (const name of e.pathParams) {
-        params[name] = parseParam(e.params[name as keyof typeof e.params], name, ctx.params[name]) as string;
-      }
-      let body: unknown;
-      if (e.request !== undefined) {
-        // A DELETE whose body is all optional may come without one.
-        const input = ctx.body === undefined && e.request.safeParse({}).success ? {} : ctx.body;
-        body = parseWith(e.request, input);
-      }
-      const answer = handler(ctx, { params, body } as Call<E>) ?? {};
-      const status = answer.status ?? (e.success[0] as number);
-      if (!e.success.includes(status)) throw new Error(`${e.name} answered ${status}, not one of its success statuses`);
-      return answer.body === undefined ? { status } : { status, body: answer.body };
-    },
-  };
-}
+export { route, type Answer, type Call } from "./route";
 
 export interface BranchScope {
   project: ProjectRec;

@@ -36,7 +36,6 @@ export const branchOAuthRoutes: ApiRoute[] = [
       : { id: body.id, type: "shared" };
     if (body.microsoft_tenant_id !== undefined) rec.microsoft_tenant_id = body.microsoft_tenant_id;
     auth.oauth_providers.push(rec);
-    ctx.store.mutated();
     return { body: oauthView(rec, true) };
   }),
   route(B.updateBranchOAuthProvider, (ctx, { params, body }) => {
@@ -55,7 +54,6 @@ export const branchOAuthRoutes: ApiRoute[] = [
       Object.assign(rec, { type: "standard", client_id: clientId, client_secret: clientSecret });
     }
     if (body.microsoft_tenant_id !== undefined) rec.microsoft_tenant_id = body.microsoft_tenant_id;
-    ctx.store.mutated();
     return { body: oauthView(rec, true) };
   }),
   route(B.deleteBranchOAuthProvider, (ctx, { params }) => {
@@ -63,6 +61,5 @@ export const branchOAuthRoutes: ApiRoute[] = [
     const at = auth.oauth_providers.findIndex((o) => o.id === params.oauth_provider_id);
     if (at < 0) throw new HttpError(404, `OAuth provider ${params.oauth_provider_id} not found`);
     auth.oauth_providers.splice(at, 1);
-    ctx.store.mutated();
   }),
 ];

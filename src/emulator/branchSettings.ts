@@ -52,7 +52,6 @@ function mergeRoute<E extends AnyEndpoint>(e: E, key: Merged): ApiRoute {
     const { auth } = branchAuth(ctx, params as unknown as { branch_id: string });
     const given = Object.fromEntries(Object.entries(body as unknown as object).filter(([, v]) => v !== undefined));
     Object.assign(auth, { [key]: { ...auth[key], ...given } });
-    ctx.store.mutated();
     return { body: auth[key] };
   });
 }
@@ -62,7 +61,6 @@ export const branchSettingsRoutes: ApiRoute[] = [
   route(B.updateBranchEmailProvider, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params);
     auth.email_provider = mergeEmail(auth, body);
-    ctx.store.mutated();
     return { body: emailView(auth.email_provider) };
   }),
   route(B.testBranchEmailProvider, (ctx, { params }) => {
@@ -79,7 +77,6 @@ export const branchSettingsRoutes: ApiRoute[] = [
   route(B.updateBranchAllowLocalhost, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params);
     auth.allow_localhost = body.allow_localhost;
-    ctx.store.mutated();
     return { body: { allow_localhost: auth.allow_localhost } };
   }),
 
@@ -113,7 +110,6 @@ export const branchSettingsRoutes: ApiRoute[] = [
       enabled_events: [...new Set(body.enabled_events ?? [])],
       timeout_seconds: body.timeout_seconds ?? 5,
     };
-    ctx.store.mutated();
     return { body: auth.webhooks };
   }),
 ];

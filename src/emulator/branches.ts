@@ -6,24 +6,8 @@ import { hostingEndpoints as H } from "../schemas/endpointsProject";
 import { assertUnlocked, projectFromPath } from "./access";
 import { findBranch, route } from "./branchKit";
 import { HttpError, newBranchId, uuid, type ApiContext, type ApiRoute } from "./http";
-import { branchView, operationView } from "./projects";
-import { iso, type BranchRec, type ProjectRec } from "./store";
-
-/** branchView plus the fields Neon's Branch object requires (usage counters are zero here). */
-export function fullBranchView(p: ProjectRec, b: BranchRec & { parent_id?: string }, now: number) {
-  return {
-    ...branchView(p, b, now),
-    ...(b.parent_id === undefined ? {} : { parent_id: b.parent_id }),
-    state_changed_at: iso(b.created_ms),
-    creation_source: "console",
-    protected: false,
-    cpu_used_sec: 0,
-    active_time_seconds: 0,
-    compute_time_seconds: 0,
-    written_data_bytes: 0,
-    data_transfer_bytes: 0,
-  };
-}
+import { fullBranchView, operationView } from "./projects";
+import type { BranchRec } from "./store";
 
 function createBranch(ctx: ApiContext, req: { name?: string | undefined; parent_id?: string | undefined }) {
   const project = projectFromPath(ctx);
@@ -38,7 +22,6 @@ function createBranch(ctx: ApiContext, req: { name?: string | undefined; parent_
   const finish = now + ctx.config.operationDelayMs;
   const op = { id: uuid(), project_id: project.id, branch_id: id, action: "create_branch", created_ms: now, finish_ms: finish };
   project.operations.push(op);
-  ctx.store.mutated();
   const branch = fullBranchView(project, b, now);
   return { body: { branch, endpoints: [], roles: [], databases: [], operations: [operationView(op, now)] } };
 }

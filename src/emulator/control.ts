@@ -7,14 +7,14 @@
 import { projectId as projectIdSchema } from "../schemas/common";
 import { handleBranchControl } from "./branchControl";
 import { checkFaultSettings, checkOneShot, parseFaultSpec, type OneShotFault } from "./faults";
+import { REDACTED } from "../client/redact";
 import { HttpError, parseParam, type Reply } from "./http";
 import { confirmTransfer, integrationView, SCHEMA_NAME, TABLE_NAME } from "./integration";
 import { branchView, operationView } from "./projects";
-import type { EmulatorCore } from "./server";
+import type { EmulatorCore } from "./core";
 import { emptyState, iso, STATE_VERSION, type IntegrationRec } from "./store";
 import { usersSyncRows } from "./users";
 
-export const REDACTED = "[redacted]";
 
 function redact(value: string, show: boolean): string {
   return show ? value : REDACTED;

@@ -1,33 +1,24 @@
 /** The email server (SMTP) configuration of the managed auth project. */
-import { emailServer, updateEmailServerRequest } from "../schemas/auth";
+import { projectEndpoints as P } from "../schemas/endpointsProject";
 import { projectIntegration } from "./access";
-import { parseWith, type ApiContext, type ApiRoute } from "./http";
+import type { ApiContext, ApiRoute } from "./http";
+import { route, type Call } from "./route";
 import type { EmailServerRec } from "./store";
 
-/** GET omits the password (API-FACTS: responses may omit it); PATCH returns it (SPEC.md). */
+/** GET omits the password (a deviation the endpoint table records); PATCH returns it. */
 function view(e: EmailServerRec, withPassword: boolean) {
   if (e.type === "shared" || withPassword) return { ...e };
   const { password: _omitted, ...rest } = e;
   return rest;
 }
 
-function updateEmailServer(ctx: ApiContext) {
-  const req = parseWith(updateEmailServerRequest, ctx.body);
+function updateEmailServer(ctx: ApiContext, { body: req }: Call<typeof P.updateEmailServer>) {
   const { integration } = projectIntegration(ctx);
   integration.email_server = req.type === "shared" ? { type: "shared" } : { ...req };
-  ctx.store.mutated();
-  return { status: 200, body: view(integration.email_server, true) };
+  return { body: view(integration.email_server, true) };
 }
 
 export const emailRoutes: ApiRoute[] = [
-  {
-    method: "GET",
-    template: "/projects/{project_id}/auth/email_server",
-    response: emailServer,
-    handler: (ctx) => {
-      const { integration } = projectIntegration(ctx);
-      return { status: 200, body: view(integration.email_server, false) };
-    },
-  },
-  { method: "PATCH", template: "/projects/{project_id}/auth/email_server", handler: updateEmailServer, response: emailServer },
+  route(P.getEmailServer, (ctx) => ({ body: view(projectIntegration(ctx).integration.email_server, false) })),
+  route(P.updateEmailServer, updateEmailServer),
 ];

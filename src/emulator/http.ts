@@ -120,7 +120,7 @@ function valueAt(input: unknown, p: readonly PropertyKey[]): { found: boolean; p
 }
 
 /** @internal Formats zod issues as `<path>: <message>` joined by "; ", naming missing fields "is required". */
-export function formatIssues(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): string {
+export function issueText(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): string {
   const parts: string[] = [];
   for (const iss of issues) {
     if (iss.code === "unrecognized_keys") {
@@ -143,7 +143,7 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], input: unknown
 /** @internal Parses with a zod schema; a failure is a 400 whose message names each field. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix: readonly PropertyKey[] = []): z.output<S> {
   const r = schema.safeParse(input);
-  if (!r.success) throw new HttpError(400, formatIssues(r.error.issues, input, prefix));
+  if (!r.success) throw new HttpError(400, issueText(r.error.issues, input, prefix));
   return r.data;
 }
 

@@ -12,7 +12,7 @@ import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSetting
 import { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
 import { RequestLog } from "./log";
 import { insertProject } from "./projects";
-import { RateLimiter, type RateLimitOption } from "./ratelimit";
+import { RequestThrottle, type RateLimitOption } from "./ratelimit";
 import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler, Router, type EmulatorCore } from "./server";
 import { Store } from "./store";
 
@@ -81,7 +81,7 @@ export interface EmulatorHandle {
   controlToken: string;
   store: Store;
   faults: Faults;
-  rateLimiter: RateLimiter;
+  rateLimiter: RequestThrottle;
   requestLog: RequestLog;
   /** The state as GET /_emulator/state shows it. */
   state(opts?: { secrets?: boolean }): ReturnType<typeof stateDump>;
@@ -124,7 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const core: EmulatorCore = {
     store,
     clock,
-    limiter: new RateLimiter(options.rateLimit ?? "spec", clock),
+    limiter: new RequestThrottle(options.rateLimit ?? "spec", clock),
     faults: new Faults(faultSettings, options.random ?? Math.random),
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
     config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0) },

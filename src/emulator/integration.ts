@@ -1,15 +1,8 @@
 /** Integration endpoints: create, list, generate SDK keys, delete, request ownership transfer. */
-import {
-  createIntegrationRequest,
-  generateSdkKeysRequest,
-  keySet,
-  listIntegrationsResponse,
-  transferOwnershipRequest,
-  transferOwnershipResponse,
-} from "../schemas/auth";
-import { authProvider as authProviderSchema } from "../schemas/common";
+import { projectEndpoints as P } from "../schemas/endpointsProject";
 import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "./access";
-import { HttpError, oneTimeCode, parseParam, parseWith, token, uuid, type ApiContext, type ApiRoute } from "./http";
+import { HttpError, oneTimeCode, token, uuid, type ApiContext, type ApiRoute } from "./http";
+import { route, type Call } from "./route";
 import { iso, type IntegrationRec, type KeySetRec, type Store } from "./store";
 
 export const SCHEMA_NAME = "neon_auth";
@@ -49,8 +42,7 @@ export function integrationView(i: IntegrationRec) {
   };
 }
 
-function createIntegration(ctx: ApiContext) {
-  const req = parseWith(createIntegrationRequest, ctx.body);
+function createIntegration(ctx: ApiContext, { body: req }: Call<typeof P.createIntegration>) {
   const p = writableProject(ctx, req.project_id);
   if (!p.branches.some((b) => b.id === req.branch_id)) {
     throw new HttpError(404, `branch ${req.branch_id} not found in project ${p.id}`);
@@ -74,29 +66,24 @@ function createIntegration(ctx: ApiContext) {
     email_server: { type: "shared" },
   };
   p.integrations[req.auth_provider] = i;
-  ctx.store.mutated();
-  return { status: 201, body: keySetView(i, i.keys[0] as KeySetRec) };
+  return { body: keySetView(i, i.keys[0] as KeySetRec) };
 }
 
-function generateKeys(ctx: ApiContext) {
-  const req = parseWith(generateSdkKeysRequest, ctx.body);
+function generateKeys(ctx: ApiContext, { body: req }: Call<typeof P.generateSdkKeys>) {
   const p = writableProject(ctx, req.project_id);
   const i = requireIntegration(p, req.auth_provider);
   const k = newKeys(ctx.clock.now());
   i.keys.push(k);
-  ctx.store.mutated();
-  return { status: 201, body: keySetView(i, k) };
+  return { body: keySetView(i, k) };
 }
 
-function deleteIntegration(ctx: ApiContext) {
+function deleteIntegration(ctx: ApiContext, { params }: Call<typeof P.deleteIntegration>) {
   const p = projectFromPath(ctx);
-  const provider = parseParam(authProviderSchema, "auth_provider", ctx.params.auth_provider);
+  const provider = params.auth_provider;
   assertUnlocked(ctx, p);
   requireIntegration(p, provider);
   delete p.integrations[provider];
   dropTransfers(ctx.store, p.id, provider);
-  ctx.store.mutated();
-  return { status: 200 };
 }
 
 function dropTransfers(store: Store, projectId: string, provider: string): void {
@@ -105,8 +92,7 @@ function dropTransfers(store: Store, projectId: string, provider: string): void 
   }
 }
 
-function transferOwnership(ctx: ApiContext) {
-  const req = parseWith(transferOwnershipRequest, ctx.body);
+function transferOwnership(ctx: ApiContext, { body: req }: Call<typeof P.transferOwnership>) {
   const p = writableProject(ctx, req.project_id);
   const i = requireIntegration(p, req.auth_provider);
   if (i.owned_by === "user") {
@@ -122,8 +108,7 @@ function transferOwnership(ctx: ApiContext) {
     used: false,
   };
   i.transfer_status = "initiated";
-  ctx.store.mutated();
-  return { status: 200, body: { url: `${TRANSFER_URL}?code=${encodeURIComponent(code)}` } };
+  return { body: { url: `${TRANSFER_URL}?code=${encodeURIComponent(code)}` } };
 }
 
 /** Step two of the transfer (the browser step at the provider): used by the control route. */
@@ -143,27 +128,13 @@ export function confirmTransfer(store: Store, code: string) {
   }
   i.owned_by = "user";
   i.transfer_status = "finished";
-  store.mutated();
   return { project_id: p.id, auth_provider: i.auth_provider, owned_by: i.owned_by, transfer_status: i.transfer_status };
 }
 
 export const integrationRoutes: ApiRoute[] = [
-  { method: "POST", template: "/projects/auth/create", handler: createIntegration, response: keySet },
-  {
-    method: "GET",
-    template: "/projects/{project_id}/auth/integrations",
-    response: listIntegrationsResponse,
-    handler: (ctx) => {
-      const p = projectFromPath(ctx);
-      return { status: 200, body: { data: Object.values(p.integrations).map(integrationView) } };
-    },
-  },
-  { method: "POST", template: "/projects/auth/keys", handler: generateKeys, response: keySet },
-  { method: "DELETE", template: "/projects/{project_id}/auth/integration/{auth_provider}", handler: deleteIntegration },
-  {
-    method: "POST",
-    template: "/projects/auth/transfer_ownership",
-    handler: transferOwnership,
-    response: transferOwnershipResponse,
-  },
+  route(P.createIntegration, createIntegration),
+  route(P.listIntegrations, (ctx) => ({ body: { data: Object.values(projectFromPath(ctx).integrations).map(integrationView) } })),
+  route(P.generateSdkKeys, generateKeys),
+  route(P.deleteIntegration, deleteIntegration),
+  route(P.transferOwnership, transferOwnership),
 ];

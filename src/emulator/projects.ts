@@ -1,15 +1,10 @@
 /** Projects, branches and operations: just enough of Neon's project API to host auth. */
 import { z } from "zod";
-import {
-  createProjectRequest,
-  createProjectResponse,
-  getOperationResponse,
-  getProjectResponse,
-  listBranchesResponse,
-  operation as operationSchema,
-} from "../schemas/projects";
+import { hostingEndpoints as H } from "../schemas/endpointsProject";
+import { operation as operationSchema } from "../schemas/projects";
 import { projectFromPath } from "./access";
-import { HttpError, newBranchId, newProjectId, parseWith, uuid, type ApiContext, type ApiRoute } from "./http";
+import { HttpError, newBranchId, newProjectId, uuid, type ApiContext, type ApiRoute } from "./http";
+import { route, type Call } from "./route";
 import { iso, type BranchRec, type OperationRec, type ProjectRec, type Store } from "./store";
 
 const REGION = "aws-us-east-2";
@@ -23,6 +18,24 @@ export function projectView(p: ProjectRec) {
     pg_version: PG_VERSION,
     created_at: iso(p.created_ms),
     updated_at: iso(p.created_ms),
+    // The rest of what Neon's Project object requires: usage counters are zero here.
+    platform_id: "aws",
+    proxy_host: `${REGION}.aws.neon.tech`,
+    provisioner: "k8s-neonvm",
+    owner_id: p.owner,
+    creation_source: "console",
+    store_passwords: true,
+    history_retention_seconds: 86_400,
+    branch_logical_size_limit: 512,
+    branch_logical_size_limit_bytes: 512 * 1024 * 1024,
+    consumption_period_start: iso(p.created_ms),
+    consumption_period_end: iso(p.created_ms + 30 * 86_400_000),
+    active_time_seconds: 0,
+    compute_time_seconds: 0,
+    cpu_used_sec: 0,
+    written_data_bytes: 0,
+    data_transfer_bytes: 0,
+    data_storage_bytes_hour: 0,
   };
 }
 
@@ -37,6 +50,22 @@ export function branchView(p: ProjectRec, b: BranchRec, now: number) {
     current_state: busy ? "init" : "ready",
     created_at: iso(b.created_ms),
     updated_at: iso(b.created_ms),
+  };
+}
+
+/** branchView plus the fields Neon's Branch object requires (usage counters are zero here). */
+export function fullBranchView(p: ProjectRec, b: BranchRec & { parent_id?: string }, now: number) {
+  return {
+    ...branchView(p, b, now),
+    ...(b.parent_id === undefined ? {} : { parent_id: b.parent_id }),
+    state_changed_at: iso(b.created_ms),
+    creation_source: "console",
+    protected: false,
+    cpu_used_sec: 0,
+    active_time_seconds: 0,
+    compute_time_seconds: 0,
+    written_data_bytes: 0,
+    data_transfer_bytes: 0,
   };
 }
 
@@ -78,8 +107,7 @@ export function insertProject(
   return p;
 }
 
-function createProject(ctx: ApiContext) {
-  const req = parseWith(createProjectRequest, ctx.body ?? {});
+function createProject(ctx: ApiContext, { body: req }: Call<typeof H.createProject>) {
   const p = insertProject(ctx.store, ctx.account, { name: req.project.name });
   const now = ctx.clock.now();
   const branch = p.branches[0] as BranchRec;
@@ -87,13 +115,16 @@ function createProject(ctx: ApiContext) {
   for (const action of ["create_timeline", "start_compute"]) {
     p.operations.push({ id: uuid(), project_id: p.id, branch_id: branch.id, action, created_ms: now, finish_ms: finish });
   }
-  ctx.store.mutated();
   return {
-    status: 201,
     body: {
       project: projectView(p),
-      branch: branchView(p, branch, now),
+      branch: fullBranchView(p, branch, now),
       operations: p.operations.map((op) => operationView(op, now)),
+      // What Neon also returns for a new project; the emulator hosts no compute nor roles.
+      roles: [],
+      databases: [],
+      endpoints: [],
+      connection_uris: [],
     },
   };
 }
@@ -102,7 +133,7 @@ const listProjectsResponse = z.object({ projects: z.array(z.object({ id: z.strin
 const listOperationsResponse = z.object({ operations: z.array(operationSchema) });
 
 export const projectRoutes: ApiRoute[] = [
-  { method: "POST", template: "/projects", handler: createProject, response: createProjectResponse },
+  route(H.createProject, createProject),
   {
     method: "GET",
     template: "/projects",
@@ -112,22 +143,12 @@ export const projectRoutes: ApiRoute[] = [
       body: { projects: Object.values(ctx.store.data.projects).filter((p) => p.owner === ctx.account).map(projectView) },
     }),
   },
-  {
-    method: "GET",
-    template: "/projects/{project_id}",
-    response: getProjectResponse,
-    handler: (ctx) => ({ status: 200, body: { project: projectView(projectFromPath(ctx)) } }),
-  },
-  {
-    method: "GET",
-    template: "/projects/{project_id}/branches",
-    response: listBranchesResponse,
-    handler: (ctx) => {
-      const p = projectFromPath(ctx);
-      const now = ctx.clock.now();
-      return { status: 200, body: { branches: p.branches.map((b) => branchView(p, b, now)) } };
-    },
-  },
+  route(H.getProject, (ctx) => ({ body: { project: projectView(projectFromPath(ctx)) } })),
+  route(H.listBranches, (ctx) => {
+    const p = projectFromPath(ctx);
+    const now = ctx.clock.now();
+    return { body: { branches: p.branches.map((b) => fullBranchView(p, b, now)), annotations: {} } };
+  }),
   {
     method: "GET",
     template: "/projects/{project_id}/operations",
@@ -138,16 +159,11 @@ export const projectRoutes: ApiRoute[] = [
       return { status: 200, body: { operations: [...p.operations].reverse().map((op) => operationView(op, now)) } };
     },
   },
-  {
-    method: "GET",
-    template: "/projects/{project_id}/operations/{operation_id}",
-    response: getOperationResponse,
-    handler: (ctx) => {
-      const p = projectFromPath(ctx);
-      const op = p.operations.find((o) => o.id === ctx.params.operation_id);
-      if (op === undefined) throw new HttpError(404, `operation ${ctx.params.operation_id ?? ""} not found`);
-      return { status: 200, body: { operation: operationView(op, ctx.clock.now()) } };
-    },
-  },
+  route(H.getOperation, (ctx, { params }) => {
+    const p = projectFromPath(ctx);
+    const op = p.operations.find((o) => o.id === params.operation_id);
+    if (op === undefined) throw new HttpError(404, `operation ${params.operation_id} not found`);
+    return { body: { operation: operationView(op, ctx.clock.now()) } };
+  }),
 ];
 

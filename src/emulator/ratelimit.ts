@@ -1,5 +1,5 @@
 /**
- * Rate limits of SPEC.md section 8 as two token buckets per API key:
+ * The service's rate limits (schemas/limits.ts) as two token buckets per API key:
  *  - account bucket: capacity `burst` (40), refilled at `perMinute / 60` tokens per second (700/60);
  *  - route bucket (per key and route, route = method + path template): capacity `burst` (40),
  *    refilled at `burst` tokens per second.
@@ -9,6 +9,7 @@
  * So R requests sent at once by a fresh key need at least
  * max(0, R − 40) × 60/700 seconds.
  */
+import { SERVICE_RATE_LIMIT } from "../schemas/limits";
 import type { Clock } from "../clock";
 
 export interface RateLimitSettings {
@@ -22,7 +23,7 @@ export interface RateLimitSettings {
 
 export type RateLimitOption = "off" | "spec" | RateLimitSettings;
 
-export const SPEC_RATE_LIMIT: RateLimitSettings = { perMinute: 700, burst: 40 };
+export const SPEC_RATE_LIMIT: RateLimitSettings = { perMinute: SERVICE_RATE_LIMIT.perMinute, burst: SERVICE_RATE_LIMIT.burst };
 
 interface Bucket {
   tokens: number;
@@ -38,7 +39,8 @@ export interface RateDecision {
   message?: string;
 }
 
-export class RateLimiter {
+/** Refuses (429) what is over the limits; the client's pacing.ts waits instead. */
+export class RequestThrottle {
   private readonly accounts = new Map<string, Bucket>();
   private readonly routes = new Map<string, Bucket>();
   readonly settings: RateLimitSettings | null;

@@ -4,20 +4,18 @@
  */
 import * as http from "node:http";
 import type { Socket } from "node:net";
-import type { Clock } from "../clock";
 import { branchScopedRoutes } from "./branchRoutes";
 import { isLoopbackHost } from "../schemas/fields";
 import { handleControl } from "./control";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
-import type { Faults } from "./faults";
-import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type EmulatorConfig, type Reply } from "./http";
+import type { EmulatorCore } from "./core";
+import { Router } from "./router";
+import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type Reply } from "./http";
 import { integrationRoutes } from "./integration";
 import type { RequestLog, RequestLogEntry } from "./log";
 import { oauthRoutes } from "./oauth";
 import { projectRoutes } from "./projects";
-import type { RateLimiter } from "./ratelimit";
-import type { Store } from "./store";
 import { userRoutes } from "./users";
 
 export const API_PREFIX = "/api/v2";
@@ -33,77 +31,6 @@ export const allRoutes: ApiRoute[] = [
   ...emailRoutes,
   ...branchScopedRoutes,
 ];
-
-interface CompiledRoute {
-  route: ApiRoute;
-  segments: string[];
-  literals: number;
-}
-
-export class Router {
-  private readonly compiled: CompiledRoute[];
-
-  constructor(routes: ApiRoute[]) {
-    this.compiled = routes.map((route) => {
-      const segments = route.template.split("/").slice(1);
-      return { route, segments, literals: segments.filter((s) => !s.startsWith("{")).length };
-    });
-  }
-
-  /** The best route for the method and path, the allowed methods (405), or null (404). */
-  match(method: string, path: string): { route: ApiRoute; params: Record<string, string> } | { allowed: string[] } | null {
-    const parts = path.split("/").slice(1);
-    let best: { c: CompiledRoute; params: Record<string, string> } | null = null;
-    const allowed = new Set<string>();
-    for (const c of this.compiled) {
-      if (c.segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
-      let ok = true;
-      for (let i = 0; i < parts.length && ok; i++) {
-        const seg = c.segments[i] as string;
-        const part = parts[i] as string;
-        if (seg.startsWith("{")) {
-          if (part === "") ok = false;
-          else {
-            try {
-              params[seg.slice(1, -1)] = decodeURIComponent(part);
-            } catch {
-              throw new HttpError(400, `path: segment "${part}" is not valid percent-encoding`);
-            }
-          }
-        } else if (seg !== part) ok = false;
-      }
-      if (!ok) continue;
-      allowed.add(c.route.method);
-      if (c.route.method === method && (best === null || c.literals > best.c.literals)) best = { c, params };
-    }
-    if (best !== null) return { route: best.c.route, params: best.params };
-    if (allowed.size > 0) return { allowed: [...allowed].sort() };
-    return null;
-  }
-}
-
-/** Everything a running emulator holds; shared by the API pipeline and the control routes. */
-export interface EmulatorCore {
-  store: Store;
-  clock: Clock;
-  limiter: RateLimiter;
-  faults: Faults;
-  log: RequestLog;
-  config: EmulatorConfig;
-  /** Labels of the accepted API keys, by key. */
-  keys: Map<string, string>;
-  router: Router;
-  validateResponses: boolean;
-  /** Re-creates the seeded projects (start and reset). */
-  seed(): void;
-  /** Port the server listens on (set once listening): the only port a Host header may name. */
-  port: number;
-  /** `host[:port]` values accepted in Host besides loopback names with `port` (lower case). */
-  allowedHosts: ReadonlySet<string>;
-  /** Bearer token that unlocks secrets on the control routes (as does any API key). */
-  controlToken: string;
-}
 
 function errorBody(status: number, e: HttpError | { message: string; code?: string }, requestId: string) {
   return { status, body: { code: e.code ?? "", message: e.message, request_id: requestId } };
@@ -243,6 +170,14 @@ function isLoopback(socket: Socket): boolean {
   return a === "127.0.0.1" || a === "::1" || a === "::ffff:127.0.0.1" || a.startsWith("127.");
 }
 
+/**
+ * Every write that succeeded (API or control) is persisted here, changed or not (writes coalesce and
+ * cost little), so no handler has to remember to. Refused writes change nothing and write nothing.
+ */
+function persistWrite(core: EmulatorCore, method: string): void {
+  if (method !== "GET" && method !== "HEAD") core.store.mutated();
+}
+
 export function createHandler(core: EmulatorCore) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const requestId = requestIdOf(req);
@@ -262,6 +197,7 @@ export function createHandler(core: EmulatorCore) {
           reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw), {
             secretsAllowed: mayReadSecrets(core, req),
           });
+          persistWrite(core, method);
         } catch (e) {
           reply = toErrorReply(e, requestId);
         }
@@ -379,6 +315,7 @@ async function handleApi(
       config: core.config,
     };
     reply = await m.route.handler(ctx);
+    persistWrite(core, method);
     if (core.validateResponses && m.route.response !== undefined) {
       const check = m.route.response.safeParse(reply.body);
       if (!check.success) {
@@ -402,4 +339,4 @@ async function handleApi(
   send(res, reply);
 }
 
-export { keyLabel };
+export { keyLabel, Router, type EmulatorCore };

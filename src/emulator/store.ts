@@ -123,6 +123,8 @@ export class Store {
   private writing: Promise<void> | null = null;
   private writeCount = 0;
   private lastError: Error | null = null;
+  /** The state as last written (or loaded): a write that would change nothing is skipped. */
+  private onDisk: string | undefined;
 
   private constructor(data: StateData, opts: StoreOptions) {
     this.data = data;
@@ -146,6 +148,8 @@ export class Store {
       data = parsed;
     }
     const store = new Store(data, opts);
+    // The file holds exactly this state only when it is already written in our format.
+    if (text === JSON.stringify(data, null, 1)) store.onDisk = text;
     store.removeStaleTempFiles();
     return store;
   }
@@ -183,12 +187,19 @@ export class Store {
   }
 
   private async writeLoop(): Promise<void> {
+    // First yield: the loop may finish without writing, and its `finally` must run after mutated()
+    // has stored this promise, or `writing` would never return to null.
+    await null;
     try {
       while (this.dirty) {
         this.dirty = false;
         const text = JSON.stringify(this.data, null, 1);
+        // Writes are persisted from one place whether or not they changed anything (server.ts);
+        // what is already on disk is not written again.
+        if (text === this.onDisk) continue;
         try {
           await atomicWrite(this.file as string, text);
+          this.onDisk = text;
           this.writeCount++;
         } catch (e) {
           this.lastError = e as Error;

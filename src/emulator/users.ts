@@ -1,11 +1,11 @@
 /** Users of the managed auth project, mirrored into the emulated `neon_auth.users_sync` table. */
-import { createUserRequest, createUserResponse } from "../schemas/auth";
+import { projectEndpoints as P } from "../schemas/endpointsProject";
 import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "./access";
-import { HttpError, parseWith, uuid, type ApiContext, type ApiRoute } from "./http";
+import { HttpError, uuid, type ApiContext, type ApiRoute } from "./http";
+import { route, type Call } from "./route";
 import { iso, type IntegrationRec } from "./store";
 
-function createUser(ctx: ApiContext) {
-  const req = parseWith(createUserRequest, ctx.body);
+function createUser(ctx: ApiContext, { body: req }: Call<typeof P.createUser>) {
   const p = writableProject(ctx, req.project_id);
   const i = requireIntegration(p, req.auth_provider);
   const wanted = req.email.toLowerCase();
@@ -14,20 +14,17 @@ function createUser(ctx: ApiContext) {
   }
   const id = uuid();
   i.users.push({ id, email: req.email, name: req.name ?? null, created_ms: ctx.clock.now() });
-  ctx.store.mutated();
-  return { status: 201, body: { id } };
+  return { body: { id } };
 }
 
-function deleteUser(ctx: ApiContext) {
+function deleteUser(ctx: ApiContext, { params }: Call<typeof P.deleteUser>) {
   const p = projectFromPath(ctx);
   assertUnlocked(ctx, p);
   const i = requireIntegration(p);
-  const id = ctx.params.auth_user_id ?? "";
+  const id = params.auth_user_id;
   const at = i.users.findIndex((u) => u.id === id);
   if (at < 0) throw new HttpError(404, `user ${id} not found`);
   i.users.splice(at, 1);
-  ctx.store.mutated();
-  return { status: 204 };
 }
 
 /** Rows of `neon_auth.users_sync` as the database would show them. */
@@ -35,7 +32,4 @@ export function usersSyncRows(i: IntegrationRec) {
   return i.users.map((u) => ({ id: u.id, email: u.email, name: u.name, created_at: iso(u.created_ms) }));
 }
 
-export const userRoutes: ApiRoute[] = [
-  { method: "POST", template: "/projects/auth/user", handler: createUser, response: createUserResponse },
-  { method: "DELETE", template: "/projects/{project_id}/auth/users/{auth_user_id}", handler: deleteUser },
-];
+export const userRoutes: ApiRoute[] = [route(P.createUser, createUser), route(P.deleteUser, deleteUser)];

@@ -3,6 +3,7 @@
  * shared client, and list results shared between the resources of a run.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { systemClock } from "../clock";
 import { getClient, isNotFound, type NeonClient } from "../client";
 import { resolveSettings, type Settings } from "./settings";
 import type { Integration, KeySet } from "../schemas";
@@ -57,9 +58,9 @@ const lists = new Map<string, { at: number; value: Promise<unknown> }>();
 export function sharedList<T>(projectId: string, area: string, load: () => Promise<T>): Promise<T> {
   const key = `${projectId}\u0000${area}`;
   const hit = lists.get(key);
-  if (hit && Date.now() - hit.at < LIST_TTL_MS) return hit.value as Promise<T>;
+  if (hit && systemClock.now() - hit.at < LIST_TTL_MS) return hit.value as Promise<T>;
   const value = load();
-  lists.set(key, { at: Date.now(), value });
+  lists.set(key, { at: systemClock.now(), value });
   value.catch(() => lists.delete(key));
   return value;
 }

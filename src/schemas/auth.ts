@@ -1,5 +1,5 @@
 /**
- * Requests and responses of the auth endpoints (SPEC.md section 4, API-FACTS.md).
+ * Requests and responses of the project-level auth endpoints.
  * Requests are strict (we never send a field the API does not know); responses are lenient
  * (unknown fields are dropped, missing required fields fail with the field's name).
  */

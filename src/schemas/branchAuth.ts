@@ -1,5 +1,5 @@
 /**
- * Requests and responses of the branch-scoped (Better Auth) API generation (API-BRANCH.md), for the
+ * Requests and responses of the branch-scoped (Better Auth) API generation, for the
  * client and the emulator alike. As in auth.ts, requests are strict and responses lenient.
  */
 import { z } from "zod";
@@ -109,7 +109,7 @@ const smtpFields = {
 export const SMTP_FIELDS = Object.keys(smtpFields) as (keyof typeof smtpFields)[];
 
 /**
- * Better Auth merges a partial `standard` update into the saved settings (API-BRANCH.md #15), so
+ * Better Auth merges a partial `standard` update into the saved settings (as the live service does), so
  * every SMTP field is optional here; a `stack` integration still needs all six (the emulator says so).
  */
 export const updateEmailProviderRequest = z.discriminatedUnion(

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { hostname, origin, pgIdentifier, secret, text, token } from "./fields";
 
-/** Project and branch ids as Neon issues them (API-FACTS.md). */
+/** Project and branch ids as Neon issues them. */
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;
 
 export const projectId = z

@@ -12,8 +12,8 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
 
 /**
  * `hosting`: the slice of the project API that hosts auth (projects, branches, operations);
- * `project`: the project-level auth endpoints of SPEC.md (deprecated by Neon, still served);
- * `branch`: the branch-scoped Better Auth generation of API-BRANCH.md.
+ * `project`: the project-level auth endpoints (deprecated by Neon, still served);
+ * `branch`: the branch-scoped Better Auth generation.
  */
 export type Generation = "hosting" | "project" | "branch";
 
@@ -21,7 +21,7 @@ export type Generation = "hosting" | "project" | "branch";
 export type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer R}` ? N | ParamNames<R> : never;
 
 /**
- * Where the service, as SPEC.md, API-FACTS.md and API-BRANCH.md describe it, differs from the OpenAPI
+ * Where the live service differs from the OpenAPI
  * document of `@neondatabase/api-client` 2.7.3. The comparison test allows exactly these.
  */
 export type Deviation =
@@ -30,7 +30,9 @@ export type Deviation =
   /** Newer than the 2.7.3 document: the comparison test asserts that the document still lacks it. */
   | { kind: "not-in-document"; why: string }
   /** Fields the document requires in the request body that the service accepts missing. */
-  | { kind: "request-optional"; fields: readonly string[]; why: string };
+  | { kind: "request-optional"; fields: readonly string[]; why: string }
+  /** Fields the document requires in the response body that the service leaves out. */
+  | { kind: "response-optional"; fields: readonly string[]; why: string };
 
 export interface Endpoint<
   Path extends string = string,
@@ -60,7 +62,7 @@ export interface Endpoint<
 
 export type AnyEndpoint = Endpoint<string, z.ZodType | undefined, z.ZodType | undefined>;
 
-/** Statuses any endpoint may answer (API-FACTS.md), so entries do not repeat them. */
+/** Statuses any endpoint may answer, so entries do not repeat them. */
 export const COMMON_ERRORS: Readonly<Record<number, string>> = {
   400: "a body or path parameter breaks its rule (the message names the field)",
   401: "missing or unknown API key",

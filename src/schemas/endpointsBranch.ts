@@ -1,5 +1,5 @@
 /**
- * The branch-scoped (Better Auth) generation: the 29 endpoints of API-BRANCH.md, in its order, all
+ * The branch-scoped (Better Auth) generation: the 29 endpoints, all
  * under `/projects/{project_id}/branches/{branch_id}/auth`.
  */
 import * as s from "./branchAuth";
@@ -22,7 +22,7 @@ function branch<const P extends string, Req extends z.ZodType | undefined = unde
 
 const SMTP_TEST_MISSING = {
   kind: "not-in-document",
-  why: "Neon's API reference (newer than 2.7.3) adds POST …/auth/email_provider/test (API-BRANCH.md #16)",
+  why: "Neon's API reference (newer than 2.7.3) adds POST …/auth/email_provider/test",
 } as const;
 
 export const branchEndpoints = {
@@ -93,7 +93,7 @@ export const branchEndpoints = {
       {
         kind: "request-optional",
         fields: s.SMTP_FIELDS,
-        why: "Better Auth merges a partial standard update into the saved settings (API-BRANCH.md #15)",
+        why: "Better Auth merges a partial standard update into the saved settings",
       },
     ],
   }),

@@ -158,7 +158,7 @@ describe("every settings endpoint answers 404 while auth is not enabled", () => 
 
 describe("persistence", () => {
   it("a new emulator on the same state file sees the branch's integration and settings", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "i17-state-"));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "branch-state-"));
     const file = path.join(dir, "state.json");
     try {
       const first = await startHarness({ stateFile: file, rateLimit: "off" });

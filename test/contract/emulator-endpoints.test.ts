@@ -55,7 +55,7 @@ describe("projects", () => {
 
     const branches = await h.api("GET", `/projects/${project.id}/branches`);
     expect(branches.status).toBe(200);
-    expect(branches.json).toEqual({ branches: [{ ...branch, current_state: "ready" }] });
+    expect(branches.json).toEqual({ branches: [{ ...branch, current_state: "ready" }], annotations: {} });
   });
 
   it("creates a project from an empty body, named after its id", async () => {

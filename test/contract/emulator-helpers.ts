@@ -1,6 +1,9 @@
 /** Helpers for the emulator's contract tests: plain `fetch` over real HTTP, no client library. */
+import { expect } from "vitest";
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from "../../src/emulator";
 import type { Clock } from "../../src/clock";
+import { ENDPOINTS, type AnyEndpoint } from "../../src/schemas/endpoints";
+import { generalError, operation, validate } from "./openapi";
 
 export const KEY_A = "test-key-a";
 export const KEY_B = "test-key-b";
@@ -39,7 +42,9 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       if (opts.rawBody !== undefined) body = opts.rawBody;
       else if (opts.body !== undefined) body = JSON.stringify(opts.body);
       if (body !== undefined && headers["content-type"] === undefined) headers["content-type"] = "application/json";
-      return toResult(await fetch(emu.url + path, { method, headers, body }));
+      const r = await toResult(await fetch(emu.url + path, { method, headers, body }));
+      conformsToDocument(method, path, r);
+      return r;
     },
     async control(method, path, body) {
       // Control writes must be JSON; the token unlocks secrets (the tests of the guards use fetch).
@@ -51,6 +56,42 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     },
     close: () => emu.close(),
   };
+}
+
+/** The table entry whose method and template match a concrete path (most literal segments win). */
+function entryFor(method: string, path: string): AnyEndpoint | undefined {
+  const parts = path.split("?")[0]!.split("/");
+  let best: { e: AnyEndpoint; literals: number } | undefined;
+  for (const e of ENDPOINTS) {
+    if (e.method !== method) continue;
+    const segs = e.path.split("/");
+    if (segs.length !== parts.length) continue;
+    if (!segs.every((seg, i) => seg.startsWith("{") || seg === parts[i])) continue;
+    const literals = segs.filter((seg) => !seg.startsWith("{")).length;
+    if (best === undefined || literals > best.literals) best = { e, literals };
+  }
+  return best?.e;
+}
+
+/**
+ * Every answer the emulator gives in the contract tests to an endpoint of the table is checked
+ * against Neon's OpenAPI document: a success body by the operation's schema (no body where the
+ * document has none), an error body by GeneralError. Endpoints newer than the document are left
+ * to their own tests (branch-helpers.ts).
+ */
+function conformsToDocument(method: string, path: string, r: HttpResult): void {
+  const e = entryFor(method, path);
+  const op = e && operation(e.method, e.path);
+  if (e === undefined || op === undefined) return;
+  const where = `${e.name} answered ${r.status} ${r.text.slice(0, 300)}`;
+  if (r.status >= 200 && r.status < 300) {
+    const shape = op.response(r.status);
+    const leftOut = e.deviations.flatMap((d) => (d.kind === "response-optional" ? d.fields.map((f) => `$.${f}: is required`) : []));
+    if (shape === undefined) expect(r.text, where).toBe("");
+    else expect(validate(shape, r.json).filter((p) => !leftOut.includes(p)), where).toEqual([]);
+  } else if (r.json !== undefined) {
+    expect(validate(generalError, r.json), where).toEqual([]);
+  }
 }
 
 /** A clock that moves only when told to (sleep resolves on the next macrotask). */

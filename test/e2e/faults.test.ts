@@ -5,7 +5,7 @@
  *
  * AuthUser is the one resource whose lost create answer cannot be resolved through the API (it
  * cannot look users up): such a failure is reported with a clear error and reconciled the way
- * RELIABILITY.md documents (find the address in users_sync, delete the stray user, re-run
+ * the README documents (find the address in users_sync, delete the stray user, re-run
  * `up`). The test does exactly that and counts it; any other failure fails the test.
  */
 import * as path from "node:path";
@@ -63,7 +63,7 @@ describe("full setup under random faults", () => {
     em?.faults.set(parseFaultSpec(""));
     await e2e?.cleanup();
     const stats = await (await fetch(`${em.controlUrl}/stats`)).json();
-    // The figures RELIABILITY.md reports.
+    // The figures the README reports.
     console.log(`faults figures: ${JSON.stringify({ ...figures, requests: (stats as any).total, injected: (stats as any).faults })}`);
     await em?.close();
   });

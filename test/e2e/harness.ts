@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
 import { expect, inject } from "vitest";
-import { copyProgram } from "../../scripts/workspace.mts";
+import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -45,15 +45,7 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   const dir = copyProgram(opts.workspace ?? inject("e2eWorkspace"), opts.program);
   const ownBackend = opts.backendDir === undefined;
   const backendDir = opts.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-state-"));
-  const env: Record<string, string> = {
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-    // Type-checking is `make test`'s job (tsc); the engine only needs to run the program.
-    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    ...opts.env,
-  };
+  const env: Record<string, string> = { ...pulumiEnv(backendDir, PASSPHRASE), ...opts.env };
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: opts.stackName ?? "e2e", workDir: dir },
     { envVars: env },

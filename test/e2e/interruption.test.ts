@@ -1,7 +1,7 @@
 /**
  * The CLI killed in the middle of an `up` of the full example with 100 extra domains (SIGKILL
  * of the CLI and every process under it: the language host, the program and the dynamic
- * provider, as when a CI job is cancelled). Then the recovery that RELIABILITY.md documents for a file
+ * provider, as when a CI job is cancelled). Then the recovery that the README documents for a file
  * (self-managed) backend: `pulumi cancel` (drops the lock the dead run left), `pulumi refresh
  * --clear-pending-creates` (drops the creates the engine never heard back about and reads the
  * rest), `pulumi up`. The stack then converges to exactly the declared state: no duplicate, no

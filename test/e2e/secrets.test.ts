@@ -162,7 +162,7 @@ describe("secrets stay secret", () => {
       ["CLI output with --diff, provider errors (a 409, a 401)", seen.join("\n")],
       // @pulumi/pulumi's own debug lines print each RegisterResource/ReadResource response, that
       // is every output in plaintext, secret or not (runtime/resource.js). That is the SDK's,
-      // not ours, and RELIABILITY.md says so; everything else of the --debug output is checked.
+      // not ours, and the README says so; everything else of the --debug output is checked.
       ["engine events of --debug runs, without the SDK's RPC response messages", debugEvents.join("\n")],
       ["emulator request log", await (await fetch(`${em.controlUrl}/requests`)).text()],
     ];
@@ -176,7 +176,7 @@ describe("secrets stay secret", () => {
     // The secrets are really in the state, encrypted: the export has ciphertexts for them.
     expect(cli("stack", "export")).toContain("1b47061264138c4ac30d75fd1eb44270");
     // The engine's -v=9 log is not for sharing: it holds inputs, outputs and config in
-    // plaintext. Reported, not asserted (RELIABILITY.md).
+    // plaintext. Reported, not asserted (see the README).
     const inVerbose = secrets.filter(([, v]) => verbose.join("\n").includes(v)).map(([w]) => w);
     const inSdkDebug = secrets.filter(([, v]) => debugSeen.join("\n").includes(v)).map(([w]) => w);
     console.log(

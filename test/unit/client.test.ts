@@ -155,7 +155,7 @@ describe("requests", () => {
     });
   });
 
-  it("uses the exact paths of SPEC.md and encodes path segments", async () => {
+  it("uses the exact paths of the endpoint table and encodes path segments", async () => {
     on("POST", "/projects/auth/user", () => ({ statusCode: 201, data: { id: "u-1" } }));
     on("DELETE", "/projects/p-1/auth/users/a%2Fb%20c", () => ({ statusCode: 204 }));
     on("DELETE", "/projects/p-1/auth/integration/stack", () => ({ statusCode: 200 }));

@@ -1,0 +1,241 @@
+/**
+ * The client's options: what a caller may set, their defaults and checks, resolved once into the
+ * settings the attempt loop (transport.ts) runs with.
+ */
+import { createHash } from "node:crypto";
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import { systemClock, type Clock } from "../clock";
+import { isLoopbackHost } from "../schemas";
+import { NeonConfigError } from "./errors";
+import { resolvePacing, sharedLimiter, type PacingOptions, type RateLimiter } from "./pacing";
+import { rememberSecrets } from "./redact";
+import { DEFAULT_RETRY, type RetryOptions } from "./retry";
+
+export const DEFAULT_BASE_URL = "https://console.neon.tech/api/v2";
+
+export interface AttemptTimeouts {
+  /** Connecting a socket (only applies to the client's own dispatcher). Default 10_000 ms. */
+  connect: number;
+  /** Waiting for the response headers after sending. Default 30_000 ms. */
+  headers: number;
+  /** Gap between response body chunks. Default 30_000 ms. */
+  body: number;
+}
+
+export interface ClientOptions {
+  /** Neon API key (sent as `Authorization: Bearer`). Required. */
+  apiKey: string;
+  /** Default `https://console.neon.tech/api/v2`. */
+  baseUrl?: string;
+  /** Overall deadline of one call, all attempts and waits included. Default 120_000 ms. */
+  deadlineMs?: number;
+  /** Per-attempt timeouts. */
+  attemptTimeoutMs?: Partial<AttemptTimeouts>;
+  /** Attempts per call, including the first. Default 10. Answers 423 (project locked) do not count. */
+  maxAttempts?: number;
+  /**
+   * How long one call keeps retrying while the project answers 423 (locked by another operation),
+   * counted from the call's start. Default 120_000 ms. It may exceed `deadlineMs`, which bounds
+   * the other failures.
+   */
+  lockTimeoutMs?: number;
+  /** Backoff tuning (base 250 ms, cap 10 s, Retry-After honoured up to 30 s). */
+  retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
+  /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
+  pacing?: false | PacingOptions;
+  /** Bound on waiting for long-running operations. Default 300_000 ms. */
+  operationTimeoutMs?: number;
+  clock?: Clock;
+  /** undici dispatcher (e.g. a MockAgent in tests). Default: a keep-alive Agent owned by the client. */
+  dispatcher?: Dispatcher;
+  /** Source of randomness for backoff jitter, in [0, 1). Default Math.random. */
+  random?: () => number;
+  /** Receives one line per attempt (never a secret). */
+  logger?: { debug(msg: string): void };
+  userAgent?: string;
+  /**
+   * How errors name the settings the key and the URL came from (the values are never shown),
+   * e.g. `{ apiKey: "neon-auth:apiKey" }`. Default `apiKey` and `baseUrl`. With `baseUrl` given,
+   * the errors a wrong URL can cause (a 404, a refused connection, an unknown host) also name the
+   * URL in use and that setting.
+   */
+  settingNames?: { apiKey?: string; baseUrl?: string };
+}
+
+export interface WaitOptions {
+  /** Bound on the whole wait. Default: the client's operationTimeoutMs (5 minutes). */
+  timeoutMs?: number;
+}
+
+/** What a client runs with, resolved from ClientOptions by resolveOptions. */
+export interface Resolved {
+  readonly apiKey: string;
+  readonly baseUrl: string;
+  readonly origin: string;
+  readonly prefix: string;
+  readonly dispatcher: Dispatcher;
+  readonly ownsDispatcher: boolean;
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly logger: { debug(msg: string): void } | undefined;
+  readonly userAgent: string;
+  readonly deadlineMs: number;
+  readonly lockTimeoutMs: number;
+  readonly operationTimeoutMs: number;
+  readonly timeouts: AttemptTimeouts;
+  readonly retry: RetryOptions;
+  readonly limiter: RateLimiter | undefined;
+  /** Appended to errors a wrong base URL can cause; empty when the caller did not say where it came from. */
+  readonly urlHint: string;
+  readonly settings: { apiKey: string; baseUrl: string };
+}
+
+const VERSION: string = (() => {
+  try {
+    return (require("../../package.json") as { version?: string }).version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+})();
+
+/** SHA-256 of the key, hex: the only form in which a key is used as a map key. */
+export function hashKey(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex");
+}
+
+/**
+ * The base URL, checked: `https:` everywhere but on loopback hosts, where traffic never leaves
+ * the machine (the emulator). Errors name the setting and at most the origin: a value that does
+ * not parse is never shown, as it may be a key pasted into the wrong setting.
+ */
+export function normaliseBaseUrl(raw: unknown, setting = "baseUrl"): URL {
+  if (typeof raw !== "string" || raw.trim() === "") {
+    throw new NeonConfigError(`${setting} must be a URL such as ${DEFAULT_BASE_URL}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new NeonConfigError(
+      `${setting} is not a valid URL (the value is not shown, in case it is a secret); expected a URL such as ${DEFAULT_BASE_URL}`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new NeonConfigError(`${setting} must not carry credentials (user:password@host); the API key has a setting of its own`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new NeonConfigError(`${setting} must be an https URL such as ${DEFAULT_BASE_URL}`);
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw new NeonConfigError(
+      `${setting} must use https: the API key would travel in clear to ${url.origin}. ` +
+        "Plain http is accepted for loopback hosts only (127.0.0.0/8, localhost, [::1]), such as the local emulator",
+    );
+  }
+  url.search = "";
+  url.hash = "";
+  url.pathname = url.pathname.replace(/\/+$/, "");
+  return url;
+}
+
+/** `field.path: problem` for each issue; values are never echoed. */
+export function formatIssues(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`);
+}
+
+function positive(name: string, v: number): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) throw new NeonConfigError(`${name} must be a positive number`);
+  return v;
+}
+
+export function settingNames(options: ClientOptions): { apiKey: string; baseUrl: string } {
+  return { apiKey: options.settingNames?.apiKey ?? "apiKey", baseUrl: options.settingNames?.baseUrl ?? "baseUrl" };
+}
+
+/**
+ * The API key, trimmed, or a NeonConfigError naming its setting. A key that HTTP cannot carry
+ * (CR, LF, NUL, spaces, non-ASCII) would fail every attempt the same way: it is refused here,
+ * once, before anything is sent; the message never shows the key.
+ */
+export function checkApiKey(options: ClientOptions): string {
+  const setting = settingNames(options).apiKey;
+  if (typeof options?.apiKey !== "string" || options.apiKey.trim() === "") {
+    throw new NeonConfigError(
+      `Neon API key is missing (${setting}): set the neon:apiKey stack config (pulumi config set --secret neon:apiKey ...) or the NEON_API_KEY environment variable`,
+    );
+  }
+  const key = options.apiKey.trim();
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new NeonConfigError(
+      `the Neon API key (${setting}) holds characters that cannot be sent in an HTTP header ` +
+        "(control characters such as CR, LF or NUL, spaces, or non-ASCII letters); the value is not shown. Set it again, without them",
+    );
+  }
+  rememberSecrets([key]);
+  return key;
+}
+
+
+/** Checks the options and fills in the defaults; throws NeonConfigError naming the setting. */
+export function resolveOptions(options: ClientOptions): Resolved {
+  const apiKey = checkApiKey(options);
+  const settings = settingNames(options);
+  const url = normaliseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, settings.baseUrl);
+  const baseUrl = url.origin + url.pathname;
+  const named = options.settingNames?.baseUrl;
+  const urlHint = !named
+    ? ""
+    : options.baseUrl === undefined
+      ? `; Neon API at ${baseUrl} (the default base URL; ${named} sets another)`
+      : `; Neon API at ${baseUrl} (base URL from ${named})`;
+  const clock = options.clock ?? systemClock;
+  const timeouts = {
+    connect: positive("attemptTimeoutMs.connect", options.attemptTimeoutMs?.connect ?? 10_000),
+    headers: positive("attemptTimeoutMs.headers", options.attemptTimeoutMs?.headers ?? 30_000),
+    body: positive("attemptTimeoutMs.body", options.attemptTimeoutMs?.body ?? 30_000),
+  };
+  const resolved = {
+    apiKey,
+    settings,
+    baseUrl,
+    origin: url.origin,
+    prefix: url.pathname,
+    urlHint,
+    clock,
+    random: options.random ?? Math.random,
+    logger: options.logger,
+    userAgent: options.userAgent ?? `pulumi-neon-auth/${VERSION} (node ${process.versions.node})`,
+    deadlineMs: positive("deadlineMs", options.deadlineMs ?? 120_000),
+    lockTimeoutMs: positive("lockTimeoutMs", options.lockTimeoutMs ?? 120_000),
+    operationTimeoutMs: positive("operationTimeoutMs", options.operationTimeoutMs ?? 300_000),
+    timeouts,
+    retry: {
+      ...DEFAULT_RETRY,
+      ...Object.fromEntries(Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined)),
+      maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? DEFAULT_RETRY.maxAttempts)),
+    },
+  };
+  let limiter: RateLimiter | undefined;
+  if (options.pacing !== false) {
+    let limits;
+    try {
+      limits = resolvePacing(options.pacing);
+    } catch (e) {
+      throw new NeonConfigError((e as Error).message);
+    }
+    limiter = sharedLimiter(baseUrl, hashKey(apiKey), limits, clock);
+  }
+  if (options.dispatcher) return { ...resolved, limiter, dispatcher: options.dispatcher, ownsDispatcher: false };
+  // undici is loaded here, not at import: a Pulumi program loads this package to declare
+  // resources and never sends a request, so it should not pay undici's ~50 ms start-up.
+  const { Agent } = require("undici") as typeof import("undici");
+  const dispatcher = new Agent({
+    connectTimeout: timeouts.connect,
+    headersTimeout: timeouts.headers,
+    bodyTimeout: timeouts.body,
+    keepAliveTimeout: 10_000,
+    connections: 128,
+  });
+  return { ...resolved, limiter, dispatcher, ownsDispatcher: true };
+}

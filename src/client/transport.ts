@@ -1,0 +1,359 @@
+/**
+ * The attempt loop every call goes through: pacing, one X-Request-ID per call, the retry policy of
+ * retry.ts against a deadline (and a separate budget while the project answers 423), and errors of
+ * the one hierarchy of errors.ts, with secrets redacted.
+ */
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { errorBody, pathSegmentProblem } from "../schemas";
+import {
+  NeonApiError,
+  NeonConfigError,
+  NeonError,
+  NeonNetworkError,
+  NeonResponseError,
+  NeonTimeoutError,
+  type HttpMethod,
+} from "./errors";
+import { AttemptNetworkError, errorCode, sendAttempt, type AttemptResponse } from "./http";
+import { formatIssues, type Resolved } from "./options";
+import { collectSecrets, redactText, rememberSecrets, serverText } from "./redact";
+import {
+  backoffDelay,
+  CONNECT_ATTEMPTS,
+  isConnectFailure,
+  isNotActedStatus,
+  isPermanentNetworkCode,
+  isRetryableStatus,
+  networkMayHaveActed,
+  parseRetryAfter,
+  shouldRetry,
+} from "./retry";
+
+export interface CallSpec<T> {
+  method: HttpMethod;
+  /** Path template relative to the base URL, e.g. `/projects/{project_id}/auth/domains`. */
+  route: string;
+  params?: Record<string, string>;
+  /** Request body (already validated). */
+  body?: unknown;
+  /** Response schema; absent for endpoints that answer with no body. */
+  schema?: z.ZodType<T>;
+  /** Overrides the client's per-call deadline (used by operation waits). */
+  deadlineMs?: number;
+  /** Success statuses of the endpoint; absent: any 2xx. */
+  success?: readonly number[];
+}
+
+class DeadlineReached extends Error {
+  override readonly name = "DeadlineReached";
+}
+
+export class Transport {
+  readonly #o: Resolved;
+
+  constructor(resolved: Resolved) {
+    this.#o = resolved;
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<T> {
+    const clock = this.#o.clock;
+    const method = spec.method;
+    let path = spec.route.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const v = spec.params?.[name];
+      if (v === undefined) throw new Error(`internal: missing path parameter ${name}`);
+      return encodeURIComponent(pathParam(name, v));
+    });
+    if (path === "") path = "/";
+    const routeKey = `${method} ${spec.route}`;
+    // One X-Request-ID per call, reused by every attempt of that call, so the service's logs tie the
+    // retries of one call together. Errors report the service's own id when it sends one.
+    const ourRequestId = randomUUID();
+    const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const secrets = [this.#o.apiKey, ...collectSecrets(spec.body)];
+    rememberSecrets(secrets);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#o.apiKey}`,
+      accept: "application/json",
+      "user-agent": this.#o.userAgent,
+      "x-request-id": ourRequestId,
+    };
+    if (bodyText !== undefined) headers["content-type"] = "application/json";
+
+    const started = clock.now();
+    const deadlineMs = spec.deadlineMs ?? this.#o.deadlineMs;
+    const deadlineAt = started + deadlineMs;
+    // A locked project is waited for against its own time budget, not an attempt count (an
+    // operation wait's own deadline bounds its polls, locked or not).
+    const lockBudgetMs = spec.deadlineMs === undefined ? this.#o.lockTimeoutMs : deadlineMs;
+    const lockedUntil = started + lockBudgetMs;
+    const deadline = new AbortController();
+    let stopTimer = new AbortController();
+    const armDeadline = (at: number) => {
+      stopTimer.abort();
+      stopTimer = new AbortController();
+      clock.sleep(at - clock.now(), stopTimer.signal).then(
+        () => deadline.abort(new DeadlineReached("deadline")),
+        () => undefined,
+      );
+    };
+    armDeadline(deadlineAt);
+    // Once the project answers 423, the call may live to the end of the lock budget; its last
+    // attempt goes out as the budget ends and gets the time of one answer.
+    let lockArmed = spec.deadlineMs !== undefined || lockBudgetMs < deadlineMs;
+
+    let attempts = 0;
+    /** Answers 423, which do not count against maxAttempts. */
+    let locks = 0;
+    let lastError: NeonError | undefined;
+    let anyActed = false;
+    // Time that runs out while the project answers 423 is reported as the lock it is.
+    const timeout = (mayHaveActed: boolean, locked = lastError instanceof NeonApiError && lastError.status === 423) =>
+      new NeonTimeoutError({
+        method,
+        path,
+        attempts,
+        deadlineMs,
+        requestId: lastRequestId(lastError) ?? ourRequestId,
+        mayHaveActed: anyActed || mayHaveActed,
+        ...(lastError ? { lastError } : {}),
+        ...(locked ? { locked: { waitedMs: clock.now() - started, budgetMs: lockBudgetMs } } : {}),
+      });
+    const log = (msg: string) => this.#o.logger?.debug(redactText(msg, secrets));
+
+    try {
+      for (;;) {
+        const waitStart = clock.now();
+        if (this.#o.limiter) {
+          try {
+            await this.#o.limiter.acquire(routeKey, deadline.signal);
+          } catch {
+            throw timeout(false);
+          }
+        }
+        attempts++;
+        const paced = clock.now() - waitStart;
+        const t0 = clock.now();
+        const tag = `${method} ${path} attempt ${attempts}/${this.#o.retry.maxAttempts} (request id ${ourRequestId}${paced > 0 ? `, paced ${paced} ms` : ""})`;
+
+        let res: AttemptResponse;
+        try {
+          res = await sendAttempt(this.#o.dispatcher, {
+            origin: this.#o.origin,
+            path: this.#o.prefix + path,
+            method,
+            headers,
+            ...(bodyText === undefined ? {} : { body: bodyText }),
+            headersTimeoutMs: this.#o.timeouts.headers,
+            bodyTimeoutMs: this.#o.timeouts.body,
+            signal: deadline.signal,
+          });
+        } catch (e) {
+          if (!(e instanceof AttemptNetworkError)) throw e;
+          const code = errorCode(e.original);
+          const acted = method !== "GET" && networkMayHaveActed(code, e.requestSent);
+          if (e.aborted && deadline.signal.aborted) {
+            log(`${tag}: deadline reached in flight after ${clock.now() - t0} ms`);
+            throw timeout(acted);
+          }
+          anyActed ||= acted;
+          const permanent = isPermanentNetworkCode(code);
+          const cannotConnect = isConnectFailure(code);
+          const detail = redactText(`${code ? `${code}: ` : ""}${serverText(e.message, 300)}`, secrets);
+          const err = new NeonNetworkError({
+            method,
+            path,
+            attempts,
+            // A request that never left this machine has no id anyone could look up.
+            ...(e.requestSent ? { requestId: ourRequestId } : {}),
+            detail: permanent ? `${detail}; ${this.#remedy(code!)}` : cannotConnect ? `${detail}${this.#o.urlHint}` : detail,
+            mayHaveActed: anyActed,
+            retryable: !permanent,
+            ...(code ? { errorCode: code } : {}),
+            cause: redactedCause(e.original, secrets),
+          });
+          log(`${tag}: network error ${detail}${e.requestSent ? " after the request was sent" : " before the request was sent"}`);
+          if (!shouldRetry(method, { kind: "network", mayHaveActed: acted, ...(code ? { code } : {}) })) throw err;
+          if (cannotConnect && attempts >= CONNECT_ATTEMPTS) throw err;
+          lastError = err;
+          await this.#pause(attempts - locks, undefined, deadlineAt, deadline.signal, err, log, () => timeout(false));
+          continue;
+        }
+
+        const requestId = cleanRequestId(headerValue(res.headers["x-neon-ret-request-id"]));
+        if (res.status >= 200 && res.status < 300) {
+          log(`${tag}: ${res.status} in ${clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);
+          if (spec.success !== undefined && !spec.success.includes(res.status)) {
+            const issue = `(status): ${res.status} is not a success status of ${method} ${spec.route} (expected ${spec.success.join(" or ")})`;
+            throw new NeonResponseError({ method, path, attempts, status: res.status, issues: [issue], requestId: requestId ?? ourRequestId });
+          }
+          if (!spec.schema) return undefined as T;
+          const parsed = this.#parse(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
+          rememberSecrets(collectSecrets(parsed));
+          return parsed;
+        }
+
+        const err = this.#apiError(res, method, path, attempts, requestId, ourRequestId, secrets, anyActed);
+        anyActed = err.mayHaveActed;
+        log(`${tag}: ${res.status} in ${clock.now() - t0} ms${err.neonMessage ? ` (${err.neonMessage})` : ""}`);
+        if (res.status === 429) this.#o.limiter?.drain(routeKey);
+        if (!shouldRetry(method, { kind: "status", status: res.status })) throw err;
+        lastError = err;
+        const retryAfter = parseRetryAfter(res.headers["retry-after"], clock.now(), this.#o.retry.maxRetryAfterMs);
+        if (res.status === 423) {
+          locks++;
+          if (!lockArmed) {
+            lockArmed = true;
+            armDeadline(lockedUntil + this.#o.timeouts.headers);
+          }
+          await this.#pause(undefined, retryAfter, lockedUntil, deadline.signal, err, log, () => timeout(false), attempts);
+        } else {
+          await this.#pause(attempts - locks, retryAfter, deadlineAt, deadline.signal, err, log, () => timeout(false));
+        }
+      }
+    } finally {
+      stopTimer.abort();
+    }
+  }
+
+  /** What to do about a failure that no retry can heal (see isPermanentNetworkCode). */
+  #remedy(code: string): string {
+    if (/CERT|SSL|TLS/.test(code)) {
+      return (
+        `the TLS certificate of ${this.#o.origin} was not accepted, and retrying cannot change that: check the ${this.#o.settings.baseUrl} ` +
+        "setting, or trust the certificate's authority with NODE_EXTRA_CA_CERTS"
+      );
+    }
+    return `the request cannot be written as HTTP, and retrying cannot change that: check the ${this.#o.settings.apiKey} setting for stray characters`;
+  }
+
+  /**
+   * Waits before the next attempt, or throws when attempts or time have run out. `counted` is the
+   * number of attempts that count against maxAttempts (undefined: this failure does not count, as
+   * for a lock); `backoffStep` the attempt number the backoff grows with.
+   */
+  async #pause(
+    counted: number | undefined,
+    retryAfterMs: number | undefined,
+    until: number,
+    signal: AbortSignal,
+    lastError: NeonError,
+    log: (m: string) => void,
+    timeout: () => NeonTimeoutError,
+    backoffStep = counted ?? 1,
+  ): Promise<void> {
+    if (counted !== undefined && counted >= this.#o.retry.maxAttempts) {
+      log(`giving up after ${counted} attempts`);
+      throw lastError;
+    }
+    let delay = retryAfterMs ?? backoffDelay(backoffStep, this.#o.random, this.#o.retry);
+    if (counted === undefined) {
+      // A lock is waited for to the end of its budget: the last attempt goes out when it ends.
+      const left = until - this.#o.clock.now();
+      if (left <= 0) {
+        log("the lock budget is used up");
+        throw timeout();
+      }
+      delay = Math.min(delay, left);
+    } else if (this.#o.clock.now() + delay >= until) {
+      log(`next attempt in ${delay} ms would pass the deadline`);
+      throw timeout();
+    }
+    log(`retrying in ${delay} ms${retryAfterMs !== undefined ? " (Retry-After)" : ""}`);
+    try {
+      await this.#o.clock.sleep(delay, signal);
+    } catch {
+      throw timeout();
+    }
+  }
+
+  #apiError(
+    res: AttemptResponse,
+    method: HttpMethod,
+    path: string,
+    attempts: number,
+    headerRequestId: string | undefined,
+    ourRequestId: string,
+    secrets: string[],
+    earlierActed: boolean,
+  ): NeonApiError {
+    let code = "";
+    let neonMessage = "";
+    let bodyRequestId: string | undefined;
+    if (res.body.trim() !== "") {
+      try {
+        const parsed = errorBody.safeParse(JSON.parse(res.body));
+        if (parsed.success) {
+          code = parsed.data.code;
+          neonMessage = parsed.data.message;
+          bodyRequestId = parsed.data.request_id;
+        }
+      } catch {
+        // Not JSON (a proxy's HTML page, say): fall back to the status text.
+      }
+    }
+    const acted =
+      earlierActed || (method !== "GET" && res.status >= 500 && !isNotActedStatus(res.status));
+    return new NeonApiError({
+      status: res.status,
+      statusText: redactText(serverText(res.statusText, 100), secrets),
+      code: redactText(serverText(code, 100), secrets),
+      neonMessage: redactText(serverText(neonMessage, 1000), secrets),
+      requestId: cleanRequestId(headerRequestId) ?? cleanRequestId(bodyRequestId) ?? ourRequestId,
+      method,
+      path,
+      attempts,
+      retryable: isRetryableStatus(res.status),
+      mayHaveActed: acted,
+      ...(res.status === 404 && this.#o.urlHint ? { hint: this.#o.urlHint } : {}),
+    });
+  }
+
+  #parse<T>(schema: z.ZodType<T>, res: AttemptResponse, method: HttpMethod, path: string, attempts: number, requestId: string): T {
+    const fail = (issues: string[]) => new NeonResponseError({ method, path, attempts, status: res.status, issues, requestId });
+    if (res.body.trim() === "") throw fail(["(root): empty body, expected a JSON object"]);
+    let json: unknown;
+    try {
+      json = JSON.parse(res.body);
+    } catch {
+      throw fail(["(root): body is not valid JSON"]);
+    }
+    const r = schema.safeParse(json);
+    if (!r.success) throw fail(formatIssues(r.error));
+    return r.data;
+  }
+}
+
+/** A value that can stand as one path segment; `.` or `..` would send the request elsewhere. */
+function pathParam(name: string, v: string): string {
+  const problem = pathSegmentProblem(v);
+  if (problem) throw new NeonConfigError(`${name} ${problem}; nothing was sent`);
+  return v;
+}
+
+/** A request id fit for a message: visible ASCII only, at most 100 characters. */
+function cleanRequestId(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const clean = v.replace(/[^\x21-\x7e]/g, "").slice(0, 100);
+  return clean === "" ? undefined : clean;
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s === "" ? undefined : s;
+}
+
+function lastRequestId(err: NeonError | undefined): string | undefined {
+  return err && "requestId" in err ? (err as { requestId?: string }).requestId : undefined;
+}
+
+/** A plain Error carrying only the (redacted) message and code of a low-level failure. */
+function redactedCause(original: unknown, secrets: string[]): Error {
+  const msg = original instanceof Error ? original.message : String(original);
+  const e = new Error(redactText(msg, secrets));
+  const code = errorCode(original);
+  if (code) (e as Error & { code?: string }).code = code;
+  if (original instanceof Error) e.name = original.name;
+  return e;
+}
+
