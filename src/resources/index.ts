@@ -5,4 +5,5 @@ export { AuthUser, type AuthUserArgs } from "./authUser";
 export { OAuthProvider, type OAuthProviderArgs } from "./oauthProvider";
 export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
 export { EmailServer, type EmailServerArgs } from "./emailServer";
+export { NeonAuth, type NeonAuthArgs } from "./neonAuth";
 export type { IntegrationIdentity, ParentIntegration } from "./parent";
