@@ -79,7 +79,8 @@ async function write(p: Where, area: Setting, value: any): Promise<void> {
 /** The live values of the fields `managed` names, and only those: the rest is not ours. */
 function pick(live: Props | undefined, managed: Props | undefined): Props | undefined {
   if (managed === undefined) return undefined;
-  return Object.fromEntries(Object.keys(managed).map((k) => [k, live?.[snake(k)]]));
+  // A field the service no longer has (a webhook URL reset by a PUT) is absent: state holds no undefined.
+  return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, live?.[snake(k)]])));
 }
 
 /**
