@@ -191,9 +191,35 @@ export const neonAuthHandler: Handler = {
   },
 };
 
-type Fields<T> = { [K in keyof T]?: pulumi.Input<T[K]> };
-type Camel<S extends string> = S extends `${infer A}_${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
-type ProgramFields<T> = Fields<{ [K in keyof T as Camel<K & string>]-?: Exclude<T[K], undefined> }>;
+/** Published setting shapes: plain types, so the package's types reach no zod. */
+type In<T> = { [K in keyof T]?: pulumi.Input<T[K]> };
+export type EmailAndPasswordSettings = In<{
+  enabled: boolean;
+  emailVerificationMethod: "link" | "otp";
+  requireEmailVerification: boolean;
+  autoSignInAfterVerification: boolean;
+  sendVerificationEmailOnSignUp: boolean;
+  sendVerificationEmailOnSignIn: boolean;
+  disableSignUp: boolean;
+}>;
+export type OrganizationSettings = In<{
+  enabled: boolean;
+  organizationLimit: number;
+  membershipLimit: number;
+  creatorRole: "admin" | "owner";
+  sendInvitationEmail: boolean;
+}>;
+export type MagicLinkSettings = In<{ enabled: boolean; expiresIn: number; disableSignUp: boolean }>;
+export type PhoneNumberSettings = In<{ enabled: boolean; otpExpiresIn: number }>;
+export type WebhookEvent =
+  | "user.before_create"
+  | "user.created"
+  | "send.otp"
+  | "send.magic_link"
+  | "organization.invitation.created"
+  | "organization.invitation.accepted"
+  | "phone_number.verified";
+export type WebhookSettings = { enabled: pulumi.Input<boolean> } & In<{ webhookUrl: string; enabledEvents: WebhookEvent[]; timeoutSeconds: number }>;
 
 export interface NeonAuthArgs {
   /** Neon project id (`^[a-z0-9-]{1,60}$`). */
@@ -214,17 +240,17 @@ export interface NeonAuthArgs {
   /** Whether sign-in from localhost is allowed (the service's default is true). */
   allowLocalhost?: pulumi.Input<boolean>;
   /** Only the fields given are managed. */
-  emailAndPassword?: pulumi.Input<ProgramFields<s.UpdateEmailAndPasswordRequest>>;
-  organization?: pulumi.Input<ProgramFields<s.UpdateOrganizationPluginRequest>>;
+  emailAndPassword?: pulumi.Input<EmailAndPasswordSettings>;
+  organization?: pulumi.Input<OrganizationSettings>;
   /** `expiresIn` in minutes (5–1440). */
-  magicLink?: pulumi.Input<ProgramFields<s.UpdateMagicLinkPluginRequest>>;
+  magicLink?: pulumi.Input<MagicLinkSettings>;
   /** `otpExpiresIn` in seconds. */
-  phoneNumber?: pulumi.Input<ProgramFields<s.UpdatePhoneNumberPluginRequest>>;
+  phoneNumber?: pulumi.Input<PhoneNumberSettings>;
   /**
    * Replaced whole on every change (a PUT): a field left out is reset by the service (no URL,
    * no events, a 5 s timeout), but only the fields given are compared on refresh.
    */
-  webhooks?: pulumi.Input<ProgramFields<s.PutWebhooksRequest> & { enabled: pulumi.Input<boolean> }>;
+  webhooks?: pulumi.Input<WebhookSettings>;
 }
 
 /**
