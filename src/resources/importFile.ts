@@ -11,7 +11,7 @@ import { MODULE, type Kind, type Props } from "./kit";
 import { handler } from "./runtime";
 
 /** The kinds whose whole state can be read back from the service. */
-export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer";
+export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer" | "NeonAuth";
 
 const NOT_IMPORTABLE: Record<Exclude<Kind, ImportableKind>, string> = {
   AuthIntegration: "the API never shows its keys again; declare it with `adopt: true` (its keys are regenerated)",

@@ -5,4 +5,14 @@ export { AuthUser, type AuthUserArgs } from "./authUser";
 export { OAuthProvider, type OAuthProviderArgs } from "./oauthProvider";
 export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
 export { EmailServer, type EmailServerArgs } from "./emailServer";
+export {
+  NeonAuth,
+  type NeonAuthArgs,
+  type EmailAndPasswordSettings,
+  type OrganizationSettings,
+  type MagicLinkSettings,
+  type PhoneNumberSettings,
+  type WebhookSettings,
+  type WebhookEvent,
+} from "./neonAuth";
 export type { IntegrationIdentity, ParentIntegration } from "./parent";

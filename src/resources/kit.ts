@@ -18,7 +18,8 @@ export type Kind =
   | "AuthUser"
   | "OAuthProvider"
   | "RedirectDomain"
-  | "EmailServer";
+  | "EmailServer"
+  | "NeonAuth";
 
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
 export const MODULE = "neon-auth";

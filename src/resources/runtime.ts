@@ -14,6 +14,7 @@ import { userHandler } from "./authUser";
 import { oauthProviderHandler } from "./oauthProvider";
 import { redirectDomainHandler } from "./redirectDomain";
 import { emailServerHandler } from "./emailServer";
+import { neonAuthHandler } from "./neonAuth";
 
 import { settingsReady } from "./context";
 
@@ -27,6 +28,7 @@ const handlers: Record<Kind, Handler> = {
   OAuthProvider: oauthProviderHandler,
   RedirectDomain: redirectDomainHandler,
   EmailServer: emailServerHandler,
+  NeonAuth: neonAuthHandler,
 };
 
 const guardedHandlers = new Map<Kind, Handler>();

@@ -1,0 +1,283 @@
+/**
+ * Neon Auth on one branch: the branch-scoped (Better Auth) API generation of API-BRANCH.md, with
+ * its singleton settings as properties. Named after Neon's own product name, as its console and
+ * docs say "Neon Auth" for this generation; the project-level `AuthIntegration` keeps its name.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { isConflict, isNotFound } from "../client";
+import * as s from "../schemas";
+import { api } from "./context";
+import { checkInputs, compact, diffFields, joinId, MODULE, parsedInputs, providerOf, splitId, type Handler, type Props } from "./kit";
+import { projectNotVisible } from "./parent";
+
+const KIND = "NeonAuth";
+
+const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A wire schema's fields under their program names (camelCase); every field optional. */
+function programShape(shape: Record<string, z.ZodType>) {
+  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [camel(k), v.optional()])));
+}
+const toWire = (o: Props) => Object.fromEntries(Object.entries(o).map(([k, v]) => [snake(k), v]));
+
+/**
+ * The singleton settings: each one a property, each sent by its own endpoint and read back from
+ * the aggregate `GET …/auth/plugins` (webhooks and the app name excepted: plugins carries neither).
+ */
+const AREAS = {
+  emailAndPassword: programShape(s.updateEmailAndPasswordRequest.shape),
+  organization: programShape(s.updateOrganizationPluginRequest.shape),
+  magicLink: programShape(s.updateMagicLinkPluginRequest.shape),
+  phoneNumber: programShape(s.updatePhoneNumberPluginRequest.shape),
+  webhooks: programShape(s.putWebhooksRequest.shape).required({ enabled: true }),
+};
+type Area = keyof typeof AREAS;
+
+/** @internal Runtime input rules; kept out of the published types. */
+export const neonAuthInputs = z.strictObject({
+  projectId: s.projectId,
+  branchId: s.branchId,
+  authProvider: z.enum(["better_auth", "stack"], { message: 'must be "better_auth" or "stack"' }).default("better_auth"),
+  databaseName: s.databaseName.optional(),
+  deleteDataOnDestroy: z.boolean().default(false),
+  appName: s.text(256).optional(),
+  allowLocalhost: z.boolean().optional(),
+  ...Object.fromEntries(Object.entries(AREAS).map(([k, v]) => [k, v.optional()])) as { [K in Area]: z.ZodOptional<(typeof AREAS)[K]> },
+});
+type Inputs = z.infer<typeof neonAuthInputs>;
+
+const SETTINGS = ["appName", "allowLocalhost", ...(Object.keys(AREAS) as Area[])] as const;
+type Setting = (typeof SETTINGS)[number];
+
+const FIELDS = [
+  { name: "projectId", replaces: true },
+  { name: "branchId", replaces: true },
+  { name: "authProvider", replaces: true },
+  { name: "databaseName", replaces: true },
+  { name: "deleteDataOnDestroy" },
+  ...SETTINGS.map((name) => ({ name })),
+] as const;
+
+type Where = { project_id: string; branch_id: string };
+const where = (i: { projectId: string; branchId: string }): Where => ({ project_id: i.projectId, branch_id: i.branchId });
+
+/** Sends one setting area: PATCH of the fields given, or for webhooks a PUT of the whole config. */
+async function write(p: Where, area: Setting, value: any): Promise<void> {
+  const b = api().branchAuth;
+  switch (area) {
+    case "appName": return void (await b.updateBranchAppName(p, { name: value }));
+    case "allowLocalhost": return void (await b.updateBranchAllowLocalhost(p, { allow_localhost: value }));
+    case "emailAndPassword": return void (await b.updateBranchEmailAndPassword(p, toWire(value)));
+    case "organization": return void (await b.updateBranchOrganizationPlugin(p, toWire(value)));
+    case "magicLink": return void (await b.updateBranchMagicLinkPlugin(p, toWire(value)));
+    case "phoneNumber": return void (await b.updateBranchPhoneNumberPlugin(p, toWire(value)));
+    case "webhooks": return void (await b.putBranchWebhooks(p, toWire(value) as s.PutWebhooksRequest));
+  }
+}
+
+/** The live values of the fields `managed` names, and only those: the rest is not ours. */
+function pick(live: Props | undefined, managed: Props | undefined): Props | undefined {
+  if (managed === undefined) return undefined;
+  // A field the service no longer has (a webhook URL reset by a PUT) is absent: state holds no undefined.
+  return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, live?.[snake(k)]])));
+}
+
+/**
+ * The live settings the recorded props manage. One aggregate read for the plugins; the app name
+ * comes with the integration, and webhooks are read only when managed.
+ */
+async function liveSettings(p: Where, record: s.BranchIntegration, props: Props): Promise<Props> {
+  const b = api().branchAuth;
+  const plugins = await b.getBranchPlugins(p);
+  const hooks = props.webhooks === undefined ? undefined : await b.getBranchWebhooks(p);
+  return compact({
+    appName: props.appName === undefined ? undefined : record.name,
+    allowLocalhost: props.allowLocalhost === undefined ? undefined : plugins.allow_localhost,
+    emailAndPassword: pick(plugins.email_and_password, props.emailAndPassword),
+    organization: pick(plugins.organization, props.organization),
+    magicLink: pick(plugins.magic_link, props.magicLink),
+    phoneNumber: pick(plugins.phone_number, props.phoneNumber),
+    webhooks: pick(hooks, props.webhooks),
+  });
+}
+
+function outputsOf(inputs: Props, record: s.BranchIntegration): Props {
+  return compact({
+    ...inputs,
+    authProviderProjectId: record.auth_provider_project_id,
+    jwksUrl: record.jwks_url,
+    baseUrl: record.base_url,
+    dbName: record.db_name,
+    ownedBy: record.owned_by,
+    createdAt: record.created_at,
+  });
+}
+
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+export const neonAuthHandler: Handler = {
+  async check(_olds, news) {
+    return checkInputs(KIND, neonAuthInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(olds, news, FIELDS, { deleteBeforeReplace: true });
+  },
+
+  async create(props) {
+    const inputs: Inputs = parsedInputs(neonAuthInputs, props);
+    const p = where(inputs);
+    try {
+      await api().branchAuth.enableBranchAuth(p, compact({ auth_provider: inputs.authProvider, database_name: inputs.databaseName }));
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      throw new Error(
+        `${KIND}: branch ${inputs.branchId} of project ${inputs.projectId} already has Neon Auth enabled (outside this ` +
+          "stack, or by an interrupted run). Import it (importFile with kind NeonAuth and id " +
+          `${joinId(inputs.projectId, inputs.branchId)}), or disable it first.`,
+      );
+    }
+    for (const area of SETTINGS) if (inputs[area] !== undefined) await write(p, area, inputs[area]);
+    const record = await api().branchAuth.getBranchAuth(p);
+    return { id: joinId(inputs.projectId, inputs.branchId), outs: outputsOf(inputs, record) };
+  },
+
+  async read(id, props) {
+    const [projectId, branchId] = splitId(KIND, id, 2, "<projectId>/<branchId>");
+    const p = where({ projectId, branchId });
+    let record: s.BranchIntegration;
+    try {
+      record = await api().branchAuth.getBranchAuth(p);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      // 404 is ambiguous: forget the integration only when the branch is visible and lacks it.
+      try {
+        await api().getBranch(projectId, branchId);
+      } catch (e) {
+        if (isNotFound(e)) throw projectNotVisible(KIND, projectId, e);
+        throw e;
+      }
+      return {};
+    }
+    const inputs = compact({
+      projectId,
+      branchId,
+      authProvider: record.auth_provider,
+      databaseName: props.databaseName,
+      deleteDataOnDestroy: props.deleteDataOnDestroy ?? false,
+      ...(await liveSettings(p, record, props)),
+    });
+    return { id, props: outputsOf(inputs, record), inputs };
+  },
+
+  async update(_id, olds, news) {
+    const inputs: Inputs = parsedInputs(neonAuthInputs, news);
+    const p = where(inputs);
+    // A setting the program stops naming is left as the service has it.
+    const changed = SETTINGS.filter((a) => inputs[a] !== undefined && JSON.stringify(olds[a]) !== JSON.stringify(inputs[a]));
+    for (const area of changed) await write(p, area, inputs[area]);
+    const record = await api().branchAuth.getBranchAuth(p);
+    return { outs: outputsOf(inputs, record) };
+  },
+
+  async delete(id, props) {
+    const [projectId, branchId] = splitId(KIND, id, 2, "<projectId>/<branchId>");
+    try {
+      // `delete_data` only when the program asked: the default keeps the branch's users.
+      await api().branchAuth.disableBranchAuth(where({ projectId, branchId }), props.deleteDataOnDestroy === true ? { delete_data: true } : {});
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  },
+};
+
+/** Published setting shapes: plain types, so the package's types reach no zod. */
+type In<T> = { [K in keyof T]?: pulumi.Input<T[K]> };
+export type EmailAndPasswordSettings = In<{
+  enabled: boolean;
+  emailVerificationMethod: "link" | "otp";
+  requireEmailVerification: boolean;
+  autoSignInAfterVerification: boolean;
+  sendVerificationEmailOnSignUp: boolean;
+  sendVerificationEmailOnSignIn: boolean;
+  disableSignUp: boolean;
+}>;
+export type OrganizationSettings = In<{
+  enabled: boolean;
+  organizationLimit: number;
+  membershipLimit: number;
+  creatorRole: "admin" | "owner";
+  sendInvitationEmail: boolean;
+}>;
+export type MagicLinkSettings = In<{ enabled: boolean; expiresIn: number; disableSignUp: boolean }>;
+export type PhoneNumberSettings = In<{ enabled: boolean; otpExpiresIn: number }>;
+export type WebhookEvent =
+  | "user.before_create"
+  | "user.created"
+  | "send.otp"
+  | "send.magic_link"
+  | "organization.invitation.created"
+  | "organization.invitation.accepted"
+  | "phone_number.verified";
+export type WebhookSettings = { enabled: pulumi.Input<boolean> } & In<{ webhookUrl: string; enabledEvents: WebhookEvent[]; timeoutSeconds: number }>;
+
+export interface NeonAuthArgs {
+  /** Neon project id (`^[a-z0-9-]{1,60}$`). */
+  projectId: pulumi.Input<string>;
+  /** The branch that gets Neon Auth; each branch has its own integration, users and settings. */
+  branchId: pulumi.Input<string>;
+  /** `better_auth` (default) or `stack` (deprecated by Neon for this generation). Replaces on change. */
+  authProvider?: pulumi.Input<"better_auth" | "stack">;
+  /** Database that gets the `neon_auth` schema; default the branch's default database. Replaces on change. */
+  databaseName?: pulumi.Input<string>;
+  /**
+   * Destroy drops the branch's `neon_auth` schema and its users too (`delete_data: true`).
+   * Default false: destroy disables Neon Auth and keeps the data.
+   */
+  deleteDataOnDestroy?: pulumi.Input<boolean>;
+  /** The app name shown in auth emails. */
+  appName?: pulumi.Input<string>;
+  /** Whether sign-in from localhost is allowed (the service's default is true). */
+  allowLocalhost?: pulumi.Input<boolean>;
+  /** Only the fields given are managed. */
+  emailAndPassword?: pulumi.Input<EmailAndPasswordSettings>;
+  organization?: pulumi.Input<OrganizationSettings>;
+  /** `expiresIn` in minutes (5–1440). */
+  magicLink?: pulumi.Input<MagicLinkSettings>;
+  /** `otpExpiresIn` in seconds. */
+  phoneNumber?: pulumi.Input<PhoneNumberSettings>;
+  /**
+   * Replaced whole on every change (a PUT): a field left out is reset by the service (no URL,
+   * no events, a 5 s timeout), but only the fields given are compared on refresh.
+   */
+  webhooks?: pulumi.Input<WebhookSettings>;
+}
+
+/**
+ * Neon Auth on one branch (the branch-scoped API generation, Better Auth). The id is
+ * `<projectId>/<branchId>`. Settings given are applied after enabling and compared on refresh;
+ * settings and fields left out are left as the service has them.
+ *
+ * @example
+ * ```ts
+ * const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });
+ * ```
+ */
+export class NeonAuth extends pulumi.dynamic.Resource {
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly branchId: pulumi.Output<string>;
+  declare readonly authProvider: pulumi.Output<string>;
+  declare readonly deleteDataOnDestroy: pulumi.Output<boolean>;
+  declare readonly authProviderProjectId: pulumi.Output<string>;
+  declare readonly jwksUrl: pulumi.Output<string>;
+  declare readonly baseUrl: pulumi.Output<string | undefined>;
+  declare readonly dbName: pulumi.Output<string>;
+  declare readonly ownedBy: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
+    const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };
+    // The webhook URL may carry a token: the whole webhooks setting is a secret.
+    super(providerOf(KIND), name, { ...args, ...outs }, { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] }, MODULE, KIND);
+  }
+}
