@@ -241,6 +241,7 @@ export interface NeonAuthArgs {
   allowLocalhost?: pulumi.Input<boolean>;
   /** Only the fields given are managed. */
   emailAndPassword?: pulumi.Input<EmailAndPasswordSettings>;
+  /** The organization plugin: only the fields given are managed. */
   organization?: pulumi.Input<OrganizationSettings>;
   /** `expiresIn` in minutes (5–1440). */
   magicLink?: pulumi.Input<MagicLinkSettings>;
@@ -264,15 +265,25 @@ export interface NeonAuthArgs {
  * ```
  */
 export class NeonAuth extends pulumi.dynamic.Resource {
+  /** The Neon project. */
   declare readonly projectId: pulumi.Output<string>;
+  /** The branch this Neon Auth belongs to. */
   declare readonly branchId: pulumi.Output<string>;
+  /** `better_auth` or `stack`. */
   declare readonly authProvider: pulumi.Output<string>;
+  /** Whether destroy drops the branch's users and `neon_auth` data. */
   declare readonly deleteDataOnDestroy: pulumi.Output<boolean>;
+  /** The auth project's id at the provider. */
   declare readonly authProviderProjectId: pulumi.Output<string>;
+  /** Address of the JSON Web Key Set, for verifying tokens. */
   declare readonly jwksUrl: pulumi.Output<string>;
+  /** Base URL of the auth service (Better Auth). */
   declare readonly baseUrl: pulumi.Output<string | undefined>;
+  /** The database that holds `neon_auth`, as Neon reports it. */
   declare readonly dbName: pulumi.Output<string>;
+  /** `neon`, or `user` after an ownership transfer. */
   declare readonly ownedBy: pulumi.Output<string>;
+  /** When Neon enabled auth on the branch (ISO 8601, UTC). */
   declare readonly createdAt: pulumi.Output<string>;
 
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
