@@ -69,6 +69,7 @@ import {
 } from "./errors";
 import { AttemptNetworkError, errorCode, sendAttempt, type AttemptResponse } from "./http";
 import { resolvePacing, sharedLimiter, type PacingOptions, type RateLimiter } from "./pacing";
+import { queryString } from "./query";
 import { collectSecrets, redactText, rememberSecrets, serverText } from "./redact";
 import {
   backoffDelay,
@@ -153,6 +154,8 @@ export interface NeonClient {
   createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse>;
   getBranch(projectId: string, branchId: string): Promise<Branch>;
   getOperation(projectId: string, operationId: string): Promise<Operation>;
+  /** `GET /projects/{project_id}/connection_uri`: a database's connection string (a secret: it holds the password). */
+  getConnectionUri(q: ParamsOf<typeof hostingEndpoints.getConnectionUri>): Promise<{ uri: string }>;
   /** Waits until every operation is finished/skipped/cancelled; throws NeonOperationError otherwise. */
   waitForOperations(operations: readonly Operation[], opts?: WaitOptions): Promise<void>;
 
@@ -253,6 +256,8 @@ interface CallSpec<T> {
   /** Path template relative to the base URL, e.g. `/projects/{project_id}/auth/domains`. */
   route: string;
   params?: Record<string, string>;
+  /** Query string (already validated), with its leading `?`. */
+  query?: string;
   /** Request body (already validated). */
   body?: unknown;
   /** Response schema; absent for endpoints that answer with no body. */
@@ -355,6 +360,8 @@ class NeonHttpClient implements NeonClient {
     await this.waitForOperations(res.operations);
     return res;
   }
+
+  getConnectionUri(q: ParamsOf<typeof hostingEndpoints.getConnectionUri>) { return this.request(hostingEndpoints.getConnectionUri, q); }
 
   async getProject(projectId: string): Promise<Project> {
     const r = await this.#call({
@@ -593,10 +600,12 @@ class NeonHttpClient implements NeonClient {
       const input = body === undefined && endpoint.request.safeParse({}).success ? {} : body;
       sent = this.#validate(endpoint.method, endpoint.path, endpoint.request, input);
     }
+    const query = queryString(endpoint, given);
     return this.#call({
       method: endpoint.method,
       route: endpoint.path,
       params: checked,
+      ...(query === "" ? {} : { query }),
       ...(sent === undefined ? {} : { body: sent }),
       ...(endpoint.response === undefined ? {} : { schema: endpoint.response }),
       success: endpoint.success,
@@ -639,6 +648,7 @@ class NeonHttpClient implements NeonClient {
       return encodeURIComponent(pathParam(name, v));
     });
     if (path === "") path = "/";
+    path += spec.query ?? "";
     const routeKey = `${method} ${spec.route}`;
     // One X-Request-ID per call, reused by every attempt of that call, so the service's logs tie the
     // retries of one call together. Errors report the service's own id when it sends one.

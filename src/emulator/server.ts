@@ -8,6 +8,7 @@ import type { Clock } from "../clock";
 import { branchScopedRoutes } from "./branchRoutes";
 import { isLoopbackHost } from "../schemas/fields";
 import { handleControl } from "./control";
+import { databaseRoutes } from "./databaseRoutes";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
 import type { Faults } from "./faults";
@@ -28,6 +29,7 @@ export const allRoutes: ApiRoute[] = [
   ...projectRoutes,
   ...integrationRoutes,
   ...userRoutes,
+  ...databaseRoutes,
   ...oauthRoutes,
   ...domainRoutes,
   ...emailRoutes,
