@@ -6,6 +6,8 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NeonApiError, NeonNetworkError } from "../../src/client";
+import { userHandler } from "../../src/resources/authUser";
+import { resolveSettings } from "../../src/resources/settings";
 
 const fake = vi.hoisted(() => ({ createUser: vi.fn(), byEmail: vi.fn(), problem: vi.fn() }));
 vi.mock("../../src/resources/usersSync", () => ({
@@ -14,12 +16,10 @@ vi.mock("../../src/resources/usersSync", () => ({
   readBackProblem: fake.problem,
 }));
 vi.mock("../../src/resources/context", async (original) => ({
-  ...(await original<typeof import("../../src/resources/context")>()),
+  ...(await original<Record<string, unknown>>()),
   api: () => ({ createUser: fake.createUser }),
 }));
 
-const { userHandler } = await import("../../src/resources/authUser");
-const { resolveSettings } = await import("../../src/resources/settings");
 
 const P = "p-unit";
 const props = { projectId: P, integration: { authProviderProjectId: "a", createdAt: "t" }, email: "ada@example.com", name: "Ada", authProvider: "stack" };
@@ -74,8 +74,8 @@ describe("neon-auth:readUsersFromDatabase", () => {
   const env = { NEON_API_KEY: "k" };
   it("is on by default, off with false, refused otherwise", () => {
     expect(resolveSettings(() => undefined, env).readUsersFromDatabase).toBe(true);
-    expect(resolveSettings((n) => (n === "neon-auth:readUsersFromDatabase" ? "False" : undefined), env).readUsersFromDatabase).toBe(false);
-    expect(() => resolveSettings((n) => (n === "neon-auth:readUsersFromDatabase" ? "no" : undefined), env)).toThrow(
+    expect(resolveSettings((n: string) => (n === "neon-auth:readUsersFromDatabase" ? "False" : undefined), env).readUsersFromDatabase).toBe(false);
+    expect(() => resolveSettings((n: string) => (n === "neon-auth:readUsersFromDatabase" ? "no" : undefined), env)).toThrow(
       'neon-auth:readUsersFromDatabase must be true or false, got "no"',
     );
   });
