@@ -210,21 +210,34 @@ export class Databases {
   }
 }
 
+/** A SQL literal (standard_conforming_strings is on: only quotes need doubling). */
+function lit(v: string | null): string {
+  return v === null ? "NULL" : `'${v.replace(/'/g, "''")}'`;
+}
+
+/**
+ * One `exec` of one script, so the rewrite holds PGlite's lock from BEGIN to COMMIT: the socket
+ * server's queue would stall on a query that arrives while a transaction of ours is open between
+ * statements.
+ */
 async function writeRows(db: PGlite, rows: UsersSyncRow[] | undefined): Promise<void> {
   if (rows === undefined) {
     await db.exec(`DROP SCHEMA IF EXISTS ${SCHEMA_NAME} CASCADE`);
     return;
   }
-  await db.transaction(async (tx) => {
-    await tx.exec(DDL);
-    await tx.query(`DELETE FROM ${SCHEMA_NAME}.${TABLE_NAME}`);
-    for (const r of rows) {
-      await tx.query(
-        `INSERT INTO ${SCHEMA_NAME}.${TABLE_NAME} (id, email, name, created_at, updated_at, deleted_at, raw_json) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [r.id, r.email, r.name, r.created_at, r.updated_at, r.deleted_at, JSON.stringify(r.raw_json)],
-      );
-    }
-  });
+  const values = rows.map((r) =>
+    `(${[r.id, r.email, r.name, r.created_at, r.updated_at, r.deleted_at].map(lit).join(", ")}, ${lit(JSON.stringify(r.raw_json))})`,
+  );
+  const script =
+    `BEGIN; ${DDL} DELETE FROM ${SCHEMA_NAME}.${TABLE_NAME};` +
+      (values.length === 0 ? "" : ` INSERT INTO ${SCHEMA_NAME}.${TABLE_NAME} (id, email, name, created_at, updated_at, deleted_at, raw_json) VALUES ${values.join(", ")};`) +
+      " COMMIT;";
+  try {
+    await db.exec(script);
+  } catch (e) {
+    await db.exec("ROLLBACK").catch(() => undefined);
+    throw e;
+  }
 }
 
 /** A loopback port nothing listens on (bound and released at once). */
