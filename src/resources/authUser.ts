@@ -143,7 +143,8 @@ export const userHandler: Handler = {
   },
 
   async read(id, props) {
-    const lookup = props.projectId === undefined;
+    // A lookup's id is `<projectId>/<id or email>`, also on its later refreshes; a user id has no "/".
+    const lookup = id.includes("/");
     const [projectId, key] = lookup ? splitId(KIND, id, 2, "<projectId>/<user id or email>") : [props.projectId as string, id];
     const provider = props.authProvider ?? "stack";
     const parent = await parentOf(KIND, { ...props, projectId });

@@ -37,7 +37,7 @@ async function uriOf(h: Harness): Promise<string> {
 }
 
 describe("the emulated database", () => {
-  it("serves neon_auth.users_sync over the wire protocol, following creates, deletes and changes", async () => {
+  it("serves neon_auth.users_sync over the wire protocol, following creates, deletes and changes", { timeout: 120_000 }, async () => {
     const h = await startHarness({ rateLimit: "off" });
     try {
       expect(h.emu.databases.running()).toEqual([]);
@@ -89,7 +89,7 @@ describe("the emulated database", () => {
     }
   });
 
-  it("keeps the rows and the password across a restart with --state; the switch makes it unreachable", async () => {
+  it("keeps the rows and the password across a restart with --state; the switch makes it unreachable", { timeout: 120_000 }, async () => {
     const file = path.join(dir, "state.json");
     const a = await startHarness({ stateFile: file, rateLimit: "off" });
     await enableAuth(a);

@@ -96,7 +96,7 @@ describe("users read back from users_sync", () => {
     expect(lookup.outputs.foundUser?.value).toEqual({ id: grace.id, email: "grace@example.com", name: "Grace" });
 
     const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 4 });
+    expect(preview.changeSummary).toEqual({ same: 3 }); // the looked-up user is read, not counted
     const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
     expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
     await e2e.stack.removeConfig("lookupUser");
