@@ -99,6 +99,8 @@ describe("users read back from users_sync", () => {
     expect(preview.changeSummary).toEqual({ same: 3 }); // the looked-up user is read, not counted
     const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
     expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+    // The database password (in every connection string) is never in the state.
+    expect(JSON.stringify(await e2e.stack.exportStack())).not.toMatch(/npg_[0-9a-f]{24}|postgresql:\/\//);
     await e2e.stack.removeConfig("lookupUser");
   });
 });
