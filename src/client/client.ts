@@ -12,6 +12,7 @@ import { BranchAuthClient } from "./branchAuth";
 import { NeonConfigError } from "./errors";
 import { waitForOperations } from "./operations";
 import { formatIssues, resolveOptions, type ClientOptions, type Resolved, type WaitOptions } from "./options";
+import { queryString } from "./query";
 import { rememberSecrets } from "./redact";
 import { Transport } from "./transport";
 
@@ -30,6 +31,8 @@ export interface NeonClient {
   createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse>;
   getBranch(projectId: string, branchId: string): Promise<s.Branch>;
   getOperation(projectId: string, operationId: string): Promise<s.Operation>;
+  /** `GET /projects/{project_id}/connection_uri`: a database's connection string (a secret: it holds the password). */
+  getConnectionUri(q: ParamsOf<typeof H.getConnectionUri>): Promise<{ uri: string }>;
   /** Waits until every operation is finished/skipped/cancelled; throws NeonOperationError otherwise. */
   waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void>;
 
@@ -118,6 +121,7 @@ class NeonHttpClient implements NeonClient {
   async listBranches(projectId: string) { return (await this.request(H.listBranches, { project_id: projectId })).branches; }
   async createBranch(projectId: string, branch?: { name?: string; parent_id?: string }) { return this.#waited(await this.request(H.createBranch, { project_id: projectId }, { branch: branch ?? {} })); }
   async getBranch(projectId: string, branchId: string) { return (await this.request(H.getBranch, { project_id: projectId, branch_id: branchId })).branch; }
+  getConnectionUri(q: ParamsOf<typeof H.getConnectionUri>) { return this.request(H.getConnectionUri, q); }
   async getOperation(projectId: string, operationId: string, deadlineMs?: number) { return (await this.#send(H.getOperation, { project_id: projectId, operation_id: operationId }, undefined, deadlineMs)).operation; }
 
   async waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void> {
@@ -187,10 +191,12 @@ class NeonHttpClient implements NeonClient {
       const input = body === undefined && endpoint.request.safeParse({}).success ? {} : body;
       sent = validate(endpoint, endpoint.request, input);
     }
+    const query = queryString(endpoint, given);
     return this.#transport.call({
       method: endpoint.method,
       route: endpoint.path,
       params: checked,
+      ...(query === "" ? {} : { query }),
       ...(sent === undefined ? {} : { body: sent }),
       ...(endpoint.response === undefined ? {} : { schema: endpoint.response }),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),

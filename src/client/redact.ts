@@ -21,6 +21,9 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   "pubclientkey",
   "clientsecret",
   "envvars",
+  // A database connection string carries its role's password.
+  "uri",
+  "connection_uri",
 ]);
 
 export const REDACTED = "[redacted]";

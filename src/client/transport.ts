@@ -35,6 +35,8 @@ export interface CallSpec<T> {
   /** Path template relative to the base URL, e.g. `/projects/{project_id}/auth/domains`. */
   route: string;
   params?: Record<string, string>;
+  /** Query string (already validated), with its leading `?`. */
+  query?: string;
   /** Request body (already validated). */
   body?: unknown;
   /** Response schema; absent for endpoints that answer with no body. */
@@ -65,6 +67,7 @@ export class Transport {
       return encodeURIComponent(pathParam(name, v));
     });
     if (path === "") path = "/";
+    path += spec.query ?? "";
     const routeKey = `${method} ${spec.route}`;
     // One X-Request-ID per call, reused by every attempt of that call, so the service's logs tie the
     // retries of one call together. Errors report the service's own id when it sends one.

@@ -30,6 +30,8 @@ const USAGE = `Usage: neon-auth-emulator [options]
                            (or NEON_EMULATOR_CONTROL_TOKEN; default: a random one, printed at start)
   --allow-host HOST[:PORT] accept this Host header besides loopback names with the emulator's
                            port (repeatable), e.g. a container's published name and port
+  --database on|unreachable  the projects' Postgres (default on); unreachable: connections are
+                           refused, as behind a network policy (switch: PUT /_emulator/database)
   -h, --help               this help
 
 Auth lives in a project. Seed one with --seed-project, or create one as Neon's API does
@@ -105,6 +107,12 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
       case "--allow-host":
         (opts.allowedHosts ??= []).push(value());
         break;
+      case "--database": {
+        const v = value();
+        if (v !== "on" && v !== "unreachable") fail("--database must be on or unreachable");
+        opts.databaseReachable = v === "on";
+        break;
+      }
       default:
         fail(`unknown argument ${arg}`);
     }

@@ -6,6 +6,7 @@
  */
 import { projectId as projectIdSchema } from "../schemas/common";
 import { handleBranchControl } from "./branchControl";
+import { handleDatabaseControl } from "./databaseRoutes";
 import { checkFaultSettings, checkOneShot, parseFaultSpec, type OneShotFault } from "./faults";
 import { REDACTED } from "../client/redact";
 import { HttpError, parseParam, type Reply } from "./http";
@@ -90,6 +91,8 @@ export async function handleControl(
 ): Promise<Reply> {
   const branchReply = handleBranchControl(core.store, method, path, query, reqBody, REDACTED);
   if (branchReply !== undefined) return branchReply;
+  const databaseReply = await handleDatabaseControl(core.store, method, path, reqBody);
+  if (databaseReply !== undefined) return databaseReply;
   switch (path) {
     case "/health":
       if (method !== "GET") notAllowed(method, path, ["GET"]);

@@ -14,6 +14,7 @@ import { RequestLog } from "./log";
 import { insertProject } from "./projects";
 import { RequestThrottle, type RateLimitOption } from "./ratelimit";
 import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler, Router, type EmulatorCore } from "./server";
+import { Databases } from "./database";
 import { Store } from "./store";
 
 export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
@@ -66,6 +67,11 @@ export interface EmulatorOptions {
    * emulator's own port, e.g. the name and published port of a container. Default none.
    */
   allowedHosts?: string[];
+  /**
+   * False: the projects' databases refuse connections (`connection_uri` still answers), as behind
+   * a network policy; switch at run time with `PUT /_emulator/database`. Default true.
+   */
+  databaseReachable?: boolean;
 }
 
 export interface EmulatorHandle {
@@ -80,6 +86,8 @@ export interface EmulatorHandle {
   /** Bearer token that unlocks secrets on the control routes (as does any API key). */
   controlToken: string;
   store: Store;
+  /** The projects' Postgres databases (started on first `connection_uri`). */
+  databases: Databases;
   faults: Faults;
   rateLimiter: RequestThrottle;
   requestLog: RequestLog;
@@ -121,6 +129,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const controlToken = options.controlToken ?? randomBytes(24).toString("base64url");
   if (!/^[\x21-\x7e]{16,}$/.test(controlToken)) throw new Error("controlToken must be at least 16 visible ASCII characters");
   const store = Store.open({ file: options.stateFile, clock });
+  const databases = new Databases(store, { reachable: options.databaseReachable ?? true });
   const core: EmulatorCore = {
     store,
     clock,
@@ -171,6 +180,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     apiKeys,
     controlToken,
     store,
+    databases,
     faults: core.faults,
     rateLimiter: core.limiter,
     requestLog: core.log,
@@ -183,6 +193,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await databases.close();
         await store.flush();
       })();
       return closing;

@@ -7,6 +7,7 @@ import type { Socket } from "node:net";
 import { branchScopedRoutes } from "./branchRoutes";
 import { isLoopbackHost } from "../schemas/fields";
 import { handleControl } from "./control";
+import { databaseRoutes } from "./databaseRoutes";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
 import type { EmulatorCore } from "./core";
@@ -26,6 +27,7 @@ export const allRoutes: ApiRoute[] = [
   ...projectRoutes,
   ...integrationRoutes,
   ...userRoutes,
+  ...databaseRoutes,
   ...oauthRoutes,
   ...domainRoutes,
   ...emailRoutes,

@@ -34,6 +34,13 @@ export interface UserRec {
   email: string;
   name: string | null;
   created_ms: number;
+  /** Last change made outside the API (a control route); absent: never changed. */
+  updated_ms?: number;
+}
+
+/** A deleted user as `neon_auth.users_sync` keeps it (soft delete). */
+export interface DeletedUserRec extends UserRec {
+  deleted_ms: number;
 }
 
 export interface OAuthProviderRec {
@@ -73,6 +80,8 @@ export interface IntegrationRec {
   /** Every key set issued, oldest first (all stay valid, as at the auth provider). */
   keys: KeySetRec[];
   users: UserRec[];
+  /** Deleted users, kept as the database's soft-deleted rows. */
+  deleted_users?: DeletedUserRec[];
   oauth_providers: OAuthProviderRec[];
   domains: string[];
   email_server: EmailServerRec;
@@ -88,6 +97,8 @@ export interface ProjectRec {
   operations: OperationRec[];
   /** Keyed by auth provider. */
   integrations: Record<string, IntegrationRec>;
+  /** Password of the project's database roles, made on the first `connection_uri` request. */
+  db_password?: string;
 }
 
 export interface TransferRec {
@@ -125,6 +136,7 @@ export class Store {
   private lastError: Error | null = null;
   /** The state as last written (or loaded): a write that would change nothing is skipped. */
   private onDisk: string | undefined;
+  private readonly listeners: Array<() => void> = [];
 
   private constructor(data: StateData, opts: StoreOptions) {
     this.data = data;
@@ -166,9 +178,15 @@ export class Store {
 
   /** Call after every change: schedules an atomic write (one in flight at a time, coalesced). */
   mutated(): void {
+    for (const l of this.listeners) l();
     if (this.file === undefined) return;
     this.dirty = true;
     if (this.writing === null) this.writing = this.writeLoop();
+  }
+
+  /** Calls `listener` after every change (the emulated databases follow the state this way). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /** Resolves once every change made so far is on disk. */

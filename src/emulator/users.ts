@@ -24,7 +24,13 @@ function deleteUser(ctx: ApiContext, { params }: Call<typeof P.deleteUser>) {
   const id = params.auth_user_id;
   const at = i.users.findIndex((u) => u.id === id);
   if (at < 0) throw new HttpError(404, `user ${id} not found`);
-  i.users.splice(at, 1);
+  removeUser(i, at, ctx.clock.now());
+}
+
+/** Deletes the user at `at`; the database keeps its row with `deleted_at` set (Neon's sync soft-deletes). */
+export function removeUser(i: IntegrationRec, at: number, now: number): void {
+  const [gone] = i.users.splice(at, 1);
+  if (gone !== undefined) (i.deleted_users ??= []).push({ ...gone, deleted_ms: now });
 }
 
 /** Rows of `neon_auth.users_sync` as the database would show them. */

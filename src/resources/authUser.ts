@@ -3,7 +3,8 @@ import { z } from "zod";
 import { isConflict, isNotFound, mayHaveActed } from "../client";
 import { authProvider, email, projectId, userName } from "../schemas";
 import { api } from "./context";
-import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, UNKNOWN, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, splitId, UNKNOWN, type Handler, type Props } from "./kit";
+import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
 import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
 
 const KIND = "AuthUser";
@@ -66,6 +67,63 @@ function refusedChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[]
     }));
 }
 
+type Inputs = z.output<typeof authUserInputs>;
+
+/** Tries of the create when read-back shows that an earlier try did not make the user. */
+const CREATE_TRIES = 3;
+
+/**
+ * Creates the user. A try whose answer was lost is resolved by reading `users_sync`: the user is
+ * there (taken over) or not (created again); a 409 on such a second try means the lost try made
+ * it after all, so the user found by email is taken over. A 409 on the first try is a user made
+ * outside this stack, never taken over silently. Without read-back, today's honest errors.
+ */
+async function createOrTakeOver(inputs: Inputs): Promise<string> {
+  let lost: unknown;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { id } = await api().createUser({
+        project_id: inputs.projectId,
+        auth_provider: inputs.authProvider,
+        email: inputs.email,
+        ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+      });
+      return id;
+    } catch (err) {
+      const missing = explainMissingIntegration(KIND, inputs.projectId, err);
+      if (missing !== err) throw missing;
+      const resolvable = mayHaveActed(err) || (isConflict(err) && lost !== undefined);
+      if (!resolvable && !isConflict(err)) throw err;
+      const found = await liveUserByEmail(inputs.projectId, inputs.authProvider, inputs.email);
+      if (!resolvable) throw conflict(inputs, err, found?.id);
+      if (found) return found.id;
+      if (found === undefined || attempt >= CREATE_TRIES) throw lostAnswer(inputs, lost ?? err, await readBackProblem(inputs.projectId, inputs.authProvider));
+      lost = err;
+    }
+  }
+}
+
+function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Error {
+  return new Error(
+    `AuthUser ${inputs.email}: the create request may have reached Neon but its answer was lost, ` +
+      `so the user may exist without this stack knowing its id` +
+      (why === undefined ? "" : `, and it cannot be read back from neon_auth.users_sync (${why})`) +
+      `. Look for ${inputs.email} in neon_auth.users_sync of project ${inputs.projectId}: if it is there, delete that user ` +
+      `(DELETE /projects/${inputs.projectId}/auth/users/<id>) or remove it from this stack, then run ` +
+      `\`pulumi up\` again. (${(err as Error).message})`,
+  );
+}
+
+function conflict(inputs: Inputs, err: unknown, foundId: string | undefined): Error {
+  const where = foundId === undefined ? "find its id in neon_auth.users_sync" : `its id is ${foundId}`;
+  return new Error(
+    `AuthUser ${inputs.email}: project ${inputs.projectId} already has a user with this email, made outside this stack. ` +
+      `It is not taken over silently: ${where}; adopt it with the resource option \`import: "<id>"\` ` +
+      `or look it up with AuthUser.get, or delete it (DELETE /projects/${inputs.projectId}/auth/users/<id>) and run ` +
+      `\`pulumi up\` again, or remove it from this stack. (${(err as Error).message})`,
+  );
+}
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const userHandler: Handler = {
   async check(olds, news) {
@@ -80,45 +138,34 @@ export const userHandler: Handler = {
 
   async create(props) {
     const inputs = parsedInputs(authUserInputs, props);
-    try {
-      const { id } = await api().createUser({
-        project_id: inputs.projectId,
-        auth_provider: inputs.authProvider,
-        email: inputs.email,
-        ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-      });
-      return { id, outs: compact({ ...inputs, userId: id }) };
-    } catch (err) {
-      const missing = explainMissingIntegration(KIND, inputs.projectId, err);
-      if (missing !== err) throw missing;
-      if (mayHaveActed(err)) {
-        // The API cannot look a user up, so a lost answer cannot be resolved here. Say so
-        // plainly rather than risk a second user with the same address.
-        throw new Error(
-          `AuthUser ${inputs.email}: the create request may have reached Neon but its answer was lost, ` +
-            `so the user may exist without this stack knowing its id. Look for ${inputs.email} in ` +
-            `neon_auth.users_sync of project ${inputs.projectId}: if it is there, delete that user ` +
-            `(DELETE /projects/${inputs.projectId}/auth/users/<id>) or remove it from this stack, then run ` +
-            `\`pulumi up\` again. (${(err as Error).message})`,
-        );
-      }
-      if (isConflict(err)) {
-        throw new Error(
-          `AuthUser ${inputs.email}: project ${inputs.projectId} already has a user with this email (made outside ` +
-            `this stack, or by an earlier run whose answer was lost). The API cannot look users up, so it cannot be ` +
-            `taken over: find its id in neon_auth.users_sync, delete it (DELETE /projects/${inputs.projectId}/auth/users/<id>) ` +
-            `and run \`pulumi up\` again, or remove it from this stack. (${(err as Error).message})`,
-        );
-      }
-      throw err;
-    }
+    const id = await createOrTakeOver(inputs);
+    return { id, outs: compact({ ...inputs, userId: id }) };
   },
 
   async read(id, props) {
-    // There is no read endpoint for users: refresh can only see that the integration it was made
-    // in is gone (then so is the user). A user deleted on its own stays in state until replaced.
-    const parent = await parentOf(KIND, props);
-    return parent ? { id, props: { ...props, integration: parent.identity } } : {};
+    // A lookup's id is `<projectId>/<id or email>`, also on its later refreshes; a user id has no "/".
+    const lookup = id.includes("/");
+    const [projectId, key] = lookup ? splitId(KIND, id, 2, "<projectId>/<user id or email>") : [props.projectId as string, id];
+    const provider = props.authProvider ?? "stack";
+    const parent = await parentOf(KIND, { ...props, projectId });
+    if (!parent) return {};
+    const user = lookup && key.includes("@") ? await liveUserByEmail(projectId, provider, key) : await userById(projectId, provider, key);
+    if (user === undefined) {
+      // No read-back (see usersSync.ts): only a gone integration is visible, as before.
+      if (lookup) throw new Error(`${KIND} ${id}: cannot look the user up: ${await readBackProblem(projectId, provider)}`);
+      return { id, props: { ...props, integration: parent.identity } };
+    }
+    if (user === null || user.deleted) return {};
+    const outs = compact({
+      ...props,
+      projectId,
+      authProvider: provider,
+      integration: parent.identity,
+      email: user.email.toLowerCase(),
+      name: user.name ?? undefined,
+      userId: user.id,
+    });
+    return lookup ? { id, props: outs, inputs: compact({ ...outs, userId: undefined }) } : { id, props: outs };
   },
 
   async update(_id, olds, news) {
@@ -139,8 +186,9 @@ export const userHandler: Handler = {
 /**
  * A user of the project's auth. The API can create and delete users but not read or update
  * them: a new email or name is refused at preview unless `recreateOnChange` is set (then the
- * account is deleted and created anew), and refresh cannot see a user deleted elsewhere, only
- * the integration it lives in being gone or replaced (see the README's limits).
+ * account is deleted and created anew). Users are read back from the database's
+ * neon_auth.users_sync (setting `neon-auth:readUsersFromDatabase`, default true): a create whose
+ * answer was lost converges, and refresh sees a user deleted or renamed elsewhere.
  *
  * @example
  * ```ts
@@ -164,5 +212,14 @@ export class AuthUser extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerOf(KIND), name, { ...childInputs(args), userId: undefined }, opts, MODULE, KIND);
+  }
+
+  /**
+   * Looks up a user made outside the stack by `<projectId>/<user id>` or `<projectId>/<email>`,
+   * read from neon_auth.users_sync (so it needs read-back, see the README), without managing it:
+   * `destroy` only forgets it.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): AuthUser {
+    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined } as AuthUserArgs, { ...opts, id });
   }
 }

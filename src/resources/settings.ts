@@ -17,6 +17,7 @@ export const SETTING = {
   envUrl: "NEON_API_URL",
   registryKey: "neon:apiKey",
   lockTimeout: "neon-auth:lockTimeoutSeconds",
+  readUsers: "neon-auth:readUsersFromDatabase",
   /** Read by 0.1.0; refused now, so that a stack that had it never silently talks to the default. */
   oldUrl: "neon:apiUrl",
 } as const;
@@ -31,6 +32,8 @@ export interface Settings {
   apiUrlFrom: string;
   /** `neon-auth:lockTimeoutSeconds` in ms: how long one request waits out a locked project (423). */
   lockTimeoutMs?: number;
+  /** `neon-auth:readUsersFromDatabase` (default true): AuthUser reads users back from neon_auth.users_sync. */
+  readUsersFromDatabase: boolean;
 }
 
 const MISSING_KEY =
@@ -70,6 +73,7 @@ export function resolveSettings(config: (name: string) => string | undefined, en
   }
   const lock = lockTimeoutMs(config(SETTING.lockTimeout));
   return {
+    readUsersFromDatabase: flag(SETTING.readUsers, config(SETTING.readUsers), true),
     ...(lock === undefined ? {} : { lockTimeoutMs: lock }),
     apiKey: key.value,
     apiKeyFrom: key.from,
@@ -86,4 +90,12 @@ function lockTimeoutMs(value: string | undefined): number | undefined {
     throw new NeonConfigError(`${SETTING.lockTimeout} must be a positive number of seconds, got ${JSON.stringify(value.slice(0, 40))}`);
   }
   return Math.round(seconds * 1000);
+}
+
+/** `true` or `false` (any case); the default when unset. */
+function flag(name: string, value: string | undefined, byDefault: boolean): boolean {
+  if (value === undefined || value.trim() === "") return byDefault;
+  const v = value.trim().toLowerCase();
+  if (v === "true" || v === "false") return v === "true";
+  throw new NeonConfigError(`${name} must be true or false, got ${JSON.stringify(value.slice(0, 40))}`);
 }

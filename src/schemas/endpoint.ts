@@ -38,6 +38,7 @@ export interface Endpoint<
   Path extends string = string,
   Req extends z.ZodType | undefined = z.ZodType | undefined,
   Res extends z.ZodType | undefined = z.ZodType | undefined,
+  Qry extends z.ZodObject | undefined = z.ZodObject | undefined,
 > {
   /** Unique; also the name of the client method that calls it. */
   readonly name: string;
@@ -51,6 +52,8 @@ export interface Endpoint<
   readonly params: { readonly [K in ParamNames<Path>]: z.ZodType<string> };
   /** JSON body; undefined for endpoints without one. */
   readonly request: Req;
+  /** Query parameters (a strict object schema); undefined for endpoints without any. */
+  readonly query: Qry;
   /** JSON body of a success; undefined for endpoints that answer without one. */
   readonly response: Res;
   /** Success statuses: the first is what the service sends (and the emulator), the rest are accepted too. */
@@ -60,7 +63,7 @@ export interface Endpoint<
   readonly deviations: readonly Deviation[];
 }
 
-export type AnyEndpoint = Endpoint<string, z.ZodType | undefined, z.ZodType | undefined>;
+export type AnyEndpoint = Endpoint<string, z.ZodType | undefined, z.ZodType | undefined, z.ZodObject | undefined>;
 
 /** Statuses any endpoint may answer, so entries do not repeat them. */
 export const COMMON_ERRORS: Readonly<Record<number, string>> = {
@@ -89,17 +92,19 @@ export function endpoint<
   const Path extends string,
   Req extends z.ZodType | undefined = undefined,
   Res extends z.ZodType | undefined = undefined,
+  Qry extends z.ZodObject | undefined = undefined,
 >(def: {
   name: string;
   generation: Generation;
   method: HttpMethod;
   path: Path;
   request?: Req;
+  query?: Qry;
   response?: Res;
   success: readonly number[];
   errors?: Record<number, string>;
   deviations?: readonly Deviation[];
-}): Endpoint<Path, Req, Res> {
+}): Endpoint<Path, Req, Res, Qry> {
   const names = paramNames(def.path);
   const params: Record<string, z.ZodType<string>> = {};
   for (const n of names) {
@@ -113,8 +118,9 @@ export function endpoint<
     method: def.method,
     path: def.path,
     pathParams: names as ParamNames<Path>[],
-    params: params as Endpoint<Path, Req, Res>["params"],
+    params: params as Endpoint<Path, Req, Res, Qry>["params"],
     request: def.request as Req,
+    query: def.query as Qry,
     response: def.response as Res,
     success: def.success,
     errors: def.errors ?? {},
@@ -122,8 +128,10 @@ export function endpoint<
   };
 }
 
-/** Path parameters a call needs. */
-export type ParamsOf<E> = E extends Endpoint<infer P, z.ZodType | undefined, z.ZodType | undefined> ? { [K in ParamNames<P>]: string } : never;
+/** Path parameters a call needs, and the entry's query parameters when it has some. */
+export type ParamsOf<E> = E extends Endpoint<infer P, z.ZodType | undefined, z.ZodType | undefined>
+  ? { [K in ParamNames<P>]: string } & (E extends { query: infer Q extends z.ZodType } ? z.input<Q> : unknown)
+  : never;
 /** What a caller passes as the body (before defaults). */
 export type BodyOf<E> = E extends Endpoint<string, infer Q, z.ZodType | undefined> ? (Q extends z.ZodType ? z.input<Q> : undefined) : never;
 /** What a successful call resolves to. */

@@ -47,6 +47,16 @@ export const hostingEndpoints = {
     success: [200],
     errors: { 404: "unknown branch" },
   }),
+  getConnectionUri: endpoint({
+    name: "getConnectionUri",
+    generation: "hosting",
+    method: "GET",
+    path: "/projects/{project_id}/connection_uri",
+    query: p.connectionUriQuery,
+    response: p.connectionUriResponse,
+    success: [200],
+    errors: { 404: "unknown project, branch, database or role" },
+  }),
   getOperation: endpoint({
     name: "getOperation",
     generation: "hosting",

@@ -76,3 +76,18 @@ export type CreateBranchRequest = z.input<typeof createBranchRequest>;
 export const createBranchResponse = z.object({ branch, operations: z.array(operation).optional().default([]) });
 export type CreateBranchResponse = z.infer<typeof createBranchResponse>;
 export const getBranchResponse = z.object({ branch });
+
+/**
+ * Query of `GET /projects/{project_id}/connection_uri`: which database, as which role, on which
+ * branch (default: the project's default branch).
+ */
+export const connectionUriQuery = z.strictObject({
+  database_name: z.string().min(1, "is required"),
+  role_name: z.string().min(1, "is required"),
+  branch_id: z.string().regex(/^[a-z0-9-]{1,60}$/).optional(),
+  pooled: z.boolean().optional(),
+});
+export type ConnectionUriQuery = z.input<typeof connectionUriQuery>;
+
+/** The answer holds the role's password: a secret, never kept in state nor shown. */
+export const connectionUriResponse = z.object({ uri: z.string() });

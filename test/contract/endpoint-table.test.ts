@@ -58,6 +58,15 @@ describe("the endpoint table against the OpenAPI document", () => {
         expect(compare(jsonSchemaOf(e.request, "input"), op?.request, "request", optionalOk)).toEqual([]);
       });
 
+      it("sends only query parameters the document knows, and all it requires", () => {
+        const ours = e.query === undefined ? {} : (e.query.shape as Record<string, z.ZodType>);
+        const documented = op?.query ?? [];
+        expect(Object.keys(ours).filter((n) => !documented.some((d) => d.name === n))).toEqual([]);
+        for (const d of documented) {
+          if (d.required) expect([d.name, ours[d.name]?.safeParse(undefined).success]).toEqual([d.name, false]);
+        }
+      });
+
       it("expects only what the document promises in the success body", () => {
         const documented = op?.response(e.success.find((s) => op.success.includes(s)) ?? e.success[0] as number);
         if (e.response === undefined) {

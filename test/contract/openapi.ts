@@ -29,6 +29,8 @@ export interface DocOperation {
   /** 2xx statuses the document lists. */
   success: number[];
   request?: Schema;
+  /** Query parameters: name and whether the document requires it. */
+  query: { name: string; required: boolean }[];
   response(status: number): Schema | undefined;
 }
 
@@ -39,6 +41,9 @@ export function operation(method: string, path: string): DocOperation | undefine
     operationId: op.operationId,
     success: Object.keys(op.responses).filter((k) => /^2\d\d$/.test(k)).map(Number),
     request: op.requestBody?.content?.["application/json"]?.schema,
+    query: ((op.parameters ?? []) as { name: string; in: string; required?: boolean }[])
+      .filter((p) => p.in === "query")
+      .map((p) => ({ name: p.name, required: p.required === true })),
     response: (status) => resolve(op.responses[String(status)])?.content?.["application/json"]?.schema,
   };
 }

@@ -3,13 +3,13 @@
  * after the server acted (one-shot `lost` faults on the exact method and route). The same `up`
  * converges thanks to read-back by natural key (or a harmless replay), with no duplicate and no
  * orphan: asserted on the emulator's state and its request log. AuthUser, which the API cannot
- * look up, stops with a clear error; the documented reconciliation then converges.
+ * look up, is found by its address in neon_auth.users_sync (the emulator's real Postgres).
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, stackFor, type E2eStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+import { clearRequestLog, emulator, neonConfig, requestLog, snapshot, usersSyncRows } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-lost";
@@ -166,33 +166,18 @@ describe("lost responses converge without duplicates or orphans", () => {
     expect(preview.changeSummary).toEqual({ same: 7 });
   });
 
-  it("AuthUser: a lost create stops with a clear error; the documented reconciliation converges", { timeout: 180_000 }, async () => {
+  it("AuthUser: a lost create is found in users_sync by its address, one up converges", { timeout: 180_000 }, async () => {
     await e2e.stack.setConfig("without", { value: "[]" });
     await clearRequestLog(em);
     lost(em, R.createUser);
 
-    const err = await e2e.stack.up({ color: "never" }).then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    expect(err).toBeInstanceOf(Error);
-    const message = String(err!.message);
-    expect(message).toContain("AuthUser ada@example.com: the create request may have reached Neon but its answer was lost");
-    expect(message).toContain(`Look for ada@example.com in neon_auth.users_sync of project ${P}`);
-    expect(message).toContain(`DELETE /projects/${P}/auth/users/<id>`);
-    expect(count(await writes(em), R.createUser)).toEqual(["201/lost"]); // never replayed blindly
-
-    // The user exists, unknown to the stack. Reconcile as the message says: find it in
-    // users_sync (SQL in real life; the emulator's control route here), delete it, re-run.
-    const rows = ((await (await fetch(`${em.controlUrl}/projects/${P}/users_sync`)).json()) as any).rows;
-    expect(rows.map((r: any) => r.email)).toEqual(["ada@example.com"]);
-    expect(await outOfBand(em, "DELETE", `/projects/${P}/auth/users/${rows[0].id}`)).toBe(204);
-
     const up = await e2e.stack.up({ color: "never" });
     expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 1 });
-    const snap = await snapshot(em, P);
-    expect(snap.users).toEqual([{ email: "ada@example.com", name: "Ada" }]);
-    expect(count(await writes(em), R.createUser)).toEqual(["201/lost", "201"]);
+    expect(em.faults.queue).toEqual([]);
+    expect(count(await writes(em), R.createUser)).toEqual(["201/lost"]); // taken over, never replayed
+    const rows = await usersSyncRows(em, P);
+    expect(rows.map((r) => [r.email, r.name, r.deleted])).toEqual([["ada@example.com", "Ada", false]]);
+    expect((await snapshot(em, P)).users).toEqual([{ email: "ada@example.com", name: "Ada" }]);
 
     // A replacement (delete first) whose delete answer is lost: the replayed DELETE meets 404,
     // which means done.

@@ -87,3 +87,21 @@ export async function outOfBand(em: EmulatorHandle, method: string, path: string
   await res.arrayBuffer();
   return res.status;
 }
+
+/** `neon_auth.users_sync` as `pg` reads it through the URI `connection_uri` gives (email order). */
+export async function usersSyncRows(em: EmulatorHandle, projectId: string): Promise<{ id: string; email: string; name: string | null; deleted: boolean }[]> {
+  const res = await fetch(`${em.url}/projects/${projectId}/connection_uri?database_name=neondb&role_name=neondb_owner`, {
+    headers: { authorization: `Bearer ${API_KEY}`, accept: "application/json" },
+  });
+  if (res.status !== 200) throw new Error(`connection_uri: ${res.status} ${await res.text()}`);
+  const { uri } = (await res.json()) as { uri: string };
+  const { Client } = await import("pg");
+  const c = new Client({ connectionString: uri, connectionTimeoutMillis: 10_000 });
+  await c.connect();
+  try {
+    const r = await c.query("SELECT id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync ORDER BY email, deleted");
+    return r.rows;
+  } finally {
+    await c.end();
+  }
+}

@@ -63,3 +63,8 @@ if (!without.has("email")) {
 export const pubClientKey = auth.pubClientKey;
 export const envVars = keys?.envVars;
 export const transferUrl = transfer?.url;
+
+/** A user made outside the stack, looked up by `<projectId>/<email>` (read from users_sync). */
+const lookupUser = cfg.get("lookupUser");
+const found = lookupUser === undefined ? undefined : AuthUser.get("found", `${projectId}/${lookupUser}`, { dependsOn: [auth] });
+export const foundUser = found && pulumi.all([found.userId, found.email, found.name]).apply(([id, email, name]) => ({ id, email, name }));

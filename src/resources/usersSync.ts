@@ -1,0 +1,148 @@
+/**
+ * Reading users back from `neon_auth.users_sync`, the table into which Neon synchronises an
+ * integration's users, through the connection string the API hands out for the integration's
+ * database. The API itself cannot read a user; this is how AuthUser converges a create whose
+ * answer was lost, sees users deleted or renamed elsewhere, and looks users up.
+ *
+ * Best effort by design: when the database cannot be asked (setting off, network policy, a compute
+ * that does not wake in time, a role without access) every function answers `undefined`, the
+ * caller keeps its behaviour without read-back, and the reason is reported once per database and
+ * run. The connection string is a secret: it is remembered for redaction and never returned.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { Pool } from "pg";
+import { redactText, rememberSecrets } from "../client";
+import { api, findIntegration, settingsReady } from "./context";
+import { SETTING } from "./settings";
+
+export interface SyncedUser {
+  id: string;
+  email: string;
+  name: string | null;
+  /** Neon's sync keeps a deleted user's row with `deleted_at` set. */
+  deleted: boolean;
+}
+
+/**
+ * Only the owner role of the database is asked for: the list of integrations does not say which
+ * role created the `neon_auth` schema, and Neon's default is this one.
+ */
+const ROLE = "neondb_owner";
+/** Short: a database that does not answer quickly is treated as unreachable for the run. */
+const TIMEOUT_MS = 5_000;
+
+type Conn = { pool: Pool } | { unavailable: string };
+
+/** One pooled connection per database for the whole run, shared by every resource. */
+const conns = new Map<string, Promise<Conn>>();
+const reported = new Set<string>();
+
+function notice(key: string, projectId: string, why: string): void {
+  if (reported.has(key)) return;
+  reported.add(key);
+  const text =
+    `neon-auth: AuthUser cannot read users back from neon_auth.users_sync of project ${projectId} (${redactText(why)}). ` +
+    "Users are managed without read-back this run: a create whose answer is lost stops with an error instead of " +
+    "converging, and refresh cannot see users deleted or renamed outside the stack. " +
+    `To stop trying, set \`pulumi config set ${SETTING.readUsers} false\`.`;
+  void pulumi.log.warn(text);
+}
+
+async function open(projectId: string, provider: string): Promise<Conn> {
+  const integration = await findIntegration(projectId, provider);
+  if (integration === undefined) return { unavailable: "the project has no integration" };
+  let uri: string;
+  try {
+    ({ uri } = await api().getConnectionUri({
+      project_id: projectId,
+      branch_id: integration.branch_id,
+      database_name: integration.db_name,
+      role_name: ROLE,
+    }));
+  } catch (err) {
+    return { unavailable: `the API gave no connection string: ${(err as Error).message}` };
+  }
+  rememberSecrets(secretsOf(uri));
+  const { Pool } = require("pg") as typeof import("pg");
+  const pool = new Pool({
+    connectionString: uri,
+    max: 1,
+    connectionTimeoutMillis: TIMEOUT_MS,
+    query_timeout: TIMEOUT_MS,
+    idleTimeoutMillis: 10_000,
+    // The provider process must be free to exit while the connection idles.
+    allowExitOnIdle: true,
+    application_name: "pulumi-neon-auth",
+  });
+  // An idle connection dropped by the server must not crash the provider.
+  pool.on("error", () => undefined);
+  try {
+    await pool.query("SELECT 1 FROM neon_auth.users_sync LIMIT 1");
+    return { pool };
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    return { unavailable: describe(err) };
+  }
+}
+
+function secretsOf(uri: string): string[] {
+  try {
+    const u = new URL(uri);
+    return [uri, u.password, decodeURIComponent(u.password)].filter((s) => s !== "");
+  } catch {
+    return [uri];
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  if (e.code === "ECONNREFUSED") return "the database refused the connection";
+  if (e.code === "ETIMEDOUT" || /timeout/i.test(e.message ?? "")) return `the database did not answer within ${TIMEOUT_MS / 1000} s`;
+  if (e.code === "42P01" || e.code === "3F000") return "the database has no neon_auth.users_sync table";
+  if (e.code === "42501") return `role ${ROLE} may not read neon_auth.users_sync`;
+  return e.message ?? String(err);
+}
+
+async function withDatabase<T>(projectId: string, provider: string, run: (pool: Pool) => Promise<T>): Promise<T | undefined> {
+  if (!settingsReady().readUsersFromDatabase) return undefined;
+  const key = `${projectId}\u0000${provider}`;
+  let conn = conns.get(key);
+  if (conn === undefined) {
+    conn = open(projectId, provider).catch((err: Error) => ({ unavailable: err.message }));
+    conns.set(key, conn);
+  }
+  const c = await conn;
+  if ("unavailable" in c) {
+    notice(key, projectId, c.unavailable);
+    return undefined;
+  }
+  try {
+    return await run(c.pool);
+  } catch (err) {
+    notice(key, projectId, describe(err));
+    return undefined;
+  }
+}
+
+const COLUMNS = "id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync";
+
+/** The user with this id (deleted or not); null when the table has no such row; undefined when it cannot be asked. */
+export async function userById(projectId: string, provider: string, id: string): Promise<SyncedUser | null | undefined> {
+  const rows = await withDatabase(projectId, provider, async (pool) => (await pool.query<SyncedUser>(`SELECT ${COLUMNS} WHERE id = $1`, [id])).rows);
+  return rows === undefined ? undefined : (rows[0] ?? null);
+}
+
+/** The live user with this address (case-insensitive); null when there is none; undefined when it cannot be asked. */
+export async function liveUserByEmail(projectId: string, provider: string, email: string): Promise<SyncedUser | null | undefined> {
+  const rows = await withDatabase(projectId, provider, async (pool) =>
+    (await pool.query<SyncedUser>(`SELECT ${COLUMNS} WHERE lower(email) = lower($1) AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`, [email])).rows,
+  );
+  return rows === undefined ? undefined : (rows[0] ?? null);
+}
+
+/** Why read-back is off for this project in this run, if it is (for error messages). */
+export async function readBackProblem(projectId: string, provider: string): Promise<string | undefined> {
+  if (!settingsReady().readUsersFromDatabase) return `${SETTING.readUsers} is false`;
+  const c = await conns.get(`${projectId}\u0000${provider}`);
+  return c !== undefined && "unavailable" in c ? c.unavailable : undefined;
+}
