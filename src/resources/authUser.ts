@@ -118,8 +118,7 @@ function conflict(inputs: Inputs, err: unknown, foundId: string | undefined): Er
   const where = foundId === undefined ? "find its id in neon_auth.users_sync" : `its id is ${foundId}`;
   return new Error(
     `AuthUser ${inputs.email}: project ${inputs.projectId} already has a user with this email, made outside this stack. ` +
-      `It is not taken over silently: ${where}; adopt it with the resource option \`import: "<id>"\` ` +
-      `or look it up with AuthUser.get, or delete it (DELETE /projects/${inputs.projectId}/auth/users/<id>) and run ` +
+      `It is not taken over silently: ${where}; look it up with AuthUser.get instead, or delete it (DELETE /projects/${inputs.projectId}/auth/users/<id>) and run ` +
       `\`pulumi up\` again, or remove it from this stack. (${(err as Error).message})`,
   );
 }
