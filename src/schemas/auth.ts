@@ -92,18 +92,22 @@ export const oauthProvider = z.object({
 });
 export type OAuthProvider = z.infer<typeof oauthProvider>;
 
-export const addOAuthProviderRequest = z
-  .strictObject({ id: oauthProviderId, client_id: oauthClientId.optional(), client_secret: oauthClientSecret.optional() })
-  .refine((b) => (b.client_id === undefined) === (b.client_secret === undefined), {
-    message: "client_id and client_secret must be given together (both for standard, neither for shared)",
-    path: ["client_secret"],
-  });
+/** An OAuth app's credentials, as both generations take them. */
+export const oauthCredentials = { client_id: oauthClientId.optional(), client_secret: oauthClientSecret.optional() };
+
+/** Both credentials or neither: with neither, Neon's shared keys are used. */
+export const credentialsTogether: [
+  (b: { client_id?: string | undefined; client_secret?: string | undefined }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (b) => (b.client_id === undefined) === (b.client_secret === undefined),
+  { message: "client_id and client_secret must be given together (both for standard, neither for shared)", path: ["client_secret"] },
+];
+
+export const addOAuthProviderRequest = z.strictObject({ id: oauthProviderId, ...oauthCredentials }).refine(...credentialsTogether);
 export type AddOAuthProviderRequest = z.input<typeof addOAuthProviderRequest>;
 
-export const updateOAuthProviderRequest = z.strictObject({
-  client_id: oauthClientId.optional(),
-  client_secret: oauthClientSecret.optional(),
-});
+export const updateOAuthProviderRequest = z.strictObject(oauthCredentials);
 export type UpdateOAuthProviderRequest = z.input<typeof updateOAuthProviderRequest>;
 
 // ---- redirect domains -----------------------------------------------------------------------

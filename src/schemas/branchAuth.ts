@@ -3,8 +3,8 @@
  * client and the emulator alike. As in auth.ts, requests are strict and responses lenient.
  */
 import { z } from "zod";
-import { integration, standardEmailServerResponse } from "./auth";
-import { databaseName, domain, email, oauthClientId, oauthClientSecret, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
+import { credentialsTogether, integration, oauthCredentials, standardEmailServerResponse } from "./auth";
+import { databaseName, domain, email, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
 import { port, text, token } from "./fields";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
@@ -73,27 +73,15 @@ export type BranchOAuthProvider = z.infer<typeof branchOAuthProvider>;
 export const branchListOAuthProvidersResponse = z.object({ providers: z.array(branchOAuthProvider) });
 
 export const branchAddOAuthProviderRequest = z
-  .strictObject({
-    id: branchOAuthProviderId,
-    client_id: oauthClientId.optional(),
-    client_secret: oauthClientSecret.optional(),
-    microsoft_tenant_id: token(256).optional(),
-  })
-  .refine((b) => (b.client_id === undefined) === (b.client_secret === undefined), {
-    message: "client_id and client_secret must be given together (both for standard, neither for shared)",
-    path: ["client_secret"],
-  })
+  .strictObject({ id: branchOAuthProviderId, ...oauthCredentials, microsoft_tenant_id: token(256).optional() })
+  .refine(...credentialsTogether)
   .refine((b) => b.microsoft_tenant_id === undefined || b.id === "microsoft", {
     message: 'is only accepted for the "microsoft" provider',
     path: ["microsoft_tenant_id"],
   });
 export type BranchAddOAuthProviderRequest = z.input<typeof branchAddOAuthProviderRequest>;
 
-export const branchUpdateOAuthProviderRequest = z.strictObject({
-  client_id: oauthClientId.optional(),
-  client_secret: oauthClientSecret.optional(),
-  microsoft_tenant_id: token(256).optional(),
-});
+export const branchUpdateOAuthProviderRequest = z.strictObject({ ...oauthCredentials, microsoft_tenant_id: token(256).optional() });
 export type BranchUpdateOAuthProviderRequest = z.input<typeof branchUpdateOAuthProviderRequest>;
 
 // ---- email provider -------------------------------------------------------------------------
