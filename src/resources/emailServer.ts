@@ -185,7 +185,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...childInputs(args), password },
+      { ...childInputs(args, false), password },
       { ...opts, additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,

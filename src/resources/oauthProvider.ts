@@ -202,7 +202,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...childInputs(args), clientSecret, type: undefined },
+      { ...childInputs(args, false), clientSecret, type: undefined },
       { ...opts, additionalSecretOutputs: ["clientSecret", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,

@@ -63,14 +63,16 @@ export function identityOf(record: Pick<Integration, "auth_provider_project_id" 
  * and its identity is an input that replaces the child when it changes. While the integration
  * is being replaced the identity is unknown, so `pulumi preview` lists the child as replaced.
  * Args without `integration` pass as they are, so that `check` names the missing field.
+ * Kinds whose API takes no provider (OAuthProvider, EmailServer) pass `withProvider: false`:
+ * a looked-up integration, or one declared with `authProvider`, has one their inputs reject.
  */
-export function childInputs<A extends { integration?: ParentIntegration }>(args: A): Props {
+export function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
   const { integration, ...rest } = args;
   if (integration === undefined || integration === null) return { ...rest };
   return {
     ...rest,
     projectId: integration.projectId,
-    authProvider: integration.authProvider,
+    ...(withProvider ? { authProvider: integration.authProvider } : {}),
     integration: pulumi
       .all([integration.authProviderProjectId, integration.createdAt])
       .apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt })),

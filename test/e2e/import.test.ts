@@ -17,6 +17,15 @@ const BRANCH = "br-main-p-import";
 const GH_SECRET = "gh-secret-import-5e1";
 const SMTP_PASSWORD = "smtp-pw-import-9c3";
 
+/** The identity of the project's integration as the emulator lists it: what each child records. */
+async function identityAt(em: EmulatorHandle, projectId: string): Promise<{ authProviderProjectId: string; createdAt: string }> {
+  const res = await fetch(`${em.url}/projects/${projectId}/auth/integrations`, {
+    headers: { authorization: `Bearer ${API_KEY}`, accept: "application/json" },
+  });
+  const [i] = ((await res.json()) as any).data;
+  return { authProviderProjectId: i.auth_provider_project_id, createdAt: i.created_at };
+}
+
 describe("pulumi import --file with the state from importFile", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
@@ -51,7 +60,9 @@ describe("pulumi import --file with the state from importFile", () => {
         branchId: { value: BRANCH },
         clientSecret: { value: GH_SECRET, secret: true },
         smtpPassword: { value: SMTP_PASSWORD, secret: true },
-        without: { value: JSON.stringify(["integration", "keys", "transfer", "user"]) },
+        // The integration was made in the console too: the program looks it up.
+        integrationId: { value: `${P}/stack` },
+        without: { value: JSON.stringify(["keys", "transfer", "user"]) },
       },
     });
   });
@@ -79,15 +90,15 @@ describe("pulumi import --file with the state from importFile", () => {
     ];
     expect(made).toEqual([201, 200, 200]);
     const cases = [
-      { kind: "OAuthProvider", id: `${S}/google`, args: { projectId: S, providerId: "google" } },
-      { kind: "EmailServer", id: `${S}/email-server`, args: { projectId: S, type: "shared" } },
+      { kind: "OAuthProvider", id: `${S}/google`, args: { providerId: "google" } },
+      { kind: "EmailServer", id: `${S}/email-server`, args: { type: "shared" } },
     ] as const;
     await Promise.all(
       cases.map(async (c) => {
         const one = await stackFor({
           program: path.join(__dirname, "programs", "one-resource"),
           stackName: `import-${c.kind}`,
-          config: { ...neonConfig(em), kind: { value: c.kind }, args: { value: JSON.stringify(c.args) } },
+          config: { ...neonConfig(em), kind: { value: c.kind }, args: { value: JSON.stringify(c.args) }, integrationId: { value: `${S}/stack` } },
         });
         try {
           const file = await importFile([{ kind: c.kind, name: "subject", id: c.id }], { apiKey: API_KEY, apiUrl: em.url });
@@ -118,18 +129,19 @@ describe("pulumi import --file with the state from importFile", () => {
       ],
       { apiKey: API_KEY, apiUrl: em.url },
     );
+    const integration = await identityAt(em, P);
     expect(file.resources.map((r) => [r.type, r.name, r.id, r.outputs])).toEqual([
       [
         "pulumi-nodejs:dynamic/neon-auth:OAuthProvider",
         "github",
         `${P}/github`,
-        { projectId: P, providerId: "github", adopt: false, type: "standard", __provider: expect.stringContaining("OAuthProvider.js") },
+        { projectId: P, integration, providerId: "github", adopt: false, type: "standard", __provider: expect.stringContaining("OAuthProvider.js") },
       ],
       [
         "pulumi-nodejs:dynamic/neon-auth:RedirectDomain",
         "domain",
         `${P}/https://app.example.com`,
-        { projectId: P, domain: "https://app.example.com", authProvider: "stack", __provider: expect.stringContaining("RedirectDomain.js") },
+        { projectId: P, integration, domain: "https://app.example.com", authProvider: "stack", __provider: expect.stringContaining("RedirectDomain.js") },
       ],
       [
         "pulumi-nodejs:dynamic/neon-auth:EmailServer",
@@ -137,6 +149,7 @@ describe("pulumi import --file with the state from importFile", () => {
         `${P}/email-server`,
         {
           projectId: P,
+          integration,
           type: "standard",
           host: "smtp.example.com",
           port: 587,
@@ -163,8 +176,10 @@ describe("pulumi import --file with the state from importFile", () => {
     expect([...new Set(imported.match(/has a problem: .*/g))]).toEqual([
       'has a problem: EmailServer password is required when type is "standard"',
     ]);
-    // The engine took the state from the file: not one request reached the service.
-    expect(await requestLog(em)).toEqual([]);
+    // The engine took the state from the file: not one request reached the service. Read in
+    // process: the synchronous CLI call blocked the loop past the emulator's keep-alive, so a
+    // fetch now may reuse the socket the server is closing (ECONNRESET).
+    expect(em.requestLog.list()).toEqual([]);
 
     const ids = JSON.parse(cli("stack", "export")).deployment.resources.filter((r: any) => r.type.includes("neon-auth")).map((r: any) => r.id);
     expect(ids.sort()).toEqual([`${P}/email-server`, `${P}/github`, `${P}/https://app.example.com`]);
@@ -192,8 +207,10 @@ describe("pulumi import --file with the state from importFile", () => {
     for (const secret of [GH_SECRET, SMTP_PASSWORD, "console-secret", "console-password"]) expect(exported).not.toContain(secret);
 
     const destroy = await e2e.stack.destroy({ color: "never" });
-    expect(destroy.summary.resourceChanges).toEqual({ delete: 4 });
+    // The looked-up integration is only forgotten: it stays at Neon.
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 4, discard: 1 });
     const gone = await snapshot(em, P);
     expect([gone.providers, gone.domains]).toEqual([[], []]);
+    expect(gone.integrations).toEqual([{ auth_provider: "stack", branch_id: BRANCH, owned_by: "neon" }]);
   });
 });

@@ -17,8 +17,14 @@ const without = new Set(cfg.getObject<string[]>("without") ?? []);
 /** Take over an integration and an OAuth provider that already exist. */
 const adopt = cfg.getBoolean("adopt") ?? false;
 
+/** An integration made outside the stack (`<projectId>/<provider>`): looked up, not created. */
+const integrationId = cfg.get("integrationId");
+
 // Everything else lives inside the integration and takes it as an input: no dependsOn.
-const auth = new AuthIntegration("auth", { projectId, branchId, adopt, databaseName: cfg.get("databaseName") });
+const auth =
+  integrationId === undefined
+    ? new AuthIntegration("auth", { projectId, branchId, adopt, databaseName: cfg.get("databaseName") })
+    : AuthIntegration.get("auth", integrationId);
 
 const keys = without.has("keys")
   ? undefined
