@@ -8,7 +8,6 @@ import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
 import { type Integration } from "../schemas";
 import { text } from "../schemas/fields";
-import type { AuthIntegration } from "./authIntegration";
 import { findIntegration } from "./context";
 import type { Kind, Props } from "./kit";
 
@@ -17,7 +16,12 @@ import type { Kind, Props } from "./kit";
  * branch-scoped integration joins this union later, and `childInputs` maps each kind to the
  * wire inputs below (its identity then gains its own fields, e.g. the branch).
  */
-export type ParentIntegration = Pick<AuthIntegration, "projectId" | "authProvider" | "authProviderProjectId" | "createdAt">;
+export interface ParentIntegration {
+  readonly projectId: pulumi.Output<string>;
+  readonly authProvider: pulumi.Output<string>;
+  readonly authProviderProjectId: pulumi.Output<string>;
+  readonly createdAt: pulumi.Output<string>;
+}
 
 /**
  * Which integration a child was made in. A replaced integration has a new auth project and a

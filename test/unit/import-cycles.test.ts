@@ -64,9 +64,7 @@ export function findCycles(files: string[]): string[][] {
 }
 
 /** Cycles still to be taken apart; the list may only shrink. */
-const KNOWN: string[] = [
-  "resources/authIntegration.ts -> resources/parent.ts -> resources/authIntegration.ts",
-];
+const KNOWN: string[] = [];
 
 describe("imports in src/", () => {
   it("form no cycle", () => {
