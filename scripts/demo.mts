@@ -3,7 +3,9 @@
  * with no Neon account. Run it with `make demo` (which sets up Node and Pulumi first).
  *
  *   1. starts the emulator with its state in a temp folder and creates a Neon project there;
- *   2. runs `pulumi up` of examples/full-setup, streaming the engine's progress;
+ *   2. runs `pulumi up` of examples/branch-setup (today's branch-scoped Neon Auth), or with
+ *      `--project-level` of examples/full-setup (the older project-level API), streaming the
+ *      engine's progress;
  *   3. prints the stack outputs (secrets masked) and a table of what now exists at the emulator;
  *   4. runs a second `pulumi preview`, which must show no changes;
  *   5. destroys the stack and stops the emulator, unless `--keep` is given: then the emulator
@@ -19,6 +21,7 @@ const require = createRequire(import.meta.url);
 const { LocalWorkspace } = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation/index.js");
 
 const keep = process.argv.includes("--keep");
+const projectLevel = process.argv.includes("--project-level");
 const API_KEY = "demo-key-not-a-secret";
 const started = Date.now();
 const step = (msg: string) => process.stdout.write(`\n==> ${msg} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
@@ -46,7 +49,7 @@ const projectId = created.project.id;
 const branchId = created.branch.id;
 process.stdout.write(`    project ${projectId}, default branch ${branchId}\n`);
 
-const dir = copyProgram(workspace, path.join(repo, "examples", "full-setup"));
+const dir = copyProgram(workspace, path.join(repo, "examples", projectLevel ? "full-setup" : "branch-setup"));
 const backend = path.join(home, "state");
 fs.mkdirSync(backend);
 const envVars = pulumiEnv(backend, "demo-passphrase");
@@ -56,9 +59,52 @@ await stack.setAllConfig({
   "neon-auth:apiKey": { value: API_KEY, secret: true },
   projectId: { value: projectId },
   branchId: { value: branchId },
-  githubClientSecret: { value: "demo-github-secret", secret: true },
   smtpPassword: { value: "demo-smtp-password", secret: true },
+  ...(projectLevel
+    ? { githubClientSecret: { value: "demo-github-secret", secret: true } }
+    : { microsoftClientSecret: { value: "demo-microsoft-secret", secret: true } }),
 });
+
+/** Read over the API (and the emulator's look at the database), not from the stack. */
+async function projectRows(): Promise<[string, string][]> {
+  const integrations = await client.listIntegrations(projectId);
+  const providers = await client.listOAuthProviders(projectId);
+  const domains = await client.listDomains(projectId);
+  const email = await client.getEmailServer(projectId);
+  return [
+    ["integration", integrations.map((i) => `${i.auth_provider} on ${i.branch_id}, owned by ${i.owned_by}`).join("; ")],
+    ["OAuth providers", providers.map((p) => `${p.id} (${p.type})`).join(", ")],
+    ["redirect domains", domains.map((d) => d.domain).join(", ")],
+    ["email server", email.type === "standard" ? `standard: ${email.host}:${email.port} as ${email.sender_email}` : "shared"],
+    ["users (neon_auth.users_sync)", (await syncedUsers(`/projects/${projectId}/users_sync`)).join(", ")],
+  ];
+}
+
+async function branchRows(): Promise<[string, string][]> {
+  const where = { project_id: projectId, branch_id: branchId };
+  const auth = await client.branchAuth.getBranchAuth(where);
+  const plugins = await client.branchAuth.getBranchPlugins(where);
+  const { domains } = await client.branchAuth.listBranchDomains(where);
+  const hooks = await client.branchAuth.getBranchWebhooks(where);
+  const email = plugins.email_provider;
+  const on = (name: string, p: { enabled?: boolean } | undefined) => `${name} ${p?.enabled ? "on" : "off"}`;
+  return [
+    ["Neon Auth", `${auth.auth_provider} on ${branchId} ("${auth.name}"), base URL ${auth.base_url ?? "none"}`],
+    ["sign-in", [on("email and password", plugins.email_and_password), `localhost ${plugins.allow_localhost ? "allowed" : "refused"}`].join(", ")],
+    ["plugins", [on("organization", plugins.organization), on("magic link", plugins.magic_link), on("phone number", plugins.phone_number)].join(", ")],
+    ["webhooks", `${hooks.enabled ? "on" : "off"}: ${hooks.enabled_events.join(", ")}`],
+    ["OAuth providers", plugins.oauth_providers.map((p) => `${p.id} (${p.type})`).join(", ")],
+    ["trusted domains", domains.map((d) => d.domain).join(", ")],
+    ["email provider", email?.type === "standard" ? `standard: ${email.host}:${email.port} as ${email.sender_email}` : "shared"],
+    ["users (neon_auth.users_sync)", (await syncedUsers(`/projects/${projectId}/branches/${branchId}/auth`)).join(", ")],
+  ];
+}
+
+async function syncedUsers(controlPath: string): Promise<string[]> {
+  const body = (await (await fetch(`${emulator.controlUrl}${controlPath}`)).json()) as any;
+  const rows: { email: string; name?: string | null }[] = body.rows ?? body.neon_auth?.users ?? [];
+  return rows.map((u) => `${u.email} (${u.name ?? "no name"})`);
+}
 
 let failed = false;
 try {
@@ -71,20 +117,7 @@ try {
   }
 
   step("what exists at the emulator now");
-  const integrations = await client.listIntegrations(projectId);
-  const providers = await client.listOAuthProviders(projectId);
-  const domains = await client.listDomains(projectId);
-  const email = await client.getEmailServer(projectId);
-  const users = (await (await fetch(`${emulator.controlUrl}/projects/${projectId}/users_sync`)).json()) as {
-    rows: { email: string; name: string | null }[];
-  };
-  const rows: [string, string][] = [
-    ["integration", integrations.map((i) => `${i.auth_provider} on ${i.branch_id}, owned by ${i.owned_by}`).join("; ")],
-    ["OAuth providers", providers.map((p) => `${p.id} (${p.type})`).join(", ")],
-    ["redirect domains", domains.map((d) => d.domain).join(", ")],
-    ["email server", email.type === "standard" ? `standard: ${email.host}:${email.port} as ${email.sender_email}` : "shared"],
-    ["users (neon_auth.users_sync)", users.rows.map((u) => `${u.email} (${u.name ?? "no name"})`).join(", ")],
-  ];
+  const rows = projectLevel ? await projectRows() : await branchRows();
   for (const [what, value] of rows) process.stdout.write(`    ${what.padEnd(30)} ${value}\n`);
 
   step("second preview: expecting no changes");
@@ -101,7 +134,7 @@ if (keep && !failed) {
     [
       `    cd ${dir}`,
       `    export PULUMI_BACKEND_URL=file://${backend} PULUMI_CONFIG_PASSPHRASE=demo-passphrase`,
-      "    pulumi stack output --show-secrets appEnv",
+      projectLevel ? "    pulumi stack output --show-secrets appEnv" : "    pulumi stack output",
       "    pulumi refresh            # drift check",
       `    curl -s ${emulator.controlUrl}/state | head -c 2000`,
       "    pulumi destroy --yes      # clean up before stopping the emulator",

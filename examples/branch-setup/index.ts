@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { NeonAuth } from "pulumi-neon-auth";
+import { AuthUser, EmailServer, NeonAuth, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
 
 const cfg = new pulumi.Config();
 
@@ -34,5 +34,43 @@ const auth = new NeonAuth("auth", {
   deleteDataOnDestroy: false,
 });
 
+// Everything below takes the branch's Neon Auth as `integration`: created after it, replaced with it.
+
+// Google through Neon's shared keys; Microsoft through our own app, limited to one tenant.
+new OAuthProvider("google", { integration: auth, providerId: "google" });
+new OAuthProvider("microsoft", {
+  integration: auth,
+  providerId: "microsoft",
+  clientId: cfg.get("microsoftClientId") ?? "example-microsoft-client-id",
+  clientSecret: cfg.requireSecret("microsoftClientSecret"),
+  microsoftTenantId: cfg.get("microsoftTenantId") ?? "example-tenant-id",
+});
+
+// Origins users may be sent back to after sign-in ("trusted domains" in Neon's console).
+const domains = cfg.getObject<string[]>("domains") ?? ["https://app.example.com", "https://admin.example.com"];
+for (const domain of domains) new RedirectDomain(`domain-${new URL(domain).host}`, { integration: auth, domain });
+
+// Verification, magic-link and invitation mail through our own SMTP server. `testRecipient` makes
+// every change of the SMTP settings send a test mail first, and fails the update if it bounces.
+new EmailServer("email", {
+  integration: auth,
+  type: "standard",
+  host: cfg.get("smtpHost") ?? "smtp.example.com",
+  port: cfg.getNumber("smtpPort") ?? 587,
+  username: cfg.get("smtpUsername") ?? "apikey",
+  password: cfg.requireSecret("smtpPassword"),
+  senderEmail: cfg.get("senderEmail") ?? "auth@example.com",
+  senderName: cfg.get("senderName") ?? "Acme",
+  testRecipient: cfg.get("smtpTestRecipient") ?? "ops@example.com",
+});
+
+// People who must exist from day one, with their roles (a role change is an in-place update).
+const users = cfg.getObject<{ email: string; name?: string; roles?: string[] }[]>("users") ?? [
+  { email: "ada@example.com", name: "Ada Lovelace", roles: ["admin"] },
+  { email: "grace@example.com", name: "Grace Hopper", roles: ["user"] },
+];
+const created = users.map((u) => new AuthUser(`user-${u.email}`, { integration: auth, ...u }));
+
 export const jwksUrl = auth.jwksUrl;
 export const authBaseUrl = auth.baseUrl;
+export const userIds = created.map((u) => u.userId);

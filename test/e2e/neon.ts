@@ -105,3 +105,29 @@ export async function usersSyncRows(em: EmulatorHandle, projectId: string): Prom
     await c.end();
   }
 }
+
+export interface BranchSnapshot {
+  auth: { name: string; auth_provider: string } | undefined;
+  allow_localhost?: boolean;
+  require_email_verification?: boolean;
+  providers: { id: string; type: string }[];
+  domains: string[];
+  email: Record<string, unknown> | undefined;
+}
+
+/** Everything Neon Auth holds on one branch, over the public API, sorted, for exact comparisons. */
+export async function branchSnapshot(em: EmulatorHandle, projectId: string, branchId: string): Promise<BranchSnapshot> {
+  const base = `/projects/${projectId}/branches/${branchId}/auth`;
+  const auth = await get(em, base);
+  if (auth === undefined) return { auth: undefined, providers: [], domains: [], email: undefined };
+  const plugins = await get(em, `${base}/plugins`);
+  const domains = (await get(em, `${base}/domains`))?.domains ?? [];
+  return {
+    auth: { name: auth.name, auth_provider: auth.auth_provider },
+    allow_localhost: plugins.allow_localhost,
+    require_email_verification: plugins.email_and_password?.require_email_verification,
+    providers: (plugins.oauth_providers ?? []).map((p: any) => ({ id: p.id, type: p.type })).sort((a: any, b: any) => a.id.localeCompare(b.id)),
+    domains: domains.map((d: any) => d.domain).sort(),
+    email: plugins.email_provider,
+  };
+}
