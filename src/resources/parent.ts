@@ -195,6 +195,15 @@ export function identityRule(olds: Props) {
 
 /**
  * @internal
+ * The diff rules a branch child adds (moving it to another branch replaces it, and `more`);
+ * none for a project-level child, whose diff stays exactly as it was.
+ */
+export function branchRules(olds: Props, news: Props, more: readonly { name: string; replaces?: boolean }[] = []) {
+  return isBranch(olds) || isBranch(news) ? [{ name: "branchId", replaces: true }, ...more] : [];
+}
+
+/**
+ * @internal
  * Thrown by refresh when the project itself answers 404: that may be our key, not the project. */
 export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError): Error {
   return new Error(

@@ -6,6 +6,7 @@ import { afterWrite, api, scopeOf, sharedList } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
 import {
+  branchRules,
   branchWhere,
   childAuthProvider,
   childId,
@@ -53,10 +54,10 @@ export interface RedirectDomainArgs {
   domain: pulumi.Input<string>;
 }
 
-const fields = (olds: Props) =>
+const fields = (olds: Props, news: Props) =>
   [
     { name: "projectId", replaces: true },
-    { name: "branchId", replaces: true },
+    ...branchRules(olds, news),
     identityRule(olds),
     { name: "domain", replaces: true },
     { name: "authProvider", replaces: true },
@@ -82,7 +83,7 @@ export const redirectDomainHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds));
+    return diffFields(olds, news, fields(olds, news));
   },
 
   async create(props) {
