@@ -9,6 +9,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
+import { importFile } from "../../src/resources/importFile";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
 
@@ -84,7 +85,7 @@ function children(state: any) {
   const a = state.auth;
   return {
     domains: [...a.domains].sort(),
-    oauth: a.oauth_providers,
+    oauth: [...a.oauth_providers].sort((x: any, y: any) => x.id.localeCompare(y.id)),
     email: a.email_provider,
     users: state.neon_auth.users.map((u: any) => ({ email: u.email, name: u.name, roles: u.roles })).sort((x: any, y: any) => x.email.localeCompare(y.email)),
   };
@@ -157,6 +158,22 @@ describe("children of a NeonAuth", () => {
     expect(reads.filter((r) => r.endsWith("/auth/domains"))).toEqual([`GET /api/v2${auth(B1)}/domains`]);
     expect(reads.filter((r) => r.endsWith(auth(B1)))).toEqual([`GET /api/v2${auth(B1)}`]);
 
+    // Branch children's ids import (the entries record what Neon shows, secrets left out).
+    const file = await importFile(
+      [
+        { kind: "RedirectDomain", name: "d", id: `${P}/${B1}/https://app0.example.com` },
+        { kind: "OAuthProvider", name: "o", id: `${P}/${B1}/vercel` },
+        { kind: "EmailServer", name: "e", id: `${P}/${B1}/email-server` },
+      ],
+      { apiKey: API_KEY, apiUrl: em.url },
+    );
+    const inputs = file.resources.map(({ id, inputs: { __provider, integration, ...rest } }) => ({ id, integration: typeof integration, ...rest }));
+    expect(inputs).toEqual([
+      { id: `${P}/${B1}/https://app0.example.com`, integration: "object", projectId: P, branchId: B1, domain: "https://app0.example.com", authProvider: "better_auth" },
+      { id: `${P}/${B1}/vercel`, integration: "object", projectId: P, branchId: B1, providerId: "vercel", adopt: false },
+      { id: `${P}/${B1}/email-server`, integration: "object", projectId: P, branchId: B1, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme" },
+    ]);
+
     // Secrets are never in the state in plain text.
     const exported = one.cli("stack", "export");
     for (const s of [MS_SECRET[0]!, SMTP_PW[0]!, "vc-secret-4b8e", "nac-7d1e"]) expect(exported).not.toContain(s);
@@ -178,7 +195,7 @@ describe("children of a NeonAuth", () => {
       ].sort(),
     );
     const updated = children(await control(em, B1));
-    expect(updated.oauth[0]).toEqual({ id: "microsoft", type: "standard", client_id: "ms-client", client_secret: MS_SECRET[1], microsoft_tenant_id: "tenant-b" });
+    expect(updated.oauth.find((o: any) => o.id === "microsoft")).toEqual({ id: "microsoft", type: "standard", client_id: "ms-client", client_secret: MS_SECRET[1], microsoft_tenant_id: "tenant-b" });
     expect(updated.email.password).toBe(SMTP_PW[1]);
     expect(updated.users.find((u: any) => u.email === "bob@example.com").roles).toEqual(["admin"]);
     expect(updated.domains).toContain("https://new.example.com");
@@ -197,6 +214,15 @@ describe("children of a NeonAuth", () => {
     const back = children(await control(em, B1));
     expect({ ...back, users: back.users }).toEqual({ ...updated, users: updated.users });
     await expectNoChanges(one.stack);
+
+    // A user renamed at the emulator: refresh shows the drift; renamed back, no change.
+    const carol = (await control(em, B1)).neon_auth.users.find((u: any) => u.email === "carol@example.com");
+    const rename = (name: string) =>
+      fetch(`${em.controlUrl}/projects/${P}/users/${carol.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) }).then((r) => r.status);
+    expect(await rename("Carol R.")).toBe(200);
+    expect(changesOf((await one.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1 });
+    expect(await rename("Carol")).toBe(200);
+    expect(changesOf((await one.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({});
 
     // The SMTP check: a failing test fails the update with the service's message, secrets scrubbed.
     await emailTest(em, B1, { success: false, error_message: `535 authentication failed for mailer:${SMTP_PW[2]}` });
