@@ -102,8 +102,8 @@ async function branchRows(): Promise<[string, string][]> {
 
 async function syncedUsers(controlPath: string): Promise<string[]> {
   const body = (await (await fetch(`${emulator.controlUrl}${controlPath}`)).json()) as any;
-  const rows: { email: string; name?: string | null }[] = body.rows ?? body.neon_auth?.users ?? [];
-  return rows.map((u) => `${u.email} (${u.name ?? "no name"})`);
+  const rows: { email: string; name?: string | null; roles?: string[] }[] = body.rows ?? body.neon_auth?.users ?? [];
+  return rows.map((u) => `${u.email} (${u.name ?? "no name"}${u.roles ? `; ${u.roles.join(", ")}` : ""})`);
 }
 
 let failed = false;
