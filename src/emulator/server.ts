@@ -1,17 +1,16 @@
 /**
  * HTTP server: routing, the error envelope, request ids, authentication, rate limits, faults,
- * request log. Handlers live in one file per API area; control routes in control.ts.
+ * request log. Handlers live in one file per API area; control routes in control.ts; one router
+ * (core.router) serves both.
  */
 import * as http from "node:http";
 import type { Socket } from "node:net";
 import { branchScopedRoutes } from "./branchRoutes";
 import { isLoopbackHost } from "../schemas/fields";
-import { handleControl } from "./control";
 import { databaseRoutes } from "./databaseRoutes";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
 import type { EmulatorCore } from "./core";
-import { Router } from "./router";
 import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type Reply } from "./http";
 import { integrationRoutes } from "./integration";
 import type { RequestLog, RequestLogEntry } from "./log";
@@ -196,9 +195,13 @@ export function createHandler(core: EmulatorCore) {
           if (refused !== undefined) throw new HttpError(403, refused);
           if (method !== "GET" && method !== "HEAD") requireJson(req);
           const raw = await readBody(req);
-          reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw), {
-            secretsAllowed: mayReadSecrets(core, req),
-          });
+          const body = parseJsonBody(req, raw);
+          const m = core.router.match(method, pathname);
+          if (m === null) throw new HttpError(404, `no control route ${method} ${pathname}`);
+          if ("allowed" in m) throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
+          const route = m.route;
+          if (!("control" in route)) throw new HttpError(404, `no control route ${method} ${pathname}`);
+          reply = await route.control({ core, params: m.params, query: url.searchParams, body, secretsAllowed: mayReadSecrets(core, req) });
           persistWrite(core, method);
         } catch (e) {
           reply = toErrorReply(e, requestId);
@@ -267,12 +270,14 @@ async function handleApi(
       throw new HttpError(404, `no route for ${method} ${pathname}`);
     }
     const rel = pathname.slice(API_PREFIX.length) || "/";
-    const m = core.router.match(method, rel);
+    const m = core.router.match(method, pathname);
     if (m === null) throw new HttpError(404, `no route for ${method} ${pathname}`);
     if ("allowed" in m) {
       throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
     }
-    template = m.route.template;
+    const route = m.route;
+    if ("control" in route) throw new HttpError(404, `no route for ${method} ${pathname}`);
+    template = route.template;
 
     // Authentication: bearer API key, before anything of the body is read.
     const bearer = bearerOf(req);
@@ -316,10 +321,10 @@ async function handleApi(
       clock: core.clock,
       config: core.config,
     };
-    reply = await m.route.handler(ctx);
+    reply = await route.handler(ctx);
     persistWrite(core, method);
-    if (core.validateResponses && m.route.response !== undefined) {
-      const check = m.route.response.safeParse(reply.body);
+    if (core.validateResponses && route.response !== undefined) {
+      const check = route.response.safeParse(reply.body);
       if (!check.success) {
         reply = errorBody(
           500,
@@ -341,4 +346,4 @@ async function handleApi(
   send(res, reply);
 }
 
-export { keyLabel, Router, type EmulatorCore };
+export { keyLabel, type EmulatorCore };
