@@ -5,10 +5,10 @@
  */
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, fullSetupConfig, outOfBand, snapshot } from "./neon";
+import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, fullSetupConfig, outOfBand, snapshot } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-full";
@@ -24,9 +24,9 @@ describe("full auth setup (examples/full-setup)", () => {
   const output: string[] = [];
   const onOutput = (s: string) => output.push(s);
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" },
+    stack: (em) => ({
       program: PROGRAM,
       config: fullSetupConfig(em, {
         project: PROJECT,
@@ -35,12 +35,8 @@ describe("full auth setup (examples/full-setup)", () => {
         smtpPassword: SMTP_PASSWORD,
         extraDomains: EXTRA,
       }),
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   // 1 stack + integration + keys + 2 OAuth providers + (3 + EXTRA) domains + email + 2 users
