@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+import { neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const P = "p-adopt";
 const BRANCH = "br-main-p-adopt";
@@ -21,9 +21,7 @@ describe("adopting objects that already exist", () => {
       program: path.join(__dirname, "programs", "all-kinds"),
       config: {
         ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: BRANCH },
-        clientSecret: { value: "gh-secret-declared-77", secret: true },
+        ...projectConfig(P, BRANCH, { clientSecret: "gh-secret-declared-77" }),
         without: { value: JSON.stringify(["keys", "transfer", "user", "email"]) },
       },
     }),

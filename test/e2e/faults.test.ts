@@ -9,10 +9,10 @@
  */
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { emulator, fullSetupConfig, snapshot, usersSyncRows } from "./neon";
+import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { fullSetupConfig, snapshot, usersSyncRows } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-faults";
@@ -44,9 +44,9 @@ describe("full setup under random faults", () => {
   let e2e: E2eStack;
   const figures = { ups: 0 };
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec", faults: FAULTS });
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec", faults: FAULTS },
+    stack: (em) => ({
       program: PROGRAM,
       config: fullSetupConfig(em, {
         project: PROJECT,
@@ -55,16 +55,14 @@ describe("full setup under random faults", () => {
         smtpPassword: "smtp-pw-faults-9c2",
         extraDomains: EXTRA,
       }),
-    });
-  });
-
-  afterAll(async () => {
-    em?.faults.set(parseFaultSpec(""));
-    await e2e?.cleanup();
-    const stats = await (await fetch(`${em.controlUrl}/stats`)).json();
-    // The figures the README reports.
-    console.log(`faults figures: ${JSON.stringify({ ...figures, requests: (stats as any).total, injected: (stats as any).faults })}`);
-    await em?.close();
+    }),
+    ready: (s) => ({ em, e2e } = s),
+    beforeTeardown: ({ em }) => em.faults.set(parseFaultSpec("")),
+    afterCleanup: async (em) => {
+      const stats = await (await fetch(`${em.controlUrl}/stats`)).json();
+      // The figures the README reports.
+      console.log(`faults figures: ${JSON.stringify({ ...figures, requests: (stats as any).total, injected: (stats as any).faults })}`);
+    },
   });
 
   // stack + integration + keys + 2 providers + (3 + EXTRA) domains + email + 2 users

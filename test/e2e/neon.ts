@@ -18,6 +18,16 @@ export function neonConfig(em: EmulatorHandle): ConfigMap {
 }
 
 /**
+ * The values of a program on one project: its project and branch, and its own secrets (each kept
+ * secret in the stack's config).
+ */
+export function projectConfig(project: string, branch: string, secrets: Record<string, string> = {}): ConfigMap {
+  const config: ConfigMap = { projectId: { value: project }, branchId: { value: branch } };
+  for (const [key, value] of Object.entries(secrets)) config[key] = { value, secret: true };
+  return config;
+}
+
+/**
  * Stack config of examples/full-setup on the emulator. Each test passes secrets of its own, so
  * that a leak found in one test's output cannot have come from another's.
  */
@@ -27,10 +37,7 @@ export function fullSetupConfig(
 ): ConfigMap {
   return {
     ...neonConfig(em),
-    projectId: { value: o.project },
-    branchId: { value: o.branch },
-    githubClientSecret: { value: o.githubClientSecret, secret: true },
-    smtpPassword: { value: o.smtpPassword, secret: true },
+    ...projectConfig(o.project, o.branch, { githubClientSecret: o.githubClientSecret, smtpPassword: o.smtpPassword }),
     extraDomains: { value: String(o.extraDomains) },
   };
 }

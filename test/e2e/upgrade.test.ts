@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { installPackage, repo } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor } from "./harness";
-import { API_KEY, clearRequestLog, emulator, requestLog, snapshot } from "./neon";
+import { API_KEY, clearRequestLog, emulator, projectConfig, requestLog, snapshot } from "./neon";
 
 /** The commit released as 0.1.0 (the repository has no tag for it). */
 const V0_1_0 = "afb9206";
@@ -27,6 +27,11 @@ const CHILDREN = ["AuthSdkKeys", "AuthUser", "EmailServer", "OAuthProvider", "Re
  * type definitions (types are not checked; only the emitted JavaScript matters), no network.
  */
 function pack010(tmp: string): string {
+  try {
+    execFileSync("git", ["-C", repo, "cat-file", "-e", `${V0_1_0}^{commit}`], { stdio: "ignore" });
+  } catch {
+    throw new Error(`commit ${V0_1_0} (0.1.0) is not in this clone; a shallow clone needs \`git fetch --unshallow\``);
+  }
   const src = path.join(tmp, "v0.1.0");
   fs.mkdirSync(src);
   execFileSync("sh", ["-c", `git -C "$1" archive --format=tar ${V0_1_0} | tar -x -C "$2"`, "sh", repo, src]);
@@ -102,10 +107,7 @@ describe("upgrading a stack written by 0.1.0", () => {
         // Configuration as 0.1.0 read it.
         "neon:apiUrl": { value: em.url },
         "neon:apiKey": { value: API_KEY, secret: true },
-        projectId: { value: P },
-        branchId: { value: B },
-        clientSecret: { value: "upgrade-client-secret-8c1e", secret: true },
-        smtpPassword: { value: "upgrade-smtp-password-5d2a", secret: true },
+        ...projectConfig(P, B, { clientSecret: "upgrade-client-secret-8c1e", smtpPassword: "upgrade-smtp-password-5d2a" }),
       },
     });
     try {
