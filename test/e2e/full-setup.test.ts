@@ -3,14 +3,12 @@
  * create at scale, no-change preview and refresh, in-place updates, replacements, back to
  * shared email, drift, secrets, destroy.
  */
-import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, fullSetupConfig, outOfBand, snapshot } from "./neon";
+import { changesOf, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, FULL_SETUP_EMAIL, outOfBand, snapshot } from "./neon";
 
-const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-full";
 const BRANCH = "br-main-p-full";
 const GITHUB_SECRET = "gh-secret-7c1e5a90d2";
@@ -25,16 +23,12 @@ describe("full auth setup (examples/full-setup)", () => {
   const onOutput = (s: string) => output.push(s);
 
   useEmulatorStack({
-    emulator: { seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" },
-    stack: (em) => ({
-      program: PROGRAM,
-      config: fullSetupConfig(em, {
-        project: PROJECT,
-        branch: BRANCH,
-        githubClientSecret: GITHUB_SECRET,
-        smtpPassword: SMTP_PASSWORD,
-        extraDomains: EXTRA,
-      }),
+    ...fullSetup({
+      project: PROJECT,
+      branch: BRANCH,
+      githubClientSecret: GITHUB_SECRET,
+      smtpPassword: SMTP_PASSWORD,
+      extraDomains: EXTRA,
     }),
     ready: (s) => ({ em, e2e } = s),
   });
@@ -57,14 +51,7 @@ describe("full auth setup (examples/full-setup)", () => {
     expect(snap.domains).toContain("https://app.example.com");
     expect(snap.domains).toContain("http://localhost:3000");
     expect(snap.domains).toContain(`https://app-${EXTRA}.example.com`);
-    expect(snap.email).toEqual({
-      type: "standard",
-      host: "smtp.example.com",
-      port: 587,
-      username: "apikey",
-      sender_email: "auth@example.com",
-      sender_name: "Example Auth",
-    });
+    expect(snap.email).toEqual(FULL_SETUP_EMAIL);
     expect(snap.users).toEqual([
       { email: "ada@example.com", name: "Ada Lovelace" },
       { email: "grace@example.com", name: "Grace Hopper" },

@@ -12,7 +12,7 @@ import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/autom
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { emulator } from "./neon";
+import { emulator, fullSetupConfig } from "./neon";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -139,4 +139,18 @@ export function useEmulatorStack(opts: EmulatorStackOptions): void {
       await em?.close();
     }
   });
+}
+
+/**
+ * The emulator and stack of examples/full-setup on one seeded project at Neon's rate limits, for
+ * `useEmulatorStack`; `faults` as in `startEmulator`.
+ */
+export function fullSetup(
+  o: Parameters<typeof fullSetupConfig>[1] & { faults?: string },
+): Pick<EmulatorStackOptions, "emulator" | "stack"> {
+  const { faults, ...config } = o;
+  return {
+    emulator: { seedProjects: [`${o.project}:${o.branch}`], rateLimit: "spec", ...(faults === undefined ? {} : { faults }) },
+    stack: (em) => ({ program: path.resolve(__dirname, "../../examples/full-setup"), config: fullSetupConfig(em, config) }),
+  };
 }

@@ -42,6 +42,16 @@ export function fullSetupConfig(
   };
 }
 
+/** The email server examples/full-setup declares, as the API shows it (never the password). */
+export const FULL_SETUP_EMAIL = {
+  type: "standard",
+  host: "smtp.example.com",
+  port: 587,
+  username: "apikey",
+  sender_email: "auth@example.com",
+  sender_name: "Example Auth",
+};
+
 async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {
   const res = await fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${key}`, accept: "application/json" } });
   if (res.status === 404) return undefined;
