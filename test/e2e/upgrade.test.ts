@@ -13,8 +13,8 @@ import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { installPackage, repo } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor } from "./harness";
-import { API_KEY, clearRequestLog, emulator, projectConfig, requestLog, snapshot } from "./neon";
+import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
+import { API_KEY, clearRequestLog, projectConfig, requestLog, snapshot } from "./neon";
 
 /** The commit released as 0.1.0 (the repository has no tag for it). */
 const V0_1_0 = "afb9206";
@@ -87,13 +87,13 @@ describe("upgrading a stack written by 0.1.0", () => {
   let em: EmulatorHandle;
   let tmp: string;
 
-  beforeAll(async () => {
+  useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" }, ready: (s) => (em = s.em) });
+
+  beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-upgrade-"));
-    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
   });
 
-  afterAll(async () => {
-    await em?.close();
+  afterAll(() => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
