@@ -10,7 +10,7 @@ import { isLoopbackHost } from "../schemas/fields";
 import { databaseRoutes } from "./databaseRoutes";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
-import type { EmulatorCore } from "./core";
+import type { ControlRoute, EmulatorCore, Route } from "./core";
 import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type Reply } from "./http";
 import { integrationRoutes } from "./integration";
 import type { RequestLog, RequestLogEntry } from "./log";
@@ -179,6 +179,26 @@ function persistWrite(core: EmulatorCore, method: string): void {
   if (method !== "GET" && method !== "HEAD") core.store.mutated();
 }
 
+function isControl(r: Route): r is ControlRoute {
+  return "control" in r;
+}
+
+/** The route of a path among those of its kind, or the error it gets: 404, or 405 naming the allowed methods. */
+function routeOf<R extends Route>(
+  core: EmulatorCore,
+  method: string,
+  pathname: string,
+  what: string,
+  ofKind: (r: Route) => r is R,
+): { route: R; params: Record<string, string> } {
+  const m = core.router.match(method, pathname);
+  if (m !== null && "allowed" in m) {
+    throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
+  }
+  if (m === null || !ofKind(m.route)) throw new HttpError(404, `no ${what} ${method} ${pathname}`);
+  return { route: m.route, params: m.params };
+}
+
 export function createHandler(core: EmulatorCore) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const requestId = requestIdOf(req);
@@ -196,12 +216,8 @@ export function createHandler(core: EmulatorCore) {
           if (method !== "GET" && method !== "HEAD") requireJson(req);
           const raw = await readBody(req);
           const body = parseJsonBody(req, raw);
-          const m = core.router.match(method, pathname);
-          if (m === null) throw new HttpError(404, `no control route ${method} ${pathname}`);
-          if ("allowed" in m) throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
-          const route = m.route;
-          if (!("control" in route)) throw new HttpError(404, `no control route ${method} ${pathname}`);
-          reply = await route.control({ core, params: m.params, query: url.searchParams, body, secretsAllowed: mayReadSecrets(core, req) });
+          const { route, params } = routeOf(core, method, pathname, "control route", isControl);
+          reply = await route.control({ core, params, query: url.searchParams, body, secretsAllowed: mayReadSecrets(core, req) });
           persistWrite(core, method);
         } catch (e) {
           reply = toErrorReply(e, requestId);
@@ -270,13 +286,7 @@ async function handleApi(
       throw new HttpError(404, `no route for ${method} ${pathname}`);
     }
     const rel = pathname.slice(API_PREFIX.length) || "/";
-    const m = core.router.match(method, pathname);
-    if (m === null) throw new HttpError(404, `no route for ${method} ${pathname}`);
-    if ("allowed" in m) {
-      throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
-    }
-    const route = m.route;
-    if ("control" in route) throw new HttpError(404, `no route for ${method} ${pathname}`);
+    const { route, params } = routeOf(core, method, pathname, "route for", (r): r is ApiRoute => !isControl(r));
     template = route.template;
 
     // Authentication: bearer API key, before anything of the body is read.
@@ -313,7 +323,7 @@ async function handleApi(
     const ctx: ApiContext = {
       method,
       path: rel,
-      params: m.params,
+      params,
       query,
       body: parseJsonBody(req, raw),
       account,
