@@ -6,13 +6,15 @@
 import { z } from "zod";
 import { branchId as branchIdRule, projectId as projectIdRule } from "../schemas/common";
 import type { AuthBranchRec } from "./branchKit";
-import { HttpError, parseParam, parseWith, type Reply } from "./http";
+import { REDACTED } from "../client/redact";
+import type { ControlRoute } from "./core";
+import { HttpError, parseParam, parseWith } from "./http";
 import { iso, type Store } from "./store";
 
 const emailTestSwitch = z.strictObject({ success: z.boolean(), error_message: z.string().min(1).max(1000).optional() });
 
-function dump(b: AuthBranchRec, secrets: boolean, redacted: string) {
-  const hide = (v: string) => (secrets || v === "" ? v : redacted);
+function dump(b: AuthBranchRec, secrets: boolean) {
+  const hide = (v: string) => (secrets || v === "" ? v : REDACTED);
   const a = b.auth;
   return {
     branch_id: b.id,
@@ -32,30 +34,38 @@ function dump(b: AuthBranchRec, secrets: boolean, redacted: string) {
   };
 }
 
-/** Answers `/projects/{id}/branches/{branch_id}/(auth|email_test)`; undefined for any other path. */
-export function handleBranchControl(
-  store: Store,
-  method: string,
-  path: string,
-  query: URLSearchParams,
-  body: unknown,
-  redacted: string,
-): Reply | undefined {
-  const m = /^\/projects\/([^/]+)\/branches\/([^/]+)\/(auth|email_test)$/.exec(path);
-  if (m === null) return undefined;
-  const pid = parseParam(projectIdRule, "project_id", decodeURIComponent(m[1] as string));
-  const bid = parseParam(branchIdRule, "branch_id", decodeURIComponent(m[2] as string));
+function branchOf(store: Store, params: Record<string, string>): AuthBranchRec {
+  const pid = parseParam(projectIdRule, "project_id", params.project_id);
+  const bid = parseParam(branchIdRule, "branch_id", params.branch_id);
   const b = store.data.projects[pid]?.branches.find((x) => x.id === bid) as AuthBranchRec | undefined;
   if (b === undefined) throw new HttpError(404, `branch ${bid} of project ${pid} not found`);
-  const allow = (methods: string[]) => {
-    if (!methods.includes(method)) throw new HttpError(405, `method ${method} is not allowed on /_emulator${path}`, "", { allow: methods.join(", ") });
-  };
-  if (m[3] === "auth") {
-    allow(["GET"]);
-    return { status: 200, body: dump(b, query.get("secrets") === "true", redacted) };
-  }
-  allow(["DELETE", "PUT"]);
-  if (method === "DELETE") delete b.email_test;
-  else b.email_test = parseWith(emailTestSwitch, body);
-  return { status: 200, body: { email_test: b.email_test ?? { success: true } } };
+  return b;
 }
+
+const emailTest = (b: AuthBranchRec) => ({ status: 200, body: { email_test: b.email_test ?? { success: true } } });
+
+export const branchControlRoutes: ControlRoute[] = [
+  {
+    method: "GET",
+    template: "/projects/{project_id}/branches/{branch_id}/auth",
+    control: ({ core, params, query }) => ({ status: 200, body: dump(branchOf(core.store, params), query.get("secrets") === "true") }),
+  },
+  {
+    method: "PUT",
+    template: "/projects/{project_id}/branches/{branch_id}/email_test",
+    control: ({ core, params, body }) => {
+      const b = branchOf(core.store, params);
+      b.email_test = parseWith(emailTestSwitch, body);
+      return emailTest(b);
+    },
+  },
+  {
+    method: "DELETE",
+    template: "/projects/{project_id}/branches/{branch_id}/email_test",
+    control: ({ core, params }) => {
+      const b = branchOf(core.store, params);
+      delete b.email_test;
+      return emailTest(b);
+    },
+  },
+];

@@ -1,21 +1,21 @@
 /**
  * Control routes under /_emulator (loopback only, never rate limited nor faulted; no API key, but
- * secrets only for the control token or an API key; see sourceProblem in server.ts).
+ * secrets only for the control token or an API key; see sourceProblem in server.ts), served by the
+ * same router as the API.
  * They stand in for what happens outside the API: the browser step of an ownership transfer, a
  * look into the database's users_sync table, and test tooling (state, request log, faults).
  */
 import { projectId as projectIdSchema } from "../schemas/common";
-import { handleBranchControl } from "./branchControl";
-import { handleDatabaseControl } from "./databaseRoutes";
+import { branchControlRoutes } from "./branchControl";
+import { databaseControlRoutes } from "./databaseRoutes";
 import { checkFaultSettings, checkOneShot, parseFaultSpec, type OneShotFault } from "./faults";
 import { REDACTED } from "../client/redact";
-import { HttpError, parseParam, type Reply } from "./http";
+import { HttpError, parseParam } from "./http";
 import { confirmTransfer, integrationView, SCHEMA_NAME, TABLE_NAME } from "./integration";
 import { branchView, operationView } from "./projects";
-import type { EmulatorCore } from "./core";
+import type { ControlRoute, EmulatorCore } from "./core";
 import { emptyState, iso, STATE_VERSION, type IntegrationRec } from "./store";
 import { usersSyncRows } from "./users";
-
 
 function redact(value: string, show: boolean): string {
   return show ? value : REDACTED;
@@ -77,61 +77,50 @@ function badRequest(e: unknown): never {
   throw new HttpError(400, (e as Error).message);
 }
 
-function notAllowed(method: string, path: string, allowed: string[]): never {
-  throw new HttpError(405, `method ${method} is not allowed on /_emulator${path}`, "", { allow: allowed.join(", ") });
-}
+const ok = { status: 200, body: { ok: true } };
 
-export async function handleControl(
-  core: EmulatorCore,
-  method: string,
-  path: string,
-  query: URLSearchParams,
-  reqBody: unknown,
-  access: { secretsAllowed: boolean } = { secretsAllowed: false },
-): Promise<Reply> {
-  const branchReply = handleBranchControl(core.store, method, path, query, reqBody, REDACTED);
-  if (branchReply !== undefined) return branchReply;
-  const databaseReply = await handleDatabaseControl(core.store, method, path, reqBody);
-  if (databaseReply !== undefined) return databaseReply;
-  switch (path) {
-    case "/health":
-      if (method !== "GET") notAllowed(method, path, ["GET"]);
-      return { status: 200, body: { ok: true } };
-
-    case "/reset":
-      if (method !== "POST") notAllowed(method, path, ["POST"]);
+export const controlRoutes: ControlRoute[] = [
+  { method: "GET", template: "/health", control: () => ok },
+  {
+    method: "POST",
+    template: "/reset",
+    control: ({ core }) => {
       core.store.replace(emptyState());
       core.log.clear();
       core.faults.reset();
       core.limiter.reset();
       core.seed();
-      return { status: 200, body: { ok: true } };
-
-    case "/state":
-      if (method !== "GET") notAllowed(method, path, ["GET"]);
-      if (query.get("secrets") === "true" && !access.secretsAllowed) {
+      return ok;
+    },
+  },
+  {
+    method: "GET",
+    template: "/state",
+    control: ({ core, query, secretsAllowed }) => {
+      if (query.get("secrets") === "true" && !secretsAllowed) {
         throw new HttpError(
           401,
           "secrets: send Authorization: Bearer <control token> (printed when the emulator starts) or one of its API keys",
         );
       }
       return { status: 200, body: stateDump(core, query.get("secrets") === "true") };
-
-    case "/requests":
-      if (method === "GET") return { status: 200, body: { requests: core.log.list() } };
-      if (method === "DELETE") return { status: 200, body: { cleared: core.log.clear() } };
-      return notAllowed(method, path, ["DELETE", "GET"]);
-
-    case "/stats":
-      if (method !== "GET") notAllowed(method, path, ["GET"]);
-      return {
-        status: 200,
-        body: { ...core.log.stats(), faults: { ...core.faults.injected }, state_writes: core.store.writes },
-      };
-
-    case "/faults": {
-      if (method === "GET") return { status: 200, body: core.faults.snapshot() };
-      if (method !== "PUT") return notAllowed(method, path, ["GET", "PUT"]);
+    },
+  },
+  { method: "GET", template: "/requests", control: ({ core }) => ({ status: 200, body: { requests: core.log.list() } }) },
+  { method: "DELETE", template: "/requests", control: ({ core }) => ({ status: 200, body: { cleared: core.log.clear() } }) },
+  {
+    method: "GET",
+    template: "/stats",
+    control: ({ core }) => ({
+      status: 200,
+      body: { ...core.log.stats(), faults: { ...core.faults.injected }, state_writes: core.store.writes },
+    }),
+  },
+  { method: "GET", template: "/faults", control: ({ core }) => ({ status: 200, body: core.faults.snapshot() }) },
+  {
+    method: "PUT",
+    template: "/faults",
+    control: ({ core, body: reqBody }) => {
       const b = body(reqBody);
       let settings;
       let next: OneShotFault[] | undefined;
@@ -146,25 +135,29 @@ export async function handleControl(
       }
       core.faults.set(settings, next ?? []);
       return { status: 200, body: core.faults.snapshot() };
-    }
-
-    case "/transfers/confirm": {
-      if (method !== "POST") notAllowed(method, path, ["POST"]);
+    },
+  },
+  {
+    method: "POST",
+    template: "/transfers/confirm",
+    control: ({ core, body: reqBody }) => {
       const b = body(reqBody);
       if (typeof b.code !== "string" || b.code === "") throw new HttpError(400, "code: is required");
       return { status: 200, body: confirmTransfer(core.store, b.code) };
-    }
-  }
-
-  const m = /^\/projects\/([^/]+)\/users_sync$/.exec(path);
-  if (m !== null) {
-    if (method !== "GET") notAllowed(method, path, ["GET"]);
-    const id = parseParam(projectIdSchema, "project_id", decodeURIComponent(m[1] as string));
-    const p = core.store.data.projects[id];
-    if (p === undefined) throw new HttpError(404, `project ${id} not found`);
-    const i = p.integrations.stack;
-    if (i === undefined) throw new HttpError(404, `relation "${SCHEMA_NAME}.${TABLE_NAME}" does not exist in project ${id}`);
-    return { status: 200, body: { schema: SCHEMA_NAME, table: TABLE_NAME, rows: usersSyncRows(i) } };
-  }
-  throw new HttpError(404, `no control route ${method} /_emulator${path}`);
-}
+    },
+  },
+  {
+    method: "GET",
+    template: "/projects/{project_id}/users_sync",
+    control: ({ core, params }) => {
+      const id = parseParam(projectIdSchema, "project_id", params.project_id);
+      const p = core.store.data.projects[id];
+      if (p === undefined) throw new HttpError(404, `project ${id} not found`);
+      const i = p.integrations.stack;
+      if (i === undefined) throw new HttpError(404, `relation "${SCHEMA_NAME}.${TABLE_NAME}" does not exist in project ${id}`);
+      return { status: 200, body: { schema: SCHEMA_NAME, table: TABLE_NAME, rows: usersSyncRows(i) } };
+    },
+  },
+  ...branchControlRoutes,
+  ...databaseControlRoutes,
+];

@@ -9,6 +9,7 @@ import { hostingEndpoints } from "../schemas/endpointsProject";
 import { projectFromPath } from "./access";
 import type { AuthBranchRec } from "./branchKit";
 import { checkDatabaseAndRole, databasesOf } from "./database";
+import type { ControlRoute } from "./core";
 import { HttpError, parseParam, parseWith, type ApiContext, type ApiRoute, type Reply } from "./http";
 import type { Store } from "./store";
 import { removeUser } from "./users";
@@ -32,54 +33,75 @@ export const databaseRoutes: ApiRoute[] = [{ method: E.method, template: E.path,
 const reachability = z.strictObject({ reachable: z.boolean() });
 const userChange = z.strictObject({ name: userName.nullable().optional(), email: email.optional() });
 
+/** A user of the project-level integration, or undefined. */
+function projectUser(store: Store, params: Record<string, string>) {
+  const id = parseParam(projectIdRule, "project_id", params.project_id);
+  const i = store.data.projects[id]?.integrations.stack;
+  const at = i?.users.findIndex((u) => u.id === params.user_id) ?? -1;
+  return i === undefined || at < 0 ? undefined : { i, at, user: i.users[at]! };
+}
+
+function notFound(params: Record<string, string>): HttpError {
+  return new HttpError(404, `user ${params.user_id} not found in project ${params.project_id}`);
+}
+
 /**
- * A rename of a branch user (branch-scoped integrations), as made in Neon's console; deleting one
- * goes through the public API (`DELETE …/auth/users/{id}`).
+ * A user of a branch-scoped integration, for a rename made in Neon's console; deleting one goes
+ * through the public API (`DELETE …/auth/users/{id}`).
  */
-async function changeBranchUser(store: Store, projectId: string, userId: string, method: string, body: unknown): Promise<Reply> {
-  const branches = (store.data.projects[projectId]?.branches ?? []) as AuthBranchRec[];
-  const user = branches.flatMap((b) => b.neon_auth?.users ?? []).find((u) => u.id === userId);
-  if (user === undefined) throw new HttpError(404, `user ${userId} not found in project ${projectId}`);
-  if (method !== "PATCH") throw new HttpError(405, `method ${method} is not allowed for a branch user`, "", { allow: "PATCH" });
-  const change = parseWith(userChange, body);
-  if (change.name !== undefined) user.name = change.name;
-  if (change.email !== undefined) user.email = change.email;
+function branchUser(store: Store, params: Record<string, string>) {
+  const branches = (store.data.projects[params.project_id as string]?.branches ?? []) as AuthBranchRec[];
+  return branches.flatMap((b) => b.neon_auth?.users ?? []).find((u) => u.id === params.user_id);
+}
+
+async function database(store: Store): Promise<Reply> {
+  const dbs = databasesOf(store);
+  return { status: 200, body: { reachable: dbs.reachable, running: dbs.running() } };
+}
+
+/**
+ * The databases follow the state when it reports a change; the reply waits until they have, so
+ * that the next read of users_sync shows this one (the server persists the write afterwards).
+ */
+async function changed(store: Store): Promise<Reply> {
   store.mutated();
   await databasesOf(store).settled();
   return { status: 200, body: { ok: true } };
 }
 
-/**
- * `GET|PUT /_emulator/database` and `PATCH|DELETE /_emulator/projects/{id}/users/{user_id}`;
- * undefined for any other path.
- */
-export async function handleDatabaseControl(store: Store, method: string, path: string, body: unknown): Promise<Reply | undefined> {
-  if (path === "/database") {
-    const dbs = databasesOf(store);
-    if (method === "PUT") await dbs.setReachable(parseWith(reachability, body).reachable);
-    else if (method !== "GET") throw new HttpError(405, `method ${method} is not allowed on /_emulator${path}`, "", { allow: "GET, PUT" });
-    return { status: 200, body: { reachable: dbs.reachable, running: dbs.running() } };
-  }
-  const m = /^\/projects\/([^/]+)\/users\/([^/]+)$/.exec(path);
-  if (m === null) return undefined;
-  const id = parseParam(projectIdRule, "project_id", decodeURIComponent(m[1] as string));
-  const userId = decodeURIComponent(m[2] as string);
-  const i = store.data.projects[id]?.integrations.stack;
-  const at = i?.users.findIndex((u) => u.id === userId) ?? -1;
-  if (i === undefined || at < 0) return changeBranchUser(store, id, userId, method, body);
-  const user = i.users[at]!;
-  const now = store.now();
-  if (method === "DELETE") {
-    removeUser(i, at, now);
-  } else if (method === "PATCH") {
-    const change = parseWith(userChange, body);
-    if (change.name !== undefined) user.name = change.name;
-    if (change.email !== undefined) user.email = change.email;
-    user.updated_ms = now;
-  } else {
-    throw new HttpError(405, `method ${method} is not allowed on /_emulator${path}`, "", { allow: "DELETE, PATCH" });
-  }
-  store.mutated();
-  await databasesOf(store).settled();
-  return { status: 200, body: { ok: true } };
-}
+/** `GET|PUT /_emulator/database` and `PATCH|DELETE /_emulator/projects/{id}/users/{user_id}`. */
+export const databaseControlRoutes: ControlRoute[] = [
+  { method: "GET", template: "/database", control: ({ core }) => database(core.store) },
+  {
+    method: "PUT",
+    template: "/database",
+    control: async ({ core, body }) => {
+      await databasesOf(core.store).setReachable(parseWith(reachability, body).reachable);
+      return database(core.store);
+    },
+  },
+  {
+    method: "DELETE",
+    template: "/projects/{project_id}/users/{user_id}",
+    control: ({ core, params }) => {
+      const found = projectUser(core.store, params);
+      if (found === undefined) throw notFound(params);
+      removeUser(found.i, found.at, core.store.now());
+      return changed(core.store);
+    },
+  },
+  {
+    method: "PATCH",
+    template: "/projects/{project_id}/users/{user_id}",
+    control: ({ core, params, body }) => {
+      const found = projectUser(core.store, params);
+      const user = found?.user ?? branchUser(core.store, params);
+      if (user === undefined) throw notFound(params);
+      const change = parseWith(userChange, body);
+      if (change.name !== undefined) user.name = change.name;
+      if (change.email !== undefined) user.email = change.email;
+      if (found !== undefined) found.user.updated_ms = core.store.now();
+      return changed(core.store);
+    },
+  },
+];

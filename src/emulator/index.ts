@@ -7,13 +7,15 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { systemClock, type Clock } from "../clock";
 import { ID_PATTERN } from "../schemas/common";
-import { stateDump } from "./control";
+import { controlRoutes, stateDump } from "./control";
 import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSettings, type OneShotFault } from "./faults";
 import { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
 import { RequestLog } from "./log";
 import { insertProject } from "./projects";
 import { RequestThrottle, type RateLimitOption } from "./ratelimit";
-import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler, Router, type EmulatorCore } from "./server";
+import type { EmulatorCore, Route } from "./core";
+import { Router } from "./router";
+import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler } from "./server";
 import { Databases } from "./database";
 import { Store } from "./store";
 
@@ -138,7 +140,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
     config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0) },
     keys,
-    router: new Router(allRoutes),
+    router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, controlRoutes),
     validateResponses: options.validateResponses ?? true,
     port: 0,
     allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter((h) => h !== "")),

@@ -1,26 +1,31 @@
-/** Matches a method and path against route templates: the most literal segments win. */
-import { HttpError, type ApiRoute } from "./http";
+/**
+ * Matches a method and path against route templates: the most literal segments win. One router
+ * serves the API and the control routes; each set is registered under its own prefix.
+ */
+import { HttpError } from "./http";
 
-interface CompiledRoute {
-  route: ApiRoute;
+interface CompiledRoute<R> {
+  route: R;
   segments: string[];
   literals: number;
 }
 
-export class Router {
-  private readonly compiled: CompiledRoute[];
+export class Router<R extends { method: string; template: string }> {
+  private readonly compiled: CompiledRoute<R>[] = [];
 
-  constructor(routes: ApiRoute[]) {
-    this.compiled = routes.map((route) => {
-      const segments = route.template.split("/").slice(1);
-      return { route, segments, literals: segments.filter((s) => !s.startsWith("{")).length };
-    });
+  /** Registers routes whose templates are relative to `prefix` (e.g. `/api/v2`). */
+  add(prefix: string, routes: readonly R[]): this {
+    for (const route of routes) {
+      const segments = (prefix + route.template).split("/").slice(1);
+      this.compiled.push({ route, segments, literals: segments.filter((s) => !s.startsWith("{")).length });
+    }
+    return this;
   }
 
   /** The best route for the method and path, the allowed methods (405), or null (404). */
-  match(method: string, path: string): { route: ApiRoute; params: Record<string, string> } | { allowed: string[] } | null {
+  match(method: string, path: string): { route: R; params: Record<string, string> } | { allowed: string[] } | null {
     const parts = path.split("/").slice(1);
-    let best: { c: CompiledRoute; params: Record<string, string> } | null = null;
+    let best: { c: CompiledRoute<R>; params: Record<string, string> } | null = null;
     const allowed = new Set<string>();
     for (const c of this.compiled) {
       if (c.segments.length !== parts.length) continue;

@@ -1,17 +1,16 @@
 /**
  * HTTP server: routing, the error envelope, request ids, authentication, rate limits, faults,
- * request log. Handlers live in one file per API area; control routes in control.ts.
+ * request log. Handlers live in one file per API area; control routes in control.ts; one router
+ * (core.router) serves both.
  */
 import * as http from "node:http";
 import type { Socket } from "node:net";
 import { branchScopedRoutes } from "./branchRoutes";
 import { isLoopbackHost } from "../schemas/fields";
-import { handleControl } from "./control";
 import { databaseRoutes } from "./databaseRoutes";
 import { domainRoutes } from "./domains";
 import { emailRoutes } from "./email";
-import type { EmulatorCore } from "./core";
-import { Router } from "./router";
+import type { ControlRoute, EmulatorCore, Route } from "./core";
 import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type Reply } from "./http";
 import { integrationRoutes } from "./integration";
 import type { RequestLog, RequestLogEntry } from "./log";
@@ -180,6 +179,26 @@ function persistWrite(core: EmulatorCore, method: string): void {
   if (method !== "GET" && method !== "HEAD") core.store.mutated();
 }
 
+function isControl(r: Route): r is ControlRoute {
+  return "control" in r;
+}
+
+/** The route of a path among those of its kind, or the error it gets: 404, or 405 naming the allowed methods. */
+function routeOf<R extends Route>(
+  core: EmulatorCore,
+  method: string,
+  pathname: string,
+  what: string,
+  ofKind: (r: Route) => r is R,
+): { route: R; params: Record<string, string> } {
+  const m = core.router.match(method, pathname);
+  if (m !== null && "allowed" in m) {
+    throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
+  }
+  if (m === null || !ofKind(m.route)) throw new HttpError(404, `no ${what} ${method} ${pathname}`);
+  return { route: m.route, params: m.params };
+}
+
 export function createHandler(core: EmulatorCore) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const requestId = requestIdOf(req);
@@ -196,9 +215,9 @@ export function createHandler(core: EmulatorCore) {
           if (refused !== undefined) throw new HttpError(403, refused);
           if (method !== "GET" && method !== "HEAD") requireJson(req);
           const raw = await readBody(req);
-          reply = await handleControl(core, method, pathname.slice(CONTROL_PREFIX.length) || "/", url.searchParams, parseJsonBody(req, raw), {
-            secretsAllowed: mayReadSecrets(core, req),
-          });
+          const body = parseJsonBody(req, raw);
+          const { route, params } = routeOf(core, method, pathname, "control route", isControl);
+          reply = await route.control({ core, params, query: url.searchParams, body, secretsAllowed: mayReadSecrets(core, req) });
           persistWrite(core, method);
         } catch (e) {
           reply = toErrorReply(e, requestId);
@@ -267,12 +286,8 @@ async function handleApi(
       throw new HttpError(404, `no route for ${method} ${pathname}`);
     }
     const rel = pathname.slice(API_PREFIX.length) || "/";
-    const m = core.router.match(method, rel);
-    if (m === null) throw new HttpError(404, `no route for ${method} ${pathname}`);
-    if ("allowed" in m) {
-      throw new HttpError(405, `method ${method} is not allowed on ${pathname}`, "", { allow: m.allowed.join(", ") });
-    }
-    template = m.route.template;
+    const { route, params } = routeOf(core, method, pathname, "route for", (r): r is ApiRoute => !isControl(r));
+    template = route.template;
 
     // Authentication: bearer API key, before anything of the body is read.
     const bearer = bearerOf(req);
@@ -308,7 +323,7 @@ async function handleApi(
     const ctx: ApiContext = {
       method,
       path: rel,
-      params: m.params,
+      params,
       query,
       body: parseJsonBody(req, raw),
       account,
@@ -316,10 +331,10 @@ async function handleApi(
       clock: core.clock,
       config: core.config,
     };
-    reply = await m.route.handler(ctx);
+    reply = await route.handler(ctx);
     persistWrite(core, method);
-    if (core.validateResponses && m.route.response !== undefined) {
-      const check = m.route.response.safeParse(reply.body);
+    if (core.validateResponses && route.response !== undefined) {
+      const check = route.response.safeParse(reply.body);
       if (!check.success) {
         reply = errorBody(
           500,
@@ -341,4 +356,4 @@ async function handleApi(
   send(res, reply);
 }
 
-export { keyLabel, Router, type EmulatorCore };
+export { keyLabel, type EmulatorCore };

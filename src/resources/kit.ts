@@ -1,56 +1,24 @@
 /**
  * The small shared kit of the resources: input validation for `check`, field-list diffs, ids,
- * and the thin provider object that the engine serializes into state.
+ * and each kind's provider object, looked up in the registry (providers/index.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { PROVIDERS, type Kind } from "./providers";
+
+export type { Kind };
 
 /** What the engine sends for a value it does not know yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export type Props = Record<string, any>;
 
-/** The resource kinds, one per file in this folder; also the last part of each type token. */
-export type Kind =
-  | "AuthIntegration"
-  | "AuthSdkKeys"
-  | "AuthOwnershipTransfer"
-  | "AuthUser"
-  | "OAuthProvider"
-  | "RedirectDomain"
-  | "EmailServer"
-  | "NeonAuth";
-
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
 export const MODULE = "neon-auth";
 
-/**
- * The provider object serialized into every resource's `__provider`. Each kind's object is
- * the whole export of its own module (providers/<Kind>.ts): installed from node_modules, it is
- * recorded as a `require()` of that module (about 300 bytes). Its methods hold no logic either:
- * at call time they load the implementation by package name in the dynamic-provider process,
- * so that even where the serializer copies them (a linked checkout), one client (one rate
- * limiter, one connection pool) serves every resource of a run.
- */
-export function dynamicProvider(kind: Kind): pulumi.dynamic.ResourceProvider {
-  const impl = () => require("pulumi-neon-auth/dist/resources/runtime").handler(kind);
-  return {
-    configure: (req) => require("pulumi-neon-auth/dist/resources/runtime").configure(req),
-    check: (olds, news) => impl().check(olds, news),
-    diff: (id, olds, news) => impl().diff(id, olds, news),
-    create: (inputs) => impl().create(inputs),
-    read: (id, props) => impl().read(id, props),
-    update: (id, olds, news) => impl().update(id, olds, news),
-    delete: (id, props) => impl().delete(id, props),
-  };
-}
-
-/**
- * The provider object of a kind, loaded from its own module (providers/<Kind>.ts) when a
- * resource is constructed, so that the object the engine serializes is that module's export.
- */
+/** The provider object of a kind: its module's export, from the registry (providers/index.ts). */
 export function providerOf(kind: Kind): pulumi.dynamic.ResourceProvider {
-  return require(`./providers/${kind}`);
+  return PROVIDERS[kind];
 }
 
 /** What each resource file implements; the runtime dispatches to it by kind. */

@@ -1,5 +1,5 @@
 /**
- * Neon Auth on one branch: the branch-scoped (Better Auth) API generation of API-BRANCH.md, with
+ * Neon Auth on one branch: the branch-scoped (Better Auth) API generation (`/projects/{id}/branches/{id}/auth`), with
  * its singleton settings as properties. Named after Neon's own product name, as its console and
  * docs say "Neon Auth" for this generation; the project-level `AuthIntegration` keeps its name.
  */

@@ -1,6 +1,7 @@
 /**
- * Entry point of the dynamic-provider process: the serialized provider methods (kit.ts) load
- * this module by package name and dispatch to the handler of their resource kind.
+ * Entry point of the dynamic-provider process: the serialized provider methods
+ * (providers/dynamic.ts) load this module by package name and dispatch to the handler of their
+ * resource kind.
  */
 import { assertNodeVersion } from "../nodeVersion";
 // First, before the rest loads: on an old Node our dependencies fail without saying why.

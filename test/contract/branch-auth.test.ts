@@ -25,7 +25,7 @@ beforeEach(async () => {
 
 async function newBranch(name?: string): Promise<string> {
   const r = await call(H.createBranch, { project_id: PROJECT }, { body: name === undefined ? {} : { branch: { name } } });
-  clock.advance(500);
+  await clock.advance(500);
   return r.json.branch.id as string;
 }
 
@@ -41,7 +41,7 @@ describe("branches", () => {
     ]);
     const locked = await call(B.enableBranchAuth, { project_id: PROJECT, branch_id: b.id }, { body: { auth_provider: "better_auth" } });
     expect(locked.status).toBe(423);
-    clock.advance(500);
+    await clock.advance(500);
     const got = await call(H.getBranch, { project_id: PROJECT, branch_id: b.id });
     expect(got.status).toBe(200);
     expect(got.json.branch).toEqual({ ...b, current_state: "ready" });

@@ -43,7 +43,7 @@ describe("projects", () => {
     expect(running.status).toBe(200);
     expect(running.json.operation.status).toBe("running");
 
-    clock.advance(500);
+    await clock.advance(500);
     const done = await h.api("GET", `/projects/${project.id}/operations/${op.id}`);
     expect(done.json).toEqual({
       operation: { ...op, status: "finished", updated_at: "2025-01-01T12:00:00Z", total_duration_ms: 500 },
@@ -311,7 +311,7 @@ describe("auth endpoints", () => {
 
   it("accepts database_name and role_name and reports db_name", async () => {
     const p = await h.api("POST", "/projects", { body: { project: { name: "custom-db" } } });
-    clock.advance(500);
+    await clock.advance(500);
     const r = await h.api("POST", "/projects/auth/create", {
       body: { auth_provider: "stack", project_id: p.json.project.id, branch_id: p.json.branch.id, database_name: "app", role_name: "app_owner" },
     });

@@ -305,7 +305,7 @@ describe("423 while a project operation runs", () => {
       const op = await slow.api("GET", `/projects/${id}/operations/${p.json.operations[0].id}`);
       expect(op.json.operation.status).toBe("running");
 
-      clock.advance(1_000);
+      await clock.advance(1_000);
       expect((await slow.api("GET", `/projects/${id}/operations/${p.json.operations[0].id}`)).json.operation.status).toBe("finished");
       expect((await slow.api("POST", "/projects/auth/create", { body: create })).status).toBe(201);
       expect((await slow.api("POST", `/projects/${id}/auth/domains`, { body: { domain: "https://a.example.com", auth_provider: "stack" } })).status).toBe(201);

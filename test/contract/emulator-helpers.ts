@@ -1,7 +1,7 @@
 /** Helpers for the emulator's contract tests: plain `fetch` over real HTTP, no client library. */
 import { expect } from "vitest";
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from "../../src/emulator";
-import type { Clock } from "../../src/clock";
+import { ManualClock } from "../../src/clock";
 import { ENDPOINTS, type AnyEndpoint } from "../../src/schemas/endpoints";
 import { generalError, operation, validate } from "./openapi";
 
@@ -94,16 +94,9 @@ function conformsToDocument(method: string, path: string, r: HttpResult): void {
   }
 }
 
-/** A clock that moves only when told to (sleep resolves on the next macrotask). */
-export function manualClock(start = Date.UTC(2025, 0, 1, 12, 0, 0)): Clock & { advance(ms: number): void } {
-  let t = start;
-  return {
-    now: () => t,
-    sleep: () => new Promise((r) => setTimeout(r, 0)),
-    advance(ms: number) {
-      t += ms;
-    },
-  };
+/** The one clock of the package (src/clock.ts), stopped at a fixed start: time moves when a test advances it. */
+export function manualClock(start = Date.UTC(2025, 0, 1, 12, 0, 0)): ManualClock {
+  return new ManualClock(start);
 }
 
 /** Creates the stack integration on the seeded project and returns the key set. */

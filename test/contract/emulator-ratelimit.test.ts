@@ -26,14 +26,14 @@ describe("rate limits (spec model)", () => {
       expect((await h.api("GET", "/projects", { key: KEY_B })).status).toBe(200);
 
       // One token comes back after 60/700 s (about 85.7 ms).
-      clock.advance(80);
+      await clock.advance(80);
       expect((await h.api("GET", "/projects")).status).toBe(429);
-      clock.advance(6);
+      await clock.advance(6);
       expect((await h.api("GET", "/projects")).status).toBe(200);
       expect((await h.api("GET", "/projects")).status).toBe(429);
 
       // Sustained: 10 seconds give 116 more (floor(10 * 700 / 60) + the 0.0... left over).
-      clock.advance(10_000);
+      await clock.advance(10_000);
       let ok = 0;
       for (let i = 0; i < 130; i++) if ((await h.api("GET", paths[i % paths.length] as string)).status === 200) ok++;
       // Capacity caps the refill at 40.
@@ -56,9 +56,9 @@ describe("rate limits (spec model)", () => {
       expect(r.status).toBe(429);
       // 6 per minute = one token every 10 s.
       expect(r.headers.get("retry-after")).toBe("10");
-      clock.advance(9_000);
+      await clock.advance(9_000);
       expect((await h.api("GET", "/projects")).headers.get("retry-after")).toBe("1");
-      clock.advance(1_000);
+      await clock.advance(1_000);
       expect((await h.api("GET", "/projects")).status).toBe(200);
     } finally {
       await h.close();
@@ -79,7 +79,7 @@ describe("rate limits (spec model)", () => {
       expect((await h.api("GET", "/projects/p-other")).status).toBe(429);
       // Another route of the same key passes.
       expect((await h.api("GET", `/projects/${PROJECT}/branches`)).status).toBe(200);
-      clock.advance(334);
+      await clock.advance(334);
       expect((await h.api("GET", `/projects/${PROJECT}`)).status).toBe(200);
     } finally {
       await h.close();

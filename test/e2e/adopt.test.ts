@@ -3,10 +3,10 @@
  * stack takes them over, sets what it declares, and later deletes them like its own.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const P = "p-adopt";
 const BRANCH = "br-main-p-adopt";
@@ -15,18 +15,20 @@ describe("adopting objects that already exist", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${BRANCH}`] });
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${BRANCH}`] },
+    stack: (em) => ({
       program: path.join(__dirname, "programs", "all-kinds"),
       config: {
         ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: BRANCH },
-        clientSecret: { value: "gh-secret-declared-77", secret: true },
+        ...projectConfig(P, BRANCH, { clientSecret: "gh-secret-declared-77" }),
         without: { value: JSON.stringify(["keys", "transfer", "user", "email"]) },
       },
-    });
+    }),
+    ready: (s) => ({ em, e2e } = s),
+  });
+
+  beforeAll(async () => {
     // Made in the console, before the stack existed.
     expect(
       await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH }),
@@ -41,11 +43,6 @@ describe("adopting objects that already exist", () => {
     expect(
       await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://app.example.com", auth_provider: "stack" }),
     ).toBe(201);
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
   });
 
   it("refuses to take over an existing integration silently", async () => {

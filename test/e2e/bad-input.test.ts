@@ -9,8 +9,8 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
+import { changesOf, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { clearRequestLog, neonConfig, requestLog } from "./neon";
 
 const P = "p-bad";
 const B = "br-main-p-bad";
@@ -198,8 +198,9 @@ describe("bad input is refused at preview", () => {
   const stacks: E2eStack[] = [];
   const messages = new Map<number, string>();
 
+  useEmulatorStack({ emulator: { seedProjects: [P] }, ready: (s) => (em = s.em) });
+
   beforeAll(async () => {
-    em = await emulator({ seedProjects: [P] });
     for (let i = 0; i < STACKS; i++) {
       stacks.push(await stackFor({ program: PROGRAM, stackName: `bad-${i}`, config: neonConfig(em) }));
     }
@@ -221,9 +222,9 @@ describe("bad input is refused at preview", () => {
     );
   }, 1_200_000);
 
+  // Runs before the fixture's teardown closes the emulator (after-hooks run last-registered first).
   afterAll(async () => {
     for (const s of stacks) await s.cleanup();
-    await em?.close();
   });
 
   it(`tries at least 100 bad inputs across all seven resources (${CASES.length} in ${GROUPS.length} previews)`, () => {
@@ -279,15 +280,14 @@ describe("borderline forms are accepted and made canonical", () => {
     { kind: "AuthUser", args: { projectId: P, email: " Ada@Example.com ", name: "  Ada Lovelace  " } },
   ];
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [P] });
-    e2e = await stackFor({ program: PROGRAM, stackName: "borderline", config: neonConfig(em) });
-    await e2e.stack.setAllConfig({ cases: { value: JSON.stringify(accepted) }, chain: { value: "true" } });
+  useEmulatorStack({
+    emulator: { seedProjects: [P] },
+    stack: (em) => ({ program: PROGRAM, stackName: "borderline", config: neonConfig(em) }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+  beforeAll(async () => {
+    await e2e.stack.setAllConfig({ cases: { value: JSON.stringify(accepted) }, chain: { value: "true" } });
   });
 
   it("up creates them in canonical form; a second preview and a refresh change nothing", async () => {

@@ -8,10 +8,10 @@
  */
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, outOfBand, requestLog, snapshot } from "./neon";
+import { stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, clearRequestLog, outOfBand, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const OTHER_KEY = "e2e-other-account-key-77c1";
@@ -28,19 +28,18 @@ describe("credentials and isolation", () => {
     return JSON.stringify(state.projects.find((p: any) => p.id === P));
   }
 
-  beforeAll(async () => {
+  useEmulatorStack({
     // Two accounts: the first key owns the seeded project.
-    em = await emulator({ apiKeys: [API_KEY, OTHER_KEY], seedProjects: [`${P}:${B}`], rateLimit: "off" });
-    // The owner's auth setup, made outside any stack.
-    expect(
-      await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: B, database_name: "neondb", role_name: "neondb_owner" }),
-    ).toBe(201);
-    expect(await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://owner.example.com", auth_provider: "stack" })).toBe(201);
-    expect(await outOfBand(em, "POST", "/projects/auth/user", { project_id: P, auth_provider: "stack", email: "owner@example.com" })).toBe(201);
-  });
-
-  afterAll(async () => {
-    await em?.close();
+    emulator: { apiKeys: [API_KEY, OTHER_KEY], seedProjects: [`${P}:${B}`], rateLimit: "off" },
+    prepare: async (em) => {
+      // The owner's auth setup, made outside any stack.
+      expect(
+        await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: B, database_name: "neondb", role_name: "neondb_owner" }),
+      ).toBe(201);
+      expect(await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://owner.example.com", auth_provider: "stack" })).toBe(201);
+      expect(await outOfBand(em, "POST", "/projects/auth/user", { project_id: P, auth_provider: "stack", email: "owner@example.com" })).toBe(201);
+    },
+    ready: (s) => (em = s.em),
   });
 
   /** `up` of the seven resources with the given key settings; returns the failures by resource kind. */

@@ -7,14 +7,12 @@
  * resolved by reading neon_auth.users_sync from the emulator's real Postgres: one `up`, no failed
  * resource, exactly one row per declared user.
  */
-import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { emulator, fullSetupConfig, snapshot, usersSyncRows } from "./neon";
+import { changesOf, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
+import { FULL_SETUP_EMAIL, snapshot, usersSyncRows } from "./neon";
 
-const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-faults";
 const BRANCH = "br-main-p-faults";
 const EXTRA = 20;
@@ -44,27 +42,22 @@ describe("full setup under random faults", () => {
   let e2e: E2eStack;
   const figures = { ups: 0 };
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec", faults: FAULTS });
-    e2e = await stackFor({
-      program: PROGRAM,
-      config: fullSetupConfig(em, {
-        project: PROJECT,
-        branch: BRANCH,
-        githubClientSecret: "gh-secret-faults-5a1",
-        smtpPassword: "smtp-pw-faults-9c2",
-        extraDomains: EXTRA,
-      }),
-    });
-  });
-
-  afterAll(async () => {
-    em?.faults.set(parseFaultSpec(""));
-    await e2e?.cleanup();
-    const stats = await (await fetch(`${em.controlUrl}/stats`)).json();
-    // The figures the README reports.
-    console.log(`faults figures: ${JSON.stringify({ ...figures, requests: (stats as any).total, injected: (stats as any).faults })}`);
-    await em?.close();
+  useEmulatorStack({
+    ...fullSetup({
+      project: PROJECT,
+      branch: BRANCH,
+      githubClientSecret: "gh-secret-faults-5a1",
+      smtpPassword: "smtp-pw-faults-9c2",
+      extraDomains: EXTRA,
+      faults: FAULTS,
+    }),
+    ready: (s) => ({ em, e2e } = s),
+    beforeTeardown: ({ em }) => em.faults.set(parseFaultSpec("")),
+    afterCleanup: async (em) => {
+      const stats = await (await fetch(`${em.controlUrl}/stats`)).json();
+      // The figures the README reports.
+      console.log(`faults figures: ${JSON.stringify({ ...figures, requests: (stats as any).total, injected: (stats as any).faults })}`);
+    },
   });
 
   // stack + integration + keys + 2 providers + (3 + EXTRA) domains + email + 2 users
@@ -88,14 +81,7 @@ describe("full setup under random faults", () => {
         { id: "google", type: "shared" },
       ],
       domains: DECLARED_DOMAINS,
-      email: {
-        type: "standard",
-        host: "smtp.example.com",
-        port: 587,
-        username: "apikey",
-        sender_email: "auth@example.com",
-        sender_name: "Example Auth",
-      },
+      email: FULL_SETUP_EMAIL,
       users: [
         { email: "ada@example.com", name: "Ada Lovelace" },
         { email: "grace@example.com", name: "Grace Hopper" },

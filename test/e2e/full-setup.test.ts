@@ -3,14 +3,12 @@
  * create at scale, no-change preview and refresh, in-place updates, replacements, back to
  * shared email, drift, secrets, destroy.
  */
-import * as path from "node:path";
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, fullSetupConfig, outOfBand, snapshot } from "./neon";
+import { changesOf, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, FULL_SETUP_EMAIL, outOfBand, snapshot } from "./neon";
 
-const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-full";
 const BRANCH = "br-main-p-full";
 const GITHUB_SECRET = "gh-secret-7c1e5a90d2";
@@ -24,23 +22,15 @@ describe("full auth setup (examples/full-setup)", () => {
   const output: string[] = [];
   const onOutput = (s: string) => output.push(s);
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
-    e2e = await stackFor({
-      program: PROGRAM,
-      config: fullSetupConfig(em, {
-        project: PROJECT,
-        branch: BRANCH,
-        githubClientSecret: GITHUB_SECRET,
-        smtpPassword: SMTP_PASSWORD,
-        extraDomains: EXTRA,
-      }),
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+  useEmulatorStack({
+    ...fullSetup({
+      project: PROJECT,
+      branch: BRANCH,
+      githubClientSecret: GITHUB_SECRET,
+      smtpPassword: SMTP_PASSWORD,
+      extraDomains: EXTRA,
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   // 1 stack + integration + keys + 2 OAuth providers + (3 + EXTRA) domains + email + 2 users
@@ -61,14 +51,7 @@ describe("full auth setup (examples/full-setup)", () => {
     expect(snap.domains).toContain("https://app.example.com");
     expect(snap.domains).toContain("http://localhost:3000");
     expect(snap.domains).toContain(`https://app-${EXTRA}.example.com`);
-    expect(snap.email).toEqual({
-      type: "standard",
-      host: "smtp.example.com",
-      port: 587,
-      username: "apikey",
-      sender_email: "auth@example.com",
-      sender_name: "Example Auth",
-    });
+    expect(snap.email).toEqual(FULL_SETUP_EMAIL);
     expect(snap.users).toEqual([
       { email: "ada@example.com", name: "Ada Lovelace" },
       { email: "grace@example.com", name: "Grace Hopper" },

@@ -4,10 +4,10 @@
  */
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, neonConfig, outOfBand, snapshot } from "./neon";
+import { useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, neonConfig, outOfBand, snapshot } from "./neon";
 
 const PIPELINE = path.resolve(__dirname, "../../examples/gitops/pipeline.sh");
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
@@ -16,18 +16,14 @@ describe("GitOps pipeline script (examples/gitops)", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: ["p-dev:br-main-p-dev"] });
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: ["p-dev:br-main-p-dev"] },
+    stack: (em) => ({
       program: PROGRAM,
       stackName: "dev",
       config: neonConfig(em),
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   // Asynchronous on purpose: the emulator answers from this process's event loop.

@@ -1,15 +1,18 @@
 /**
  * The pattern every e2e test follows: a program from disk, run by the real Pulumi CLI through
  * the Automation API, with a `file://` backend in a temp folder and passphrase secrets; nothing
- * leaves loopback. `stackFor` returns the stack plus a `cleanup` for `finally`.
+ * leaves loopback. `stackFor` returns the stack plus a `cleanup` for `finally`; `useEmulatorStack`
+ * is the set-up most files share: an emulator and a stack on it for a whole describe block.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
+import type { EmulatorHandle } from "../../src/emulator";
+import { emulator, fullSetupConfig } from "./neon";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -92,4 +95,62 @@ export async function expectNoChanges(stack: Stack): Promise<void> {
   expect(changesOf(preview.changeSummary)).toEqual({});
   const refresh = await stack.refresh({ color: "never", expectNoChanges: true });
   expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+}
+
+export interface EmulatorStack {
+  em: EmulatorHandle;
+  e2e: E2eStack;
+}
+
+export interface EmulatorStackOptions {
+  emulator: Parameters<typeof emulator>[0];
+  /** What exists before the stack does (objects made "in the console"). */
+  prepare?: (em: EmulatorHandle) => Promise<void>;
+  /** The stack; none for files whose tests make their own. */
+  stack?: (em: EmulatorHandle) => StackOptions;
+  /** Runs once set-up is done: hands the emulator and the stack to the file's variables. */
+  ready: (s: EmulatorStack) => void;
+  /** Runs first at teardown (the stack is still there), e.g. to switch faults off. */
+  beforeTeardown?: (s: EmulatorStack) => void | Promise<void>;
+  /** Runs between the stack's cleanup and the emulator's close, e.g. to read its figures. */
+  afterCleanup?: (em: EmulatorHandle) => void | Promise<void>;
+}
+
+/**
+ * Starts an emulator (then `prepare`, then the stack) before the tests of the calling describe
+ * block, and after them destroys the stack and closes the emulator, whatever part of the set-up
+ * failed. Without `stack`, `ready` gets no `e2e` (its type says it does: such files never read it).
+ */
+export function useEmulatorStack(opts: EmulatorStackOptions): void {
+  let em: EmulatorHandle | undefined;
+  let e2e: E2eStack | undefined;
+  beforeAll(async () => {
+    em = await emulator(opts.emulator);
+    await opts.prepare?.(em);
+    if (opts.stack) e2e = await stackFor(opts.stack(em));
+    opts.ready({ em, e2e: e2e as E2eStack });
+  });
+  afterAll(async () => {
+    try {
+      if (em) await opts.beforeTeardown?.({ em, e2e: e2e as E2eStack });
+      await e2e?.cleanup();
+      if (em) await opts.afterCleanup?.(em);
+    } finally {
+      await em?.close();
+    }
+  });
+}
+
+/**
+ * The emulator and stack of examples/full-setup on one seeded project at Neon's rate limits, for
+ * `useEmulatorStack`; `faults` as in `startEmulator`.
+ */
+export function fullSetup(
+  o: Parameters<typeof fullSetupConfig>[1] & { faults?: string },
+): Pick<EmulatorStackOptions, "emulator" | "stack"> {
+  const { faults, ...config } = o;
+  return {
+    emulator: { seedProjects: [`${o.project}:${o.branch}`], rateLimit: "spec", ...(faults === undefined ? {} : { faults }) },
+    stack: (em) => ({ program: path.resolve(__dirname, "../../examples/full-setup"), config: fullSetupConfig(em, config) }),
+  };
 }

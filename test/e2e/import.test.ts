@@ -6,11 +6,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+import { changesOf, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const P = "p-import";
 const BRANCH = "br-main-p-import";
@@ -30,46 +30,41 @@ describe("pulumi import --file with the state from importFile", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${BRANCH}`, "p-import-shared"] });
-    // Made in the console, before the stack existed.
-    const made = [
-      await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH }),
-      await outOfBand(em, "POST", `/projects/${P}/auth/oauth_providers`, {
-        id: "github",
-        client_id: "gh-client-id",
-        client_secret: "console-secret",
-      }),
-      await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://app.example.com", auth_provider: "stack" }),
-      await outOfBand(em, "PATCH", `/projects/${P}/auth/email_server`, {
-        type: "standard",
-        host: "smtp.example.com",
-        port: 587,
-        username: "apikey",
-        password: "console-password",
-        sender_email: "auth@example.com",
-        sender_name: "Example",
-      }),
-    ];
-    expect(made).toEqual([201, 200, 201, 200]);
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${BRANCH}`, "p-import-shared"] },
+    prepare: async (em) => {
+      // Made in the console, before the stack existed.
+      const made = [
+        await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH }),
+        await outOfBand(em, "POST", `/projects/${P}/auth/oauth_providers`, {
+          id: "github",
+          client_id: "gh-client-id",
+          client_secret: "console-secret",
+        }),
+        await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://app.example.com", auth_provider: "stack" }),
+        await outOfBand(em, "PATCH", `/projects/${P}/auth/email_server`, {
+          type: "standard",
+          host: "smtp.example.com",
+          port: 587,
+          username: "apikey",
+          password: "console-password",
+          sender_email: "auth@example.com",
+          sender_name: "Example",
+        }),
+      ];
+      expect(made).toEqual([201, 200, 201, 200]);
+    },
+    stack: (em) => ({
       program: path.join(__dirname, "programs", "all-kinds"),
       config: {
         ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: BRANCH },
-        clientSecret: { value: GH_SECRET, secret: true },
-        smtpPassword: { value: SMTP_PASSWORD, secret: true },
+        ...projectConfig(P, BRANCH, { clientSecret: GH_SECRET, smtpPassword: SMTP_PASSWORD }),
         // The integration was made in the console too: the program looks it up.
         integrationId: { value: `${P}/stack` },
         without: { value: JSON.stringify(["keys", "transfer", "user"]) },
       },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("refuses kinds whose state the service cannot show, naming the way instead", async () => {

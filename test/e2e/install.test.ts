@@ -8,11 +8,11 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { dependencyWorkspace, installPackage } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor } from "./harness";
-import { emulator, neonConfig, snapshot } from "./neon";
+import { changesOf, stackFor, useEmulatorStack } from "./harness";
+import { neonConfig, snapshot } from "./neon";
 
 const FLAVOURS = ["ts", "cjs", "esm"] as const;
 type Flavour = (typeof FLAVOURS)[number];
@@ -47,14 +47,9 @@ describe("installing the packed package into new programs", () => {
     installPackage(workspaces.newest, path.join(workspaces.pinned, "pulumi-neon-auth.tgz"));
   });
 
-  beforeAll(async () => {
-    em = await emulator({
-      seedProjects: ["pinned", "newest"].flatMap((w) => FLAVOURS.map((f) => `p-install-${w}-${f}`)),
-    });
-  });
-
-  afterAll(async () => {
-    await em?.close();
+  useEmulatorStack({
+    emulator: { seedProjects: ["pinned", "newest"].flatMap((w) => FLAVOURS.map((f) => `p-install-${w}-${f}`)) },
+    ready: (s) => (em = s.em),
   });
 
   it("resolves two different @pulumi/pulumi versions", () => {

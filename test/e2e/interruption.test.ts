@@ -9,14 +9,12 @@
  */
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { emulator, fullSetupConfig, requestLog, snapshot } from "./neon";
+import { changesOf, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
+import { requestLog, snapshot } from "./neon";
 
-const PROGRAM = path.resolve(__dirname, "../../examples/full-setup");
 const PROJECT = "p-interrupt";
 const BRANCH = "br-main-p-interrupt";
 const EXTRA = 100;
@@ -37,23 +35,15 @@ describe("an up killed half-way recovers as documented", () => {
     ).stdout;
   const pendingOperations = async () => JSON.parse(await cli("stack", "export")).deployment.pending_operations ?? [];
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
-    e2e = await stackFor({
-      program: PROGRAM,
-      config: fullSetupConfig(em, {
-        project: PROJECT,
-        branch: BRANCH,
-        githubClientSecret: "gh-secret-int-8e0",
-        smtpPassword: "smtp-pw-int-3f1",
-        extraDomains: EXTRA,
-      }),
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+  useEmulatorStack({
+    ...fullSetup({
+      project: PROJECT,
+      branch: BRANCH,
+      githubClientSecret: "gh-secret-int-8e0",
+      smtpPassword: "smtp-pw-int-3f1",
+      extraDomains: EXTRA,
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   const TOTAL = 1 + 1 + 1 + 2 + 3 + EXTRA + 1 + 2;

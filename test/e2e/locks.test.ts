@@ -4,10 +4,10 @@
  * locked while its creation operations run (operationDelayMs), as Neon does.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, neonConfig, requestLog, snapshot } from "./neon";
+import { changesOf, expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, neonConfig, projectConfig, requestLog, snapshot } from "./neon";
 
 const LOCK_MS = 60_000;
 const CREATE = "/api/v2/projects/auth/create";
@@ -34,22 +34,17 @@ describe("a locked project", () => {
       program: path.join(__dirname, "programs", "all-kinds"),
       config: {
         ...neonConfig(em),
-        projectId: { value: project.id },
-        branchId: { value: project.branch },
-        clientSecret: { value: "gh-secret-locks-19", secret: true },
-        smtpPassword: { value: "smtp-pw-locks-28", secret: true },
+        ...projectConfig(project.id, project.branch, { clientSecret: "gh-secret-locks-19", smtpPassword: "smtp-pw-locks-28" }),
         without: { value: JSON.stringify(["keys", "transfer", "user", "oauth", "email"]) },
       },
     });
   }
 
-  beforeAll(async () => {
-    em = await emulator({ rateLimit: "off", operationDelayMs: LOCK_MS });
-  });
+  useEmulatorStack({ emulator: { rateLimit: "off", operationDelayMs: LOCK_MS }, ready: (s) => (em = s.em) });
 
+  // Runs before the fixture's teardown closes the emulator (after-hooks run last-registered first).
   afterAll(async () => {
     await e2e?.cleanup();
-    await em?.close();
   });
 
   it("up waits out a 60 s lock with the default budget and succeeds", { timeout: 240_000 }, async () => {

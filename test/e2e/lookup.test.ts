@@ -4,10 +4,10 @@
  * only forgets them.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { clearRequestLog, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
 
 const P = "p-lookup";
 const BRANCH = "br-main-p-lookup";
@@ -16,25 +16,27 @@ describe("looking up objects made outside the stack", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${BRANCH}`] });
-    expect(await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH })).toBe(201);
-    expect(
-      await outOfBand(em, "POST", `/projects/${P}/auth/oauth_providers`, { id: "github", client_id: "console-client", client_secret: "console-secret-5e" }),
-    ).toBe(200);
-    expect(await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://old.example.com", auth_provider: "stack" })).toBe(201);
-    expect(
-      await outOfBand(em, "PATCH", `/projects/${P}/auth/email_server`, {
-        type: "standard",
-        host: "smtp.example.com",
-        port: 2525,
-        username: "u",
-        password: "smtp-secret-lookup-1",
-        sender_email: "auth@example.com",
-        sender_name: "Example",
-      }),
-    ).toBe(200);
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${BRANCH}`] },
+    prepare: async (em) => {
+      expect(await outOfBand(em, "POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BRANCH })).toBe(201);
+      expect(
+        await outOfBand(em, "POST", `/projects/${P}/auth/oauth_providers`, { id: "github", client_id: "console-client", client_secret: "console-secret-5e" }),
+      ).toBe(200);
+      expect(await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://old.example.com", auth_provider: "stack" })).toBe(201);
+      expect(
+        await outOfBand(em, "PATCH", `/projects/${P}/auth/email_server`, {
+          type: "standard",
+          host: "smtp.example.com",
+          port: 2525,
+          username: "u",
+          password: "smtp-secret-lookup-1",
+          sender_email: "auth@example.com",
+          sender_name: "Example",
+        }),
+      ).toBe(200);
+    },
+    stack: (em) => ({
       program: path.join(__dirname, "programs", "lookup"),
       config: {
         ...neonConfig(em),
@@ -47,12 +49,8 @@ describe("looking up objects made outside the stack", () => {
           ]),
         },
       },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("reads each kind by id, changes nothing, and destroy leaves them at Neon", { timeout: 240_000 }, async () => {

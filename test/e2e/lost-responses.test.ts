@@ -6,10 +6,10 @@
  * look up, is found by its address in neon_auth.users_sync (the emulator's real Postgres).
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, requestLog, snapshot, usersSyncRows } from "./neon";
+import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-lost";
@@ -70,24 +70,17 @@ describe("lost responses converge without duplicates or orphans", () => {
       ?.client_secret;
   }
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" },
+    stack: (em) => ({
       program: PROGRAM,
       config: {
         ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: B },
-        clientSecret: { value: SECRET_1, secret: true },
-        smtpPassword: { value: "smtp-pw-lost-77", secret: true },
+        ...projectConfig(P, B, { clientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-77" }),
         without: { value: JSON.stringify(["user"]) },
       },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("creates: every create's answer lost, one up converges", { timeout: 180_000 }, async () => {

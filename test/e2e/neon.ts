@@ -18,6 +18,16 @@ export function neonConfig(em: EmulatorHandle): ConfigMap {
 }
 
 /**
+ * The values of a program on one project: its project and branch, and its own secrets (each kept
+ * secret in the stack's config).
+ */
+export function projectConfig(project: string, branch: string, secrets: Record<string, string> = {}): ConfigMap {
+  const config: ConfigMap = { projectId: { value: project }, branchId: { value: branch } };
+  for (const [key, value] of Object.entries(secrets)) config[key] = { value, secret: true };
+  return config;
+}
+
+/**
  * Stack config of examples/full-setup on the emulator. Each test passes secrets of its own, so
  * that a leak found in one test's output cannot have come from another's.
  */
@@ -27,13 +37,20 @@ export function fullSetupConfig(
 ): ConfigMap {
   return {
     ...neonConfig(em),
-    projectId: { value: o.project },
-    branchId: { value: o.branch },
-    githubClientSecret: { value: o.githubClientSecret, secret: true },
-    smtpPassword: { value: o.smtpPassword, secret: true },
+    ...projectConfig(o.project, o.branch, { githubClientSecret: o.githubClientSecret, smtpPassword: o.smtpPassword }),
     extraDomains: { value: String(o.extraDomains) },
   };
 }
+
+/** The email server examples/full-setup declares, as the API shows it (never the password). */
+export const FULL_SETUP_EMAIL = {
+  type: "standard",
+  host: "smtp.example.com",
+  port: 587,
+  username: "apikey",
+  sender_email: "auth@example.com",
+  sender_name: "Example Auth",
+};
 
 async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {
   const res = await fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${key}`, accept: "application/json" } });

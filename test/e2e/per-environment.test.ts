@@ -7,8 +7,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { emulator, neonConfig, snapshot } from "./neon";
+import { changesOf, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { neonConfig, snapshot } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
 
@@ -18,27 +18,30 @@ describe("per-environment stacks (examples/per-environment)", () => {
   let staging: E2eStack;
   const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-envs-"));
 
+  useEmulatorStack({
+    emulator: { seedProjects: ["p-dev:br-main-p-dev", "p-staging:br-main-p-staging", "p-prod:br-main-p-prod"] },
+    stack: (em) => ({ program: PROGRAM, stackName: "dev", backendDir, config: neonConfig(em) }),
+    ready: (s) => ({ em, e2e: dev } = s),
+    // The stacks share the backend: it goes once both are cleaned up.
+    afterCleanup: () => fs.rmSync(backendDir, { recursive: true, force: true }),
+  });
+
   beforeAll(async () => {
-    em = await emulator({ seedProjects: ["p-dev:br-main-p-dev", "p-staging:br-main-p-staging", "p-prod:br-main-p-prod"] });
-    const common = neonConfig(em);
-    dev = await stackFor({ program: PROGRAM, stackName: "dev", backendDir, config: common });
     staging = await stackFor({
       program: PROGRAM,
       stackName: "staging",
       backendDir,
       config: {
-        ...common,
+        ...neonConfig(em),
         googleClientSecret: { value: "staging-google-secret-51c0", secret: true },
         smtpPassword: { value: "staging-smtp-pw-0e6d", secret: true },
       },
     });
   });
 
+  // Runs before the fixture's teardown (after-hooks run last-registered first).
   afterAll(async () => {
-    await dev?.cleanup();
     await staging?.cleanup();
-    await em?.close();
-    fs.rmSync(backendDir, { recursive: true, force: true });
   });
 
   const devState = {

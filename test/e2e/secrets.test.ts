@@ -10,10 +10,10 @@
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, neonConfig, outOfBand } from "./neon";
+import { useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, neonConfig, outOfBand, projectConfig } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-secrets";
@@ -75,23 +75,13 @@ describe("secrets stay secret", () => {
     return String(err!.message);
   }
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" },
+    stack: (em) => ({
       program: PROGRAM,
-      config: {
-        ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: B },
-        clientSecret: { value: CLIENT_SECRET, secret: true },
-        smtpPassword: { value: SMTP_PASSWORD, secret: true },
-      },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+      config: { ...neonConfig(em), ...projectConfig(P, B, { clientSecret: CLIENT_SECRET, smtpPassword: SMTP_PASSWORD }) },
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("up, an update and a preview with --diff and debug logs; a 409 and a 401 from the provider", { timeout: 300_000 }, async () => {

@@ -10,9 +10,9 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import type { ConfigMap, EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor } from "./harness";
+import { changesOf, stackFor, useEmulatorStack } from "./harness";
 import { API_KEY, clearRequestLog, emulator, outOfBand, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "one-resource");
@@ -28,20 +28,20 @@ const CLEAN_ENV = { NEON_API_KEY: "", NEON_API_URL: "" };
 describe("settings: where the key and URL come from", () => {
   let em: EmulatorHandle;
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" });
-    // Made outside the stacks of this file, which adopt it.
-    const created = await outOfBand(em, "POST", "/projects/auth/create", {
-      auth_provider: "stack",
-      project_id: P,
-      branch_id: `br-main-${P}`,
-      database_name: "neondb",
-      role_name: "neondb_owner",
-    });
-    expect(created).toBe(201);
-  });
-  afterAll(async () => {
-    await em?.close();
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" },
+    prepare: async (em) => {
+      // Made outside the stacks of this file, which adopt it.
+      const created = await outOfBand(em, "POST", "/projects/auth/create", {
+        auth_provider: "stack",
+        project_id: P,
+        branch_id: `br-main-${P}`,
+        database_name: "neondb",
+        role_name: "neondb_owner",
+      });
+      expect(created).toBe(201);
+    },
+    ready: (s) => (em = s.em),
   });
 
   /** A preview (or up) that must fail; returns the resource's error messages and the API requests made. */

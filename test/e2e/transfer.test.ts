@@ -3,18 +3,18 @@
  * (here the emulator's control route), and refresh shows the new owner. Also SDK key rotation.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator } from "./neon";
+import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY } from "./neon";
 
 describe("ownership transfer and key rotation", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: ["p-own:br-main-p-own"] });
-    e2e = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: ["p-own:br-main-p-own"] },
+    stack: (em) => ({
       program: path.join(__dirname, "programs", "transfer"),
       config: {
         "neon-auth:apiUrl": { value: em.url },
@@ -22,12 +22,8 @@ describe("ownership transfer and key rotation", () => {
         projectId: { value: "p-own" },
         branchId: { value: "br-main-p-own" },
       },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("requests a transfer URL, and refresh shows the owner once it is confirmed", async () => {

@@ -1,6 +1,6 @@
 // The provider object of AuthIntegration, alone in its module: when pulumi-neon-auth is installed in
 // node_modules, the engine's closure serializer records it in state as a require() of this
-// module instead of copying its functions (see kit.ts, dynamicProvider).
-import { dynamicProvider } from "../kit";
+// module instead of copying its functions (see dynamic.ts).
+import { dynamicProvider } from "./dynamic";
 
 export = dynamicProvider("AuthIntegration");
