@@ -7,6 +7,7 @@ import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { systemClock, type Clock } from "../clock";
 import { isLoopbackHost } from "../schemas";
+import type { BatchOptions } from "./batch";
 import { NeonConfigError } from "./errors";
 import { resolvePacing, sharedLimiter, type PacingOptions, type RateLimiter } from "./pacing";
 import { rememberSecrets } from "./redact";
@@ -44,6 +45,12 @@ export interface ClientOptions {
   retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
   pacing?: false | PacingOptions;
+  /**
+   * Single-domain deletes of one project (or branch) sent together (batch.ts): how long the first
+   * waits for others, and how many one request may carry. `false` sends each alone.
+   * Default `{ windowMs: 25, maxDomains: 50 }`.
+   */
+  batch?: false | Partial<BatchOptions>;
   /** Bound on waiting for long-running operations. Default 300_000 ms. */
   operationTimeoutMs?: number;
   clock?: Clock;

@@ -35,14 +35,17 @@ export function settingsReady(): Settings {
 /** The client for this run (settings.ts says where the key and URL come from). */
 export function api(): NeonClient {
   const s = settingsReady();
-  // Switching client-side pacing off is for measuring its worth (npm run bench), not for use.
+  // Switching client-side pacing or delete batching off is for measuring their worth (npm run
+  // bench), not for use.
   const pacing = process.env.PULUMI_NEON_AUTH_PACING === "off" ? false : undefined;
+  const batch = process.env.PULUMI_NEON_AUTH_BATCH === "off" ? false : undefined;
   return getClient({
     apiKey: s.apiKey,
     ...(s.apiUrl === undefined ? {} : { baseUrl: s.apiUrl }),
     settingNames: { apiKey: s.apiKeyFrom, baseUrl: s.apiUrlFrom },
     ...(s.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: s.lockTimeoutMs }),
     ...(pacing === false ? { pacing } : {}),
+    ...(batch === false ? { batch } : {}),
   });
 }
 

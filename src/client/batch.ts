@@ -1,0 +1,130 @@
+/**
+ * Domain deletes travel together. Both API generations take a list of domains in the body of
+ * `DELETE …/auth/domains`, while the engine deletes one RedirectDomain per step, several steps at
+ * once. Single-domain deletes of one (project, branch, provider) that arrive within a short window
+ * are therefore sent as one request of at most `maxDomains` domains; each caller's promise settles
+ * on its own.
+ *
+ * What a failure means for each domain:
+ * - A lost answer, a reset, a 5xx, a 423 or a 429 is retried by the attempt loop (transport.ts)
+ *   with the same body. Deleting is idempotent (a domain no longer listed is ignored), so a replay
+ *   is safe, and the 2xx that ends it says that every domain of the body is gone: no caller is told
+ *   "deleted" on anything weaker. When the retries run out, every caller of the batch gets the
+ *   error (with its `mayHaveActed`), so the engine keeps those domains and the next run deletes
+ *   them; a re-check by listing would only turn some of those failures into successes, at the cost
+ *   of a request, on a path where the service is already failing.
+ * - Any other 4xx may be the fault of one domain of the body (a 400 for a name the service refuses,
+ *   a 404 if it refuses unknown domains), so the batch is split in halves and each half sent again,
+ *   down to single domains: one bad domain fails alone, its neighbours succeed, in about
+ *   2·log2(n) extra requests. A 404 is never taken as "gone" for a whole batch, since it may name
+ *   one domain only.
+ */
+import type { Clock } from "../clock";
+import type { AnyEndpoint } from "../schemas/endpoint";
+import { branchEndpoints as B } from "../schemas/endpointsBranch";
+import { projectEndpoints as P } from "../schemas/endpointsProject";
+import { NeonApiError } from "./errors";
+import { isRetryableStatus } from "./retry";
+
+/** The endpoints whose body `{auth_provider, domains: [{domain}]}` is a batch. */
+export const BATCHED_ENDPOINTS: ReadonlySet<AnyEndpoint> = new Set<AnyEndpoint>([P.deleteDomains, B.deleteBranchDomains]);
+
+export interface BatchOptions {
+  /** How long the first delete of a batch waits for others to join it. Default 25 ms. */
+  windowMs: number;
+  /** Most domains in one request. Default 50. */
+  maxDomains: number;
+}
+
+/**
+ * 25 ms: the engine starts the next deletes as soon as a batch's answers free its step slots, and
+ * those arrive within a few ms of each other; a longer wait would only add to every destroy.
+ * 50 domains: the service documents no bound, and 50 origins keep the body under 4 KB.
+ */
+export const DEFAULT_BATCH: BatchOptions = { windowMs: 25, maxDomains: 50 };
+
+export interface DomainsBody {
+  auth_provider: string;
+  domains: { domain: string }[];
+}
+
+/** Sends one checked request (the client's path to the attempt loop). */
+export type SendBatch = (endpoint: AnyEndpoint, params: Record<string, string>, body: DomainsBody) => Promise<unknown>;
+
+interface Waiter {
+  domain: string;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+interface Open {
+  endpoint: AnyEndpoint;
+  params: Record<string, string>;
+  provider: string;
+  waiters: Waiter[];
+  close: AbortController;
+}
+
+export class DomainBatcher {
+  readonly #open = new Map<string, Open>();
+  readonly #clock: Clock;
+  readonly #send: SendBatch;
+  readonly #o: BatchOptions;
+
+  constructor(clock: Clock, send: SendBatch, options: BatchOptions = DEFAULT_BATCH) {
+    this.#clock = clock;
+    this.#send = send;
+    this.#o = options;
+  }
+
+  /** Deletes the body's domains; a single domain may share its request with others. */
+  delete(endpoint: AnyEndpoint, params: Record<string, string>, body: DomainsBody): Promise<void> {
+    // A caller that already names several domains made its own batch.
+    if (body.domains.length !== 1 || this.#o.maxDomains <= 1) return this.#send(endpoint, params, body).then(() => undefined);
+    const domain = body.domains[0]!.domain;
+    const key = JSON.stringify([endpoint.name, params, body.auth_provider]);
+    return new Promise<void>((resolve, reject) => {
+      let open = this.#open.get(key);
+      if (!open) {
+        open = { endpoint, params, provider: body.auth_provider, waiters: [], close: new AbortController() };
+        this.#open.set(key, open);
+        const opened = open;
+        this.#clock.sleep(this.#o.windowMs, opened.close.signal).then(
+          () => this.#flush(key, opened),
+          () => this.#flush(key, opened),
+        );
+      }
+      open.waiters.push({ domain, resolve, reject });
+      if (open.waiters.length >= this.#o.maxDomains) {
+        // Closed now, not when the aborted wait gets to run: later arrivals start the next batch.
+        this.#open.delete(key);
+        open.close.abort();
+      }
+    });
+  }
+
+  #flush(key: string, open: Open): void {
+    if (this.#open.get(key) === open) this.#open.delete(key);
+    void this.#sendPart(open, open.waiters);
+  }
+
+  async #sendPart(open: Open, waiters: Waiter[]): Promise<void> {
+    try {
+      await this.#send(open.endpoint, open.params, { auth_provider: open.provider, domains: waiters.map((w) => ({ domain: w.domain })) });
+    } catch (err) {
+      if (waiters.length > 1 && mayBeOneDomain(err)) {
+        const half = Math.ceil(waiters.length / 2);
+        await Promise.all([this.#sendPart(open, waiters.slice(0, half)), this.#sendPart(open, waiters.slice(half))]);
+        return;
+      }
+      for (const w of waiters) w.reject(err);
+      return;
+    }
+    for (const w of waiters) w.resolve();
+  }
+}
+
+/** An answer about the body (some 4xx), which one domain of it may have caused. */
+function mayBeOneDomain(err: unknown): boolean {
+  return err instanceof NeonApiError && err.status >= 400 && err.status < 500 && !isRetryableStatus(err.status) && err.status !== 401 && err.status !== 403;
+}
