@@ -46,9 +46,9 @@ export interface ClientOptions {
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
   pacing?: false | PacingOptions;
   /**
-   * Single-domain deletes of one project (or branch) sent together (batch.ts): how long the first
-   * waits for others, and how many one request may carry. `false` sends each alone.
-   * Default `{ windowMs: 25, maxDomains: 50 }`.
+   * Single-domain deletes of one project (or branch) sent together (batch.ts): a batch leaves
+   * after `quietMs` without a new delete, `maxWaitMs` after its first, or when it holds
+   * `maxDomains`. `false` sends each alone. Default `{ quietMs: 30, maxWaitMs: 300, maxDomains: 50 }`.
    */
   batch?: false | Partial<BatchOptions>;
   /** Bound on waiting for long-running operations. Default 300_000 ms. */

@@ -59,7 +59,7 @@ afterEach(async () => {
 });
 
 describe("batched domain deletes", () => {
-  it("120 deletes at once: bodies of 50, 50 and 20; full batches leave at once, the rest after the 25 ms window", async () => {
+  it("120 deletes at once: bodies of 50, 50 and 20; full batches leave at once, the rest after 30 ms without a new one", async () => {
     const { clock, sent, client } = setup();
     const t0 = clock.now();
     const ps = Array.from({ length: 120 }, (_, i) => client.deleteDomains("p-1", { auth_provider: "stack", domains: [{ domain: origin(i) }] }));
@@ -67,12 +67,12 @@ describe("batched domain deletes", () => {
     expect(sent.map((r) => [r.method, r.path, r.provider, r.domains.length, r.at - t0])).toEqual([
       ["DELETE", "/api/v2/projects/p-1/auth/domains", "stack", 50, 0],
       ["DELETE", "/api/v2/projects/p-1/auth/domains", "stack", 50, 0],
-      ["DELETE", "/api/v2/projects/p-1/auth/domains", "stack", 20, 25],
+      ["DELETE", "/api/v2/projects/p-1/auth/domains", "stack", 20, 30],
     ]);
     expect(sent.flatMap((r) => r.domains)).toEqual(Array.from({ length: 120 }, (_, i) => origin(i)));
   });
 
-  it("a delete arriving after the window goes in the next batch", async () => {
+  it("a delete arriving after the batch left goes in the next one", async () => {
     const { clock, sent, client } = setup();
     const t0 = clock.now();
     const first = [0, 1, 2].map((i) => client.deleteDomains("p-1", { auth_provider: "stack", domains: [{ domain: origin(i) }] }));
@@ -80,8 +80,8 @@ describe("batched domain deletes", () => {
     const late = client.deleteDomains("p-1", { auth_provider: "stack", domains: [{ domain: origin(3) }] });
     expect(await outcomes(clock, [...first, late])).toEqual(["ok", "ok", "ok", "ok"]);
     expect(sent.map((r) => [r.domains, r.at - t0])).toEqual([
-      [[origin(0), origin(1), origin(2)], 25],
-      [[origin(3)], 55],
+      [[origin(0), origin(1), origin(2)], 30],
+      [[origin(3)], 60],
     ]);
   });
 
@@ -167,6 +167,21 @@ describe("batched domain deletes", () => {
     expect(sent.map((r) => r.domains.length)).toEqual([3, 3, 3]);
   });
 
+  it("deletes arriving every 29 ms keep a batch open until 300 ms after its first", async () => {
+    const { clock, sent, client } = setup();
+    const t0 = clock.now();
+    const ps: Promise<void>[] = [];
+    for (let i = 0; i < 13; i++) {
+      if (i > 0) await clock.advance(29);
+      ps.push(client.deleteDomains("p-1", { auth_provider: "stack", domains: [{ domain: origin(i) }] }));
+    }
+    expect(await outcomes(clock, ps)).toEqual(new Array(13).fill("ok"));
+    expect(sent.map((r) => [r.domains.length, r.at - t0])).toEqual([
+      [11, 300],
+      [2, 12 * 29 + 30],
+    ]);
+  });
+
   it("batch: false sends each delete alone, at once", async () => {
     const { clock, sent, client } = setup(() => 200, { batch: false });
     const t0 = clock.now();
@@ -180,7 +195,7 @@ describe("batched domain deletes", () => {
   });
 
   it("window and bound are options", async () => {
-    const { clock, sent, client } = setup(() => 200, { batch: { windowMs: 100, maxDomains: 4 } });
+    const { clock, sent, client } = setup(() => 200, { batch: { quietMs: 100, maxWaitMs: 1000, maxDomains: 4 } });
     const t0 = clock.now();
     const ps = Array.from({ length: 6 }, (_, i) => client.deleteDomains("p-1", { auth_provider: "stack", domains: [{ domain: origin(i) }] }));
     expect(await outcomes(clock, ps)).toEqual(new Array(6).fill("ok"));
