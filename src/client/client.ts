@@ -8,7 +8,7 @@ import type * as s from "../schemas";
 import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
 import type { CreateBranchResponse } from "../schemas/projects";
-import { DomainBatcher, BATCHED_ENDPOINTS, DEFAULT_BATCH, type DomainsBody } from "./batch";
+import { DomainBatcher, BATCHED_ENDPOINTS, type DomainsBody } from "./batch";
 import { BranchAuthClient } from "./branchAuth";
 import { NeonConfigError } from "./errors";
 import { waitForOperations } from "./operations";
@@ -115,8 +115,7 @@ class NeonHttpClient implements NeonClient {
     this.#o = resolveOptions(options);
     this.baseUrl = this.#o.baseUrl;
     this.#transport = new Transport(this.#o);
-    const batch = options.batch === false ? { ...DEFAULT_BATCH, maxDomains: 1 } : { ...DEFAULT_BATCH, ...options.batch };
-    this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, params, body), batch);
+    this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, params, body), this.#o.batch);
   }
 
   // ---- projects (only what hosts auth) ------------------------------------------------------------

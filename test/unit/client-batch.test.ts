@@ -204,4 +204,9 @@ describe("batched domain deletes", () => {
       [2, 100],
     ]);
   });
+
+  it("refuses batch options that are not positive numbers, naming the option", () => {
+    expect(() => createClient({ apiKey: KEY, batch: { quietMs: 0 } })).toThrow(new NeonConfigError("batch.quietMs must be a positive number"));
+    expect(() => createClient({ apiKey: KEY, batch: { maxDomains: -1 } })).toThrow(/batch\.maxDomains must be a positive number/);
+  });
 });
