@@ -5,7 +5,7 @@ import { authProvider, projectId, type Integration } from "../schemas";
 import { afterWrite, api, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -19,7 +19,7 @@ type Inputs = z.infer<typeof authOwnershipTransferInputs>;
 
 export interface AuthOwnershipTransferArgs {
   /** The AuthIntegration whose auth project is transferred; a new URL is requested when it is replaced. */
-  integration: ParentIntegration;
+  integration: ProjectIntegration;
 }
 
 const fields = (olds: Props) =>

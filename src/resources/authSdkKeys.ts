@@ -5,7 +5,7 @@ import { authProvider, projectId, type KeySet, triggerText } from "../schemas";
 import { api, appEnv } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -20,7 +20,7 @@ type Inputs = z.infer<typeof authSdkKeysInputs>;
 
 export interface AuthSdkKeysArgs {
   /** The AuthIntegration the keys are for; a new set is generated when it is replaced. */
-  integration: ParentIntegration;
+  integration: ProjectIntegration;
   /** Any string; changing it generates a new key set (rotation). */
   rotationTrigger?: pulumi.Input<string>;
 }

@@ -1,29 +1,51 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound, mayHaveActed } from "../client";
-import { authProvider, email, projectId, userName } from "../schemas";
+import { email, projectId, userName } from "../schemas";
+import { token } from "../schemas/fields";
 import { api } from "./context";
-import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, splitId, UNKNOWN, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props } from "./kit";
 import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import {
+  branchRules,
+  branchWhere,
+  childAuthProvider,
+  childId,
+  childInputs,
+  despiteIntegration,
+  explainMissingIntegration,
+  generationRules,
+  identityRule,
+  integrationIdentity,
+  isBranch,
+  parentOf,
+  scopeInputs,
+  splitChildId,
+  type IntegrationIdentity,
+  type NeonAuthIntegration,
+  type ProjectIntegration,
+  type Scope,
+} from "./parent";
 
 const KIND = "AuthUser";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const authUserInputs = z.strictObject({
-  projectId,
-  integration: integrationIdentity,
-  // Addresses are compared case-insensitively by the auth provider; normalising here keeps
-  // `Ada@Example.com` and `ada@example.com` from showing as a change.
-  email: z.string().trim().toLowerCase().pipe(email),
-  name: userName.optional(),
-  authProvider: authProvider.default("stack"),
-  recreateOnChange: z.boolean().optional(),
-});
+export const authUserInputs = z
+  .strictObject({
+    projectId,
+    ...scopeInputs,
+    integration: integrationIdentity,
+    // Addresses are compared case-insensitively by the auth provider; normalising here keeps
+    // `Ada@Example.com` and `ada@example.com` from showing as a change.
+    email: z.string().trim().toLowerCase().pipe(email),
+    name: userName.optional(),
+    authProvider: childAuthProvider,
+    roles: z.array(token(64)).min(1, { message: "must name at least one role" }).optional(),
+    recreateOnChange: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => generationRules(v, ctx, ["roles"]), despiteIntegration);
 
-export interface AuthUserArgs {
-  /** The AuthIntegration the user lives in; the user is created after it and replaced with it. */
-  integration: ParentIntegration;
+interface AuthUserArgsBase {
   /** The user's email address (1 to 256 characters). */
   email: pulumi.Input<string>;
   /** Display name, 1 to 255 characters. */
@@ -36,11 +58,34 @@ export interface AuthUserArgs {
   recreateOnChange?: pulumi.Input<boolean>;
 }
 
+/** A user of a project-level AuthIntegration. */
+export interface ProjectAuthUserArgs extends AuthUserArgsBase {
+  /** The AuthIntegration the user lives in; the user is created after it and replaced with it. */
+  integration: ProjectIntegration;
+  /** Only on a NeonAuth. */
+  roles?: never;
+}
+
+/** A user of a NeonAuth (branch-scoped). */
+export interface NeonAuthUserArgs extends AuthUserArgsBase {
+  /** The NeonAuth the user lives in; the user is created after it and replaced with it. */
+  integration: NeonAuthIntegration;
+  /**
+   * The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the
+   * service's default (`user`) stays and is not managed.
+   */
+  roles?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+export type AuthUserArgs = ProjectAuthUserArgs | NeonAuthUserArgs;
+
 // The API has no update for users: every change replaces. Delete first, as the auth provider
 // keeps email addresses unique.
-const fields = (olds: Props) =>
+const fields = (olds: Props, news: Props) =>
   [
     { name: "projectId", replaces: true },
+    // Roles: the one thing the API can change on a user (branch-scoped only).
+    ...branchRules(olds, news, [{ name: "roles" }]),
     identityRule(olds),
     { name: "email", replaces: true },
     { name: "name", replaces: true },
@@ -79,28 +124,32 @@ const CREATE_TRIES = 3;
  * outside this stack, never taken over silently. Without read-back, today's honest errors.
  */
 async function createOrTakeOver(inputs: Inputs): Promise<string> {
+  const scope: Scope = { projectId: inputs.projectId, branchId: inputs.branchId };
+  const named = inputs.name !== undefined ? { name: inputs.name } : {};
   let lost: unknown;
   for (let attempt = 1; ; attempt++) {
     try {
-      const { id } = await api().createUser({
-        project_id: inputs.projectId,
-        auth_provider: inputs.authProvider,
-        email: inputs.email,
-        ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-      });
+      const { id } = isBranch(inputs)
+        ? await api().branchAuth.createBranchUser(branchWhere(scope), { email: inputs.email, ...named })
+        : await api().createUser({ project_id: inputs.projectId, auth_provider: inputs.authProvider as "stack", email: inputs.email, ...named });
       return id;
     } catch (err) {
       const missing = explainMissingIntegration(KIND, inputs.projectId, err);
       if (missing !== err) throw missing;
       const resolvable = mayHaveActed(err) || (isConflict(err) && lost !== undefined);
       if (!resolvable && !isConflict(err)) throw err;
-      const found = await liveUserByEmail(inputs.projectId, inputs.authProvider, inputs.email);
+      const found = await liveUserByEmail(scope, inputs.authProvider, inputs.email);
       if (!resolvable) throw conflict(inputs, err, found?.id);
       if (found) return found.id;
-      if (found === undefined || attempt >= CREATE_TRIES) throw lostAnswer(inputs, lost ?? err, await readBackProblem(inputs.projectId, inputs.authProvider));
+      if (found === undefined || attempt >= CREATE_TRIES) throw lostAnswer(inputs, lost ?? err, await readBackProblem(scope, inputs.authProvider));
       lost = err;
     }
   }
+}
+
+/** The whole set of roles, replacing the user's current ones. */
+async function setRoles(inputs: Inputs, userId: string): Promise<void> {
+  await api().branchAuth.setBranchUserRoles({ ...branchWhere(inputs), auth_user_id: userId }, { roles: inputs.roles! });
 }
 
 function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Error {
@@ -132,32 +181,36 @@ export const userHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds), { deleteBeforeReplace: true });
+    return diffFields(olds, news, fields(olds, news), { deleteBeforeReplace: true });
   },
 
   async create(props) {
     const inputs = parsedInputs(authUserInputs, props);
-    const id = await createOrTakeOver(inputs);
-    return { id, outs: compact({ ...inputs, userId: id }) };
+    const userId = await createOrTakeOver(inputs);
+    if (inputs.roles !== undefined) await setRoles(inputs, userId);
+    // A project-level user's id stays the bare user id, as existing stacks have it.
+    return { id: isBranch(inputs) ? childId(inputs, userId) : userId, outs: compact({ ...inputs, userId }) };
   },
 
   async read(id, props) {
-    // A lookup's id is `<projectId>/<id or email>`, also on its later refreshes; a user id has no "/".
-    const lookup = id.includes("/");
-    const [projectId, key] = lookup ? splitId(KIND, id, 2, "<projectId>/<user id or email>") : [props.projectId as string, id];
-    const provider = props.authProvider ?? "stack";
-    const parent = await parentOf(KIND, { ...props, projectId });
+    // A project-level user's id is its user id; a branch user's `<projectId>/<branchId>/<user id>`.
+    // A lookup names `<projectId>/[<branchId>/]<user id or email>`, also on its later refreshes.
+    const split = id.includes("/") ? splitChildId(KIND, id, "<user id or email>") : undefined;
+    const { key, ...where }: Scope & { key: string } = split ?? { projectId: props.projectId as string, key: id };
+    const lookup = split !== undefined && (where.branchId === undefined || props.userId !== key);
+    const parent = await parentOf(KIND, { ...props, ...where });
     if (!parent) return {};
-    const user = lookup && key.includes("@") ? await liveUserByEmail(projectId, provider, key) : await userById(projectId, provider, key);
+    const provider = props.authProvider ?? parent.record.auth_provider ?? "stack";
+    const user = lookup && key.includes("@") ? await liveUserByEmail(where, provider, key) : await userById(where, provider, key);
     if (user === undefined) {
       // No read-back (see usersSync.ts): only a gone integration is visible, as before.
-      if (lookup) throw new Error(`${KIND} ${id}: cannot look the user up: ${await readBackProblem(projectId, provider)}`);
+      if (lookup) throw new Error(`${KIND} ${id}: cannot look the user up: ${await readBackProblem(where, provider)}`);
       return { id, props: { ...props, integration: parent.identity } };
     }
     if (user === null || user.deleted) return {};
     const outs = compact({
       ...props,
-      projectId,
+      ...where,
       authProvider: provider,
       integration: parent.identity,
       email: user.email.toLowerCase(),
@@ -168,14 +221,17 @@ export const userHandler: Handler = {
   },
 
   async update(_id, olds, news) {
-    // Only what needs no request: the integration's identity (state written before it was
-    // recorded) and `recreateOnChange`.
-    return { outs: compact({ ...olds, integration: news.integration, recreateOnChange: news.recreateOnChange }) };
+    // Roles are sent when they changed; the rest needs no request: the integration's identity
+    // (state written before it was recorded) and `recreateOnChange`. Roles left out stay as they are.
+    const inputs = parsedInputs(authUserInputs, news);
+    if (inputs.roles !== undefined && JSON.stringify(inputs.roles) !== JSON.stringify(olds.roles)) await setRoles(inputs, olds.userId);
+    return { outs: compact({ ...olds, integration: news.integration, recreateOnChange: news.recreateOnChange, roles: inputs.roles }) };
   },
 
   async delete(id, props) {
     try {
-      await api().deleteUser(props.projectId, id);
+      if (isBranch(props)) await api().branchAuth.deleteBranchUser({ ...branchWhere(props as Scope), auth_user_id: props.userId });
+      else await api().deleteUser(props.projectId, id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -198,6 +254,10 @@ export const userHandler: Handler = {
 export class AuthUser extends pulumi.dynamic.Resource {
   /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
+  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
+  declare readonly branchId: pulumi.Output<string | undefined>;
+  /** The roles as last set (NeonAuth only). */
+  declare readonly roles: pulumi.Output<string[] | undefined>;
   /** The identity of the integration the user was made in. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** The email address the user was created with. */
@@ -206,7 +266,7 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string | undefined>;
   /** The auth provider, from the integration. */
   declare readonly authProvider: pulumi.Output<string>;
-  /** The user's id at the auth provider; also the resource id. */
+  /** The user's id at the auth provider; the resource id (on a NeonAuth `<projectId>/<branchId>/<userId>`). */
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
@@ -214,11 +274,12 @@ export class AuthUser extends pulumi.dynamic.Resource {
   }
 
   /**
-   * Looks up a user made outside the stack by `<projectId>/<user id>` or `<projectId>/<email>`,
+   * Looks up a user made outside the stack by `<projectId>/<user id>` or `<projectId>/<email>`
+   * (on a NeonAuth `<projectId>/<branchId>/<user id or email>`),
    * read from neon_auth.users_sync (so it needs read-back, see the README), without managing it:
    * `destroy` only forgets it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): AuthUser {
-    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined } as AuthUserArgs, { ...opts, id });
+    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined } as unknown as AuthUserArgs, { ...opts, id });
   }
 }

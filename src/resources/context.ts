@@ -65,8 +65,16 @@ function batchSetting(v: string | undefined): ClientOptions["batch"] {
 const LIST_TTL_MS = 2_000;
 const lists = new Map<string, { at: number; value: Promise<unknown> }>();
 
-export function sharedList<T>(projectId: string, area: string, load: () => Promise<T>): Promise<T> {
-  const key = `${projectId}\u0000${area}`;
+/**
+ * The key of a child's shared reads: the project, or project and branch for the branch-scoped
+ * generation, so that a write on one branch forgets only that branch's reads.
+ */
+export function scopeOf(s: { projectId: string; branchId?: string | undefined }): string {
+  return s.branchId === undefined ? s.projectId : `${s.projectId}/${s.branchId}`;
+}
+
+export function sharedList<T>(scope: string, area: string, load: () => Promise<T>): Promise<T> {
+  const key = `${scope}\u0000${area}`;
   const hit = lists.get(key);
   if (hit && systemClock.now() - hit.at < LIST_TTL_MS) return hit.value as Promise<T>;
   const value = load();
@@ -75,8 +83,16 @@ export function sharedList<T>(projectId: string, area: string, load: () => Promi
   return value;
 }
 
-export function afterWrite(projectId: string): void {
-  for (const key of lists.keys()) if (key.startsWith(`${projectId}\u0000`)) lists.delete(key);
+export function afterWrite(scope: string): void {
+  for (const key of lists.keys()) if (key.startsWith(`${scope}\u0000`)) lists.delete(key);
+}
+
+/**
+ * A branch's aggregate settings (`GET …/auth/plugins`), one request per branch for a whole
+ * refresh: NeonAuth, its OAuth providers and its email provider all read from it.
+ */
+export function branchPlugins(s: { projectId: string; branchId?: string | undefined }) {
+  return sharedList(scopeOf(s), "plugins", () => api().branchAuth.getBranchPlugins({ project_id: s.projectId, branch_id: s.branchId! }));
 }
 
 /** The project's integration of this auth provider, from the shared list; undefined if none. */

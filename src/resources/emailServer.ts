@@ -1,10 +1,28 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound } from "../client";
+import { isNotFound, redactText } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
-import { api } from "./context";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, despiteIntegration, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import { afterWrite, api, branchPlugins, scopeOf } from "./context";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import {
+  branchRules,
+  branchWhere,
+  childId,
+  childInputs,
+  despiteIntegration,
+  explainMissingIntegration,
+  generationRules,
+  identityRule,
+  integrationIdentity,
+  isBranch,
+  parentOf,
+  scopeInputs,
+  splitChildId,
+  type IntegrationIdentity,
+  type NeonAuthIntegration,
+  type ProjectIntegration,
+  type Scope,
+} from "./parent";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -13,8 +31,10 @@ const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "sen
 export const emailServerInputs = z
   .strictObject({
     projectId,
+    ...scopeInputs,
     integration: integrationIdentity,
     type: z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }),
+    testRecipient: z.string().trim().pipe(email).optional(),
     host: smtpHost.optional(),
     port: portInput.optional(),
     username: smtpUsername.optional(),
@@ -23,6 +43,10 @@ export const emailServerInputs = z
     senderName: senderName.optional(),
   })
   .superRefine((v, ctx) => {
+    generationRules(v, ctx, ["testRecipient"]);
+    if (v.testRecipient !== undefined && v.type === "shared") {
+      ctx.addIssue({ code: "custom", path: ["testRecipient"], message: 'is accepted only with type "standard": Neon tests only your own SMTP server' });
+    }
     for (const field of SMTP_FIELDS) {
       if (v.type === "standard" && v[field] === undefined) {
         ctx.addIssue({ code: "custom", path: [field], message: 'is required when type is "standard"' });
@@ -34,9 +58,7 @@ export const emailServerInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof emailServerInputs>;
 
-export interface EmailServerArgs {
-  /** The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced. */
-  integration: ParentIntegration;
+interface EmailServerArgsBase {
   /** `shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required). */
   type: pulumi.Input<"shared" | "standard">;
   /** SMTP host name or IP address (required for `standard`). */
@@ -53,6 +75,28 @@ export interface EmailServerArgs {
   senderName?: pulumi.Input<string>;
 }
 
+/** The email server of a project-level AuthIntegration. */
+export interface ProjectEmailServerArgs extends EmailServerArgsBase {
+  /** The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced. */
+  integration: ProjectIntegration;
+  /** Only on a NeonAuth. */
+  testRecipient?: never;
+}
+
+/** The email provider of a NeonAuth (branch-scoped). */
+export interface NeonAuthEmailServerArgs extends EmailServerArgsBase {
+  /** The NeonAuth whose mail this sends; set after it is created, and again when it is replaced. */
+  integration: NeonAuthIntegration;
+  /**
+   * Opt-in check (type `standard`): after each create or update that changes the SMTP settings,
+   * Neon sends a test mail here (`POST …/email_provider/test`), and the update fails with
+   * Neon's error message when the test fails.
+   */
+  testRecipient?: pulumi.Input<string>;
+}
+
+export type EmailServerArgs = ProjectEmailServerArgs | NeonAuthEmailServerArgs;
+
 function requestOf(inputs: Inputs): UpdateEmailServerRequest {
   if (inputs.type === "shared") return { type: "shared" };
   return {
@@ -66,29 +110,61 @@ function requestOf(inputs: Inputs): UpdateEmailServerRequest {
   };
 }
 
-/** Outputs from what the server holds; the password, which reads may omit, stays as set. */
-function propsOf(project: string, integration: IntegrationIdentity | undefined, server: ApiEmailServer, password: string | undefined): Props {
-  if (server.type === "shared") return compact({ projectId: project, integration, type: "shared" });
+/**
+ * Outputs from what the server holds; the password, which reads may omit, stays as set. The
+ * branch-scoped API always answers it empty (write-only): it is never compared with the service.
+ */
+function propsOf(where: Scope, integration: IntegrationIdentity | undefined, server: ApiEmailServer, password: string | undefined, testRecipient?: string): Props {
+  if (server.type === "shared") return compact({ ...where, integration, type: "shared" });
   return compact({
-    projectId: project,
+    ...where,
     integration,
     type: "standard",
     host: server.host,
     port: server.port,
     username: server.username,
-    password: server.password ?? password,
+    password: isBranch(where) ? password : (server.password ?? password),
     senderEmail: server.sender_email,
     senderName: server.sender_name,
+    testRecipient,
   });
 }
 
+const scope = (inputs: Scope): Scope => compact({ projectId: inputs.projectId, branchId: inputs.branchId });
+
+/** The calls of each generation. */
+function calls(where: Scope) {
+  const b = api().branchAuth;
+  return isBranch(where)
+    ? {
+        get: async () => (await branchPlugins(where)).email_provider ?? (await b.getBranchEmailProvider(branchWhere(where))),
+        set: (r: UpdateEmailServerRequest) => b.updateBranchEmailProvider(branchWhere(where), r) as Promise<ApiEmailServer>,
+      }
+    : { get: () => api().getEmailServer(where.projectId), set: (r: UpdateEmailServerRequest) => api().updateEmailServer(where.projectId, r) };
+}
+
 async function apply(inputs: Inputs): Promise<Props> {
+  const where = scope(inputs);
+  let server: ApiEmailServer;
   try {
-    const server = await api().updateEmailServer(inputs.projectId, requestOf(inputs));
-    return propsOf(inputs.projectId, inputs.integration, server, inputs.password);
+    server = await calls(where).set(requestOf(inputs));
   } catch (err) {
     throw explainMissingIntegration(KIND, inputs.projectId, err);
   }
+  afterWrite(scopeOf(where));
+  if (inputs.testRecipient !== undefined && inputs.type === "standard") await smtpTest(inputs);
+  return propsOf(where, inputs.integration, server, inputs.password, inputs.testRecipient);
+}
+
+/** The opt-in check: Neon sends a test mail through the saved SMTP settings. */
+async function smtpTest(inputs: Inputs): Promise<void> {
+  const r = await api().branchAuth.testBranchEmailProvider(branchWhere(inputs), { recipient_email: inputs.testRecipient! });
+  if (r.success !== false) return;
+  const said = redactText(r.error_message ?? "no reason given", [inputs.password ?? ""]);
+  throw new Error(
+    `${KIND}: the SMTP settings were saved, but Neon's test mail to ${inputs.testRecipient} through ${inputs.host}:${inputs.port} failed: ${said}. ` +
+      "Fix the settings (or the server) and run `pulumi up` again; the update is retried then.",
+  );
 }
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
@@ -101,7 +177,13 @@ export const emailServerHandler: Handler = {
     return diffFields(
       olds,
       news,
-      [{ name: "projectId", replaces: true }, identityRule(olds), { name: "type" }, ...SMTP_FIELDS.map((name) => ({ name }))],
+      [
+        { name: "projectId", replaces: true },
+        ...branchRules(olds, news, [{ name: "testRecipient" }]),
+        identityRule(olds),
+        { name: "type" },
+        ...SMTP_FIELDS.map((name) => ({ name })),
+      ],
       { deleteBeforeReplace: true },
     );
   },
@@ -109,17 +191,17 @@ export const emailServerHandler: Handler = {
   // PATCH sets the whole configuration, so a lost answer is safely replayed by the client.
   async create(props) {
     const inputs = parsedInputs(emailServerInputs, props);
-    return { id: joinId(inputs.projectId, "email-server"), outs: await apply(inputs) };
+    return { id: childId(inputs, "email-server"), outs: await apply(inputs) };
   },
 
   async read(id, props) {
-    const [project] = splitId(KIND, id, 2, "<projectId>/email-server");
+    const { key: _, ...where } = splitChildId(KIND, id, "email-server");
     // The project answered just now, so a 404 of the read means the integration went meanwhile.
-    const parent = await parentOf(KIND, { ...props, projectId: project });
+    const parent = await parentOf(KIND, { ...props, ...where });
     if (!parent) return {};
     try {
-      const server = await api().getEmailServer(project);
-      const current = propsOf(project, parent.identity, server, props.password);
+      const server = await calls(where).get();
+      const current = propsOf(where, parent.identity, server as ApiEmailServer, props.password, props.testRecipient);
       return { id, props: current, inputs: current };
     } catch (err) {
       if (isNotFound(err)) return {};
@@ -131,14 +213,14 @@ export const emailServerHandler: Handler = {
     const inputs = parsedInputs(emailServerInputs, news);
     // Only the integration's identity changed (state written before it was recorded): no request.
     const settings = ["type", ...SMTP_FIELDS] as const;
-    if (settings.every((f) => olds[f] === inputs[f])) return { outs: { ...olds, integration: inputs.integration } };
+    if (settings.every((f) => olds[f] === inputs[f])) return { outs: compact({ ...olds, integration: inputs.integration, testRecipient: inputs.testRecipient }) };
     return { outs: await apply(inputs) };
   },
 
   async delete(id) {
-    const [project] = splitId(KIND, id, 2, "<projectId>/email-server");
+    const { key: _, ...where } = splitChildId(KIND, id, "email-server");
     try {
-      await api().updateEmailServer(project, { type: "shared" });
+      await calls(where).set({ type: "shared" });
     } catch (err) {
       // No project or no auth on it: there is no email server left to reset.
       if (!isNotFound(err)) throw err;
@@ -163,6 +245,10 @@ export const emailServerHandler: Handler = {
 export class EmailServer extends pulumi.dynamic.Resource {
   /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
+  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
+  declare readonly branchId: pulumi.Output<string | undefined>;
+  /** Where the opt-in SMTP test mail goes (NeonAuth). */
+  declare readonly testRecipient: pulumi.Output<string | undefined>;
   /** The identity of the integration this configures. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** `shared` (Neon's mail server) or `standard` (yours). */
@@ -193,7 +279,8 @@ export class EmailServer extends pulumi.dynamic.Resource {
   }
 
   /**
-   * Looks up the email server configuration by its id, `<projectId>/email-server`, without
+   * Looks up the email server configuration by its id, `<projectId>/email-server` (on a NeonAuth
+   * `<projectId>/<branchId>/email-server`), without
    * managing it: the engine reads it on every `up` and `refresh`, and `destroy` only forgets it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): EmailServer {

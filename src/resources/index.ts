@@ -15,4 +15,4 @@ export {
   type WebhookSettings,
   type WebhookEvent,
 } from "./neonAuth";
-export type { IntegrationIdentity, ParentIntegration } from "./parent";
+export type { IntegrationIdentity, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./parent";

@@ -7,9 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
 import * as s from "../schemas";
-import { api } from "./context";
+import { afterWrite, api, branchPlugins, scopeOf } from "./context";
 import { checkInputs, compact, diffFields, joinId, MODULE, parsedInputs, providerOf, splitId, type Handler, type Props } from "./kit";
-import { projectNotVisible } from "./parent";
+import { liveBranchAuth } from "./parent";
 
 const KIND = "NeonAuth";
 
@@ -88,9 +88,8 @@ function pick(live: Props | undefined, managed: Props | undefined): Props | unde
  * comes with the integration, and webhooks are read only when managed.
  */
 async function liveSettings(p: Where, record: s.BranchIntegration, props: Props): Promise<Props> {
-  const b = api().branchAuth;
-  const plugins = await b.getBranchPlugins(p);
-  const hooks = props.webhooks === undefined ? undefined : await b.getBranchWebhooks(p);
+  const plugins = await branchPlugins({ projectId: p.project_id, branchId: p.branch_id });
+  const hooks = props.webhooks === undefined ? undefined : await api().branchAuth.getBranchWebhooks(p);
   return compact({
     appName: props.appName === undefined ? undefined : record.name,
     allowLocalhost: props.allowLocalhost === undefined ? undefined : plugins.allow_localhost,
@@ -138,6 +137,7 @@ export const neonAuthHandler: Handler = {
       );
     }
     for (const area of SETTINGS) if (inputs[area] !== undefined) await write(p, area, inputs[area]);
+    afterWrite(scopeOf(inputs));
     const record = await api().branchAuth.getBranchAuth(p);
     return { id: joinId(inputs.projectId, inputs.branchId), outs: outputsOf(inputs, record) };
   },
@@ -145,20 +145,9 @@ export const neonAuthHandler: Handler = {
   async read(id, props) {
     const [projectId, branchId] = splitId(KIND, id, 2, "<projectId>/<branchId>");
     const p = where({ projectId, branchId });
-    let record: s.BranchIntegration;
-    try {
-      record = await api().branchAuth.getBranchAuth(p);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      // 404 is ambiguous: forget the integration only when the branch is visible and lacks it.
-      try {
-        await api().getBranch(projectId, branchId);
-      } catch (e) {
-        if (isNotFound(e)) throw projectNotVisible(KIND, projectId, e);
-        throw e;
-      }
-      return {};
-    }
+    // Shared with the branch's children; forgotten only when the branch is visible and lacks it.
+    const record = await liveBranchAuth(KIND, { projectId, branchId });
+    if (record === undefined) return {};
     const inputs = compact({
       projectId,
       branchId,
@@ -176,6 +165,7 @@ export const neonAuthHandler: Handler = {
     // A setting the program stops naming is left as the service has it.
     const changed = SETTINGS.filter((a) => inputs[a] !== undefined && JSON.stringify(olds[a]) !== JSON.stringify(inputs[a]));
     for (const area of changed) await write(p, area, inputs[area]);
+    afterWrite(scopeOf(inputs));
     const record = await api().branchAuth.getBranchAuth(p);
     return { outs: outputsOf(inputs, record) };
   },
@@ -188,6 +178,7 @@ export const neonAuthHandler: Handler = {
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
+    afterWrite(scopeOf({ projectId, branchId }));
   },
 };
 
@@ -289,6 +280,7 @@ export class NeonAuth extends pulumi.dynamic.Resource {
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };
     // The webhook URL may carry a token: the whole webhooks setting is a secret.
-    super(providerOf(KIND), name, { ...args, ...outs }, { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] }, MODULE, KIND);
+    // `deleteDataOnDestroy` is always registered: children tell a NeonAuth parent by it (parent.ts).
+    super(providerOf(KIND), name, { deleteDataOnDestroy: undefined, ...args, ...outs }, { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] }, MODULE, KIND);
   }
 }

@@ -1,11 +1,31 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound } from "../client";
-import { oauthClientId, oauthClientSecret, oauthProviderId, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
-import { afterWrite, api, sharedList } from "./context";
+import { isConflict, isNotFound, NeonApiError } from "../client";
+import { oauthClientId, oauthClientSecret, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
+import { BRANCH_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
+import { token } from "../schemas/fields";
+import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, despiteIntegration, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import {
+  branchRules,
+  branchWhere,
+  childId,
+  childInputs,
+  despiteIntegration,
+  explainMissingIntegration,
+  generationRules,
+  identityRule,
+  integrationIdentity,
+  isBranch,
+  parentOf,
+  scopeInputs,
+  splitChildId,
+  type IntegrationIdentity,
+  type NeonAuthIntegration,
+  type ProjectIntegration,
+  type Scope,
+} from "./parent";
 
 const KIND = "OAuthProvider";
 
@@ -13,13 +33,22 @@ const KIND = "OAuthProvider";
 export const oauthProviderInputs = z
   .strictObject({
     projectId,
+    ...scopeInputs,
     integration: integrationIdentity,
-    providerId: oauthProviderId,
+    providerId: z.enum(BRANCH_OAUTH_PROVIDER_IDS, { message: 'must be one of "google", "github", "microsoft" (or "vercel" on a NeonAuth)' }),
     clientId: oauthClientId.optional(),
     clientSecret: oauthClientSecret.optional(),
+    microsoftTenantId: token(256).optional(),
     adopt: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
+    generationRules(v, ctx, ["microsoftTenantId"]);
+    if (!isBranch(v) && v.providerId === "vercel") {
+      ctx.addIssue({ code: "custom", path: ["providerId"], message: 'is "vercel", which only a NeonAuth integration (the branch-scoped API) offers' });
+    }
+    if (v.microsoftTenantId !== undefined && v.providerId !== "microsoft") {
+      ctx.addIssue({ code: "custom", path: ["microsoftTenantId"], message: 'is accepted only for providerId "microsoft"' });
+    }
     if ((v.clientId === undefined) !== (v.clientSecret === undefined)) {
       ctx.addIssue({
         code: "custom",
@@ -30,26 +59,82 @@ export const oauthProviderInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof oauthProviderInputs>;
 
-export interface OAuthProviderArgs {
-  /** The AuthIntegration the provider belongs to; the provider is created after it and replaced with it. */
-  integration: ParentIntegration;
-  /** `google`, `github` or `microsoft`. Changing it replaces the provider. */
-  providerId: pulumi.Input<"google" | "github" | "microsoft">;
+interface OAuthProviderArgsBase {
   /** Your OAuth app's client id; leave both credentials out to use Neon's shared keys. */
   clientId?: pulumi.Input<string>;
-  /** Your OAuth app's client secret (kept secret in state). */
+  /** Your OAuth app's client secret (kept secret in state, never read back: a new one is an update). */
   clientSecret?: pulumi.Input<string>;
   /** Take over a provider of this id that already exists instead of failing. Default false. */
   adopt?: pulumi.Input<boolean>;
+}
+
+/** On a project-level AuthIntegration. */
+export interface ProjectOAuthProviderArgs extends OAuthProviderArgsBase {
+  /** The AuthIntegration the provider belongs to; the provider is created after it and replaced with it. */
+  integration: ProjectIntegration;
+  /** `google`, `github` or `microsoft`. Changing it replaces the provider. */
+  providerId: pulumi.Input<"google" | "github" | "microsoft">;
+  /** Only on a NeonAuth. */
+  microsoftTenantId?: never;
+}
+
+/** On a NeonAuth (branch-scoped). */
+export interface NeonAuthOAuthProviderArgs extends OAuthProviderArgsBase {
+  /** The NeonAuth the provider belongs to; the provider is created after it and replaced with it. */
+  integration: NeonAuthIntegration;
+  /**
+   * `google`, `github`, `microsoft` or `vercel`. Changing it replaces the provider. Neon shares
+   * no keys for `microsoft` and `vercel`: they need `clientId` and `clientSecret`.
+   */
+  providerId: pulumi.Input<"google" | "github" | "microsoft" | "vercel">;
+  /**
+   * The Entra ID tenant for `microsoft` (default: any tenant). Write-only: Neon never returns
+   * it, so it is compared with what the program last set, never with the service.
+   */
+  microsoftTenantId?: pulumi.Input<string>;
+}
+
+export type OAuthProviderArgs = ProjectOAuthProviderArgs | NeonAuthOAuthProviderArgs;
+
+/** The calls of each generation, so the handler reads the same for both. */
+function calls(s: Scope) {
+  const b = api().branchAuth;
+  const where = () => ({ ...branchWhere(s) });
+  return isBranch(s)
+    ? {
+        list: () => branchPlugins(s).then((p) => p.oauth_providers),
+        add: (body: Props) => b.addBranchOAuthProvider(where(), body as any),
+        update: (id: string, body: Props) => b.updateBranchOAuthProvider({ ...where(), oauth_provider_id: id } as any, body),
+        remove: (id: string) => b.deleteBranchOAuthProvider({ ...where(), oauth_provider_id: id } as any),
+      }
+    : {
+        list: () => sharedList(s.projectId, "oauth_providers", () => api().listOAuthProviders(s.projectId)),
+        add: (body: Props) => api().addOAuthProvider(s.projectId, body as any),
+        update: (id: string, body: Props) => api().updateOAuthProvider(s.projectId, id as any, body as any),
+        remove: (id: string) => api().deleteOAuthProvider(s.projectId, id as any),
+      };
+}
+
+/** What PATCH and POST carry of the credentials; the tenant only where it is set. */
+function credentials(inputs: Inputs): Props {
+  return compact({ client_id: inputs.clientId, client_secret: inputs.clientSecret, microsoft_tenant_id: inputs.microsoftTenantId });
+}
+
+/** Neon shares no keys for this provider: say what to declare instead of the bare 400. */
+function explainUnshareable(inputs: Inputs, err: unknown): unknown {
+  if (!(err instanceof NeonApiError) || err.status !== 400 || !/INVALID_SHARED_OAUTH_PROVIDER/.test(`${err.code ?? ""} ${err.message}`)) return err;
+  return new Error(
+    `${KIND} ${inputs.providerId}: Neon has no shared keys for this provider (INVALID_SHARED_OAUTH_PROVIDER); ` +
+      `set clientId and clientSecret of your own OAuth app. (${err.message})`,
+  );
 }
 
 function outputsOf(inputs: Inputs, provider: Pick<ApiOAuthProvider, "type">): Props {
   return compact({ ...inputs, type: provider.type });
 }
 
-async function findProvider(project: string, id: string) {
-  const list = await sharedList(project, "oauth_providers", () => api().listOAuthProviders(project));
-  return list.find((p) => p.id === id);
+async function findProvider(s: Scope, id: string) {
+  return (await calls(s).list()).find((p) => p.id === id);
 }
 
 /** Sets the wanted credentials on a provider that exists (adoption, lost answer). */
@@ -63,10 +148,7 @@ async function converge(inputs: Inputs, existing: { type: string }): Promise<Pro
     }
     return outputsOf(inputs, existing);
   }
-  const updated = await api().updateOAuthProvider(inputs.projectId, inputs.providerId, {
-    client_id: inputs.clientId,
-    client_secret: inputs.clientSecret,
-  });
+  const updated = await calls(inputs).update(inputs.providerId, credentials(inputs));
   return outputsOf(inputs, updated);
 }
 
@@ -79,6 +161,8 @@ export const oauthProviderHandler: Handler = {
   async diff(_id, olds, news) {
     const diff = diffFields(olds, news, [
       { name: "projectId", replaces: true },
+      // Dropping the tenant cannot be sent in place (PATCH keeps what it is not given).
+      ...branchRules(olds, news, [{ name: "microsoftTenantId", replaces: news.microsoftTenantId === undefined }]),
       identityRule(olds),
       { name: "providerId", replaces: true },
       // Back to shared keys: the API has no way to drop credentials in place.
@@ -91,19 +175,19 @@ export const oauthProviderHandler: Handler = {
 
   async create(props) {
     const inputs = parsedInputs(oauthProviderInputs, props);
-    const body = compact({ id: inputs.providerId, client_id: inputs.clientId, client_secret: inputs.clientSecret });
-    const id = joinId(inputs.projectId, inputs.providerId);
+    const body = { id: inputs.providerId, ...credentials(inputs) };
+    const id = childId(inputs, inputs.providerId);
     const find = () => {
-      afterWrite(inputs.projectId);
-      return findProvider(inputs.projectId, inputs.providerId);
+      afterWrite(scopeOf(inputs));
+      return findProvider(inputs, inputs.providerId);
     };
     try {
       // After a lost answer the provider is found by its id and given the wanted credentials.
-      const made = await createConverging({ create: () => api().addOAuthProvider(inputs.projectId, body), find });
-      afterWrite(inputs.projectId);
+      const made = await createConverging({ create: () => calls(inputs).add(body), find });
+      afterWrite(scopeOf(inputs));
       return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(inputs, made.found!) };
     } catch (err) {
-      if (!isConflict(err)) throw explainMissingIntegration(KIND, inputs.projectId, err);
+      if (!isConflict(err)) throw explainUnshareable(inputs, explainMissingIntegration(KIND, inputs.projectId, err));
       if (!inputs.adopt) {
         throw new Error(
           `${KIND} ${inputs.providerId}: project ${inputs.projectId} already has this provider ` +
@@ -117,13 +201,13 @@ export const oauthProviderHandler: Handler = {
   },
 
   async read(id, props) {
-    const [project, providerId] = splitId(KIND, id, 2, "<projectId>/<providerId>");
+    const { key: providerId, ...where } = splitChildId(KIND, id, "<providerId>");
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
-    const parent = await parentOf(KIND, { ...props, projectId: project });
+    const parent = await parentOf(KIND, { ...props, ...where });
     if (!parent) return {};
     let found: { id: string; type: string } | undefined;
     try {
-      found = await findProvider(project, providerId);
+      found = await findProvider(where, providerId);
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
@@ -133,11 +217,13 @@ export const oauthProviderHandler: Handler = {
     // keys elsewhere loses them here, so the next `up` sets them again.
     const standard = found.type === "standard";
     const inputs = compact({
-      projectId: project,
+      ...where,
       integration: parent.identity,
       providerId,
       clientId: standard ? props.clientId : undefined,
       clientSecret: standard ? props.clientSecret : undefined,
+      // Never returned by Neon: kept as the program last set it.
+      microsoftTenantId: standard ? props.microsoftTenantId : undefined,
       adopt: props.adopt,
     });
     return { id, props: { ...inputs, type: found.type }, inputs };
@@ -146,25 +232,22 @@ export const oauthProviderHandler: Handler = {
   async update(_id, olds, news) {
     const inputs = parsedInputs(oauthProviderInputs, news);
     // The integration's identity (state written before it was recorded) and `adopt` need no request.
-    if (inputs.clientId === olds.clientId && inputs.clientSecret === olds.clientSecret) {
+    if (inputs.clientId === olds.clientId && inputs.clientSecret === olds.clientSecret && inputs.microsoftTenantId === olds.microsoftTenantId) {
       return { outs: outputsOf(inputs, { type: olds.type }) };
     }
-    const updated = await api().updateOAuthProvider(inputs.projectId, inputs.providerId, {
-      client_id: inputs.clientId,
-      client_secret: inputs.clientSecret,
-    });
-    afterWrite(inputs.projectId);
+    const updated = await calls(inputs).update(inputs.providerId, credentials(inputs));
+    afterWrite(scopeOf(inputs));
     return { outs: outputsOf(inputs, updated) };
   },
 
   async delete(id, props) {
-    const [project, providerId] = splitId(KIND, id, 2, "<projectId>/<providerId>");
+    const { key: providerId, ...where } = splitChildId(KIND, id, "<providerId>");
     try {
-      await api().deleteOAuthProvider(project, providerId);
+      await calls(where).remove(providerId);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    afterWrite(props.projectId ?? project);
+    afterWrite(scopeOf(where));
   },
 };
 
@@ -184,10 +267,14 @@ export const oauthProviderHandler: Handler = {
 export class OAuthProvider extends pulumi.dynamic.Resource {
   /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
+  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
+  declare readonly branchId: pulumi.Output<string | undefined>;
   /** The identity of the integration the provider was added to. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
-  /** `google`, `github` or `microsoft`. */
+  /** `google`, `github`, `microsoft` or (NeonAuth) `vercel`. */
   declare readonly providerId: pulumi.Output<string>;
+  /** The Microsoft tenant as last set (NeonAuth; Neon never returns it). */
+  declare readonly microsoftTenantId: pulumi.Output<string | undefined>;
   /** Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it). */
   declare readonly clientId: pulumi.Output<string | undefined>;
   /** Secret. */
@@ -211,7 +298,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
 
   /**
    * Looks up an existing OAuth provider by its id, `<projectId>/<providerId>`
-   * (e.g. `p-123/github`), without managing it: the engine reads it on
+   * (e.g. `p-123/github`) or `<projectId>/<branchId>/<providerId>`, without managing it: the engine reads it on
    * every `up` and `refresh`, and `destroy` only forgets it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): OAuthProvider {

@@ -6,21 +6,121 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { type Integration } from "../schemas";
+import { type BranchIntegration, type Integration } from "../schemas";
+import { branchAuthProvider } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
-import { findIntegration } from "./context";
-import type { Kind, Props } from "./kit";
+import { api, findIntegration, scopeOf, sharedList } from "./context";
+import { joinId, type Kind, type Props } from "./kit";
 
-/**
- * What a child accepts as `integration`. Today the project-level `AuthIntegration`; a
- * branch-scoped integration joins this union later, and `childInputs` maps each kind to the
- * wire inputs below (its identity then gains its own fields, e.g. the branch).
- */
-export interface ParentIntegration {
+/** What both generations' integrations offer a child. */
+interface AnyIntegration {
   readonly projectId: pulumi.Output<string>;
   readonly authProvider: pulumi.Output<string>;
   readonly authProviderProjectId: pulumi.Output<string>;
   readonly createdAt: pulumi.Output<string>;
+}
+
+/**
+ * A project-level integration (`AuthIntegration`). `deleteDataOnDestroy` exists only on a
+ * `NeonAuth`, so declaring it absent here keeps a NeonAuth out of what only the project-level
+ * API offers (SDK keys, ownership transfer), although it has every other member.
+ */
+export interface ProjectIntegration extends AnyIntegration {
+  readonly deleteDataOnDestroy?: never;
+}
+
+/** A branch-scoped integration (`NeonAuth`): its children call the branch's endpoints. */
+export interface NeonAuthIntegration extends AnyIntegration {
+  readonly branchId: pulumi.Output<string>;
+  readonly deleteDataOnDestroy: pulumi.Output<boolean>;
+}
+
+/** What a child of either generation accepts as `integration`. */
+export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
+
+/** The constructor-side test of the generation: the member the types use to tell them apart. */
+function isBranchParent(i: ParentIntegration): i is NeonAuthIntegration {
+  return (i as { deleteDataOnDestroy?: unknown }).deleteDataOnDestroy !== undefined;
+}
+
+/**
+ * @internal
+ * The provider-side test of the generation, from a child's props: a branch means the
+ * branch-scoped endpoints. Every handler asks this one place.
+ */
+export function isBranch(props: { branchId?: unknown }): boolean {
+  return props.branchId !== undefined && props.branchId !== null;
+}
+
+/** @internal Where a child lives: the project, and the branch for the branch-scoped generation. */
+export interface Scope {
+  projectId: string;
+  branchId?: string | undefined;
+}
+
+/** @internal The path parameters of a branch endpoint. */
+export function branchWhere(s: Scope): { project_id: string; branch_id: string } {
+  return { project_id: s.projectId, branch_id: s.branchId! };
+}
+
+/**
+ * @internal
+ * A child's id: `<projectId>/<...>` for the project-level generation (unchanged), and
+ * `<projectId>/<branchId>/<...>` for a branch-scoped one.
+ */
+export function childId(s: Scope, ...rest: string[]): string {
+  return joinId(s.projectId, ...(s.branchId === undefined ? [] : [s.branchId]), ...rest);
+}
+
+/**
+ * @internal
+ * Splits an id of `childId`. A branch id never holds `:` and a project-level id has only two
+ * parts unless its key is an origin (`https://...`), so three parts with no `:` in the second
+ * are a branch's.
+ */
+export function splitChildId(kind: Kind, id: string, key: string): Scope & { key: string } {
+  const parts = id.split("/");
+  const branch = parts.length >= 3 && parts[1] !== "" && !parts[1]!.includes(":");
+  const n = branch ? 3 : 2;
+  if (parts.length < n || parts.slice(0, n).some((p) => p === "")) {
+    throw new Error(`${kind} id "${id}" is not of the form <projectId>/${key} or <projectId>/<branchId>/${key}`);
+  }
+  return { projectId: parts[0]!, ...(branch ? { branchId: parts[1]! } : {}), key: parts.slice(n - 1).join("/") };
+}
+
+/** @internal The runtime inputs every child shares: where it lives. */
+export const scopeInputs = { branchId: text(60).optional() };
+
+/**
+ * @internal
+ * Auth providers a child accepts: the project-level API has only `stack`; a branch-scoped
+ * integration also `better_auth` (its default) and `mock`. Cross-checked by `generationRules`.
+ */
+export const childAuthProvider = branchAuthProvider.default("stack");
+
+/**
+ * @internal
+ * Refuses on a project-level child what only the branch-scoped API has, naming the field, and a
+ * project-level auth provider other than `stack`. `branchOnly` lists the fields to refuse when set.
+ */
+export function generationRules(
+  v: Props,
+  ctx: { addIssue(issue: { code: "custom"; path: PropertyKey[]; message: string }): void },
+  branchOnly: readonly string[],
+): void {
+  if (isBranch(v)) return;
+  for (const field of branchOnly) {
+    if (v[field] !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: "is accepted only with a NeonAuth integration (the branch-scoped API); the project-level AuthIntegration has no such setting",
+      });
+    }
+  }
+  if (v.authProvider !== undefined && v.authProvider !== "stack") {
+    ctx.addIssue({ code: "custom", path: ["authProvider"], message: 'must be "stack", the only auth provider of this API generation' });
+  }
 }
 
 /**
@@ -36,7 +136,7 @@ export const integrationIdentity = z.object(
       issue.input === undefined
         ? "is required: declare `integration: auth` (the AuthIntegration this lives in) instead of `projectId` " +
           "and `dependsOn`; the engine then creates it after its integration and replaces it with it"
-        : "must be the AuthIntegration resource this lives in",
+        : "must be the AuthIntegration or NeonAuth resource this lives in",
   },
 );
 export interface IntegrationIdentity {
@@ -76,6 +176,7 @@ export function childInputs<A extends { integration?: ParentIntegration }>(args:
   return {
     ...rest,
     projectId: integration.projectId,
+    ...(isBranchParent(integration) ? { branchId: integration.branchId } : {}),
     ...(withProvider ? { authProvider: integration.authProvider } : {}),
     integration: pulumi
       .all([integration.authProviderProjectId, integration.createdAt])
@@ -90,6 +191,15 @@ export function childInputs<A extends { integration?: ParentIntegration }>(args:
  */
 export function identityRule(olds: Props) {
   return { name: "integration", replaces: olds.integration !== undefined };
+}
+
+/**
+ * @internal
+ * The diff rules a branch child adds (moving it to another branch replaces it, and `more`);
+ * none for a project-level child, whose diff stays exactly as it was.
+ */
+export function branchRules(olds: Props, news: Props, more: readonly { name: string; replaces?: boolean }[] = []) {
+  return isBranch(olds) || isBranch(news) ? [{ name: "branchId", replaces: true }, ...more] : [];
 }
 
 /**
@@ -124,10 +234,7 @@ export async function liveIntegration(
     if (isNotFound(err)) throw projectNotVisible(kind, projectId, err);
     throw err;
   }
-  if (record === undefined || recorded === undefined) return record;
-  const live = identityOf(record);
-  const same = live.authProviderProjectId === recorded.authProviderProjectId && live.createdAt === recorded.createdAt;
-  return same ? record : undefined;
+  return sameIdentity(record, recorded);
 }
 
 /**
@@ -140,8 +247,37 @@ export async function parentOf(
   kind: Kind,
   props: Props,
 ): Promise<{ record: Integration; identity: IntegrationIdentity } | undefined> {
-  const record = await liveIntegration(kind, props.projectId, props.authProvider ?? "stack", props.integration);
+  const record = isBranch(props)
+    ? await sameIdentity(await liveBranchAuth(kind, props as Scope), props.integration)
+    : await liveIntegration(kind, props.projectId, props.authProvider ?? "stack", props.integration);
   return record && { record, identity: props.integration ?? identityOf(record) };
+}
+
+function sameIdentity<R extends Integration>(record: R | undefined, recorded?: IntegrationIdentity): R | undefined {
+  if (record === undefined || recorded === undefined) return record;
+  const live = identityOf(record);
+  return live.authProviderProjectId === recorded.authProviderProjectId && live.createdAt === recorded.createdAt ? record : undefined;
+}
+
+/**
+ * @internal
+ * The branch's integration, read once per run for all its resources. A 404 is ambiguous (no
+ * auth on the branch, or a branch or project this key cannot see): undefined only when the
+ * branch answers and lacks it, an error otherwise.
+ */
+export async function liveBranchAuth(kind: Kind, s: Scope): Promise<BranchIntegration | undefined> {
+  try {
+    return await sharedList(scopeOf(s), "auth", () => api().branchAuth.getBranchAuth(branchWhere(s)));
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    try {
+      await api().getBranch(s.projectId, s.branchId!);
+    } catch (e) {
+      if (isNotFound(e)) throw projectNotVisible(kind, s.projectId, e);
+      throw e;
+    }
+    return undefined;
+  }
 }
 
 /**
@@ -152,8 +288,8 @@ export async function parentOf(
 export function explainMissingIntegration(kind: Kind, projectId: string, err: unknown): unknown {
   if (!isNotFound(err) || !/auth is not enabled/i.test(err.neonMessage)) return err;
   return new Error(
-    `${kind}: project ${projectId} has no auth integration: it is missing or not yet created. Declare the ` +
-      "AuthIntegration in this stack and pass it as `integration: auth` (not `projectId` with `dependsOn`), so " +
+    `${kind}: project ${projectId} has no auth integration${/branch/i.test(err.neonMessage) ? " on this branch" : ""}: it is missing or not yet created. Declare the ` +
+      "AuthIntegration (or NeonAuth) in this stack and pass it as `integration: auth` (not `projectId` with `dependsOn`), so " +
       "that the engine creates it first; or, if it was deleted outside Pulumi, run `pulumi refresh` and " +
       `\`pulumi up\` to create it again. (${err.message})`,
   );

@@ -1,11 +1,29 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
-import { authProvider, canonicalOrigin, originInput, projectId } from "../schemas";
-import { afterWrite, api, sharedList } from "./context";
+import { canonicalOrigin, originInput, projectId } from "../schemas";
+import { afterWrite, api, scopeOf, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ParentIntegration } from "./parent";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import {
+  branchRules,
+  branchWhere,
+  childAuthProvider,
+  childId,
+  childInputs,
+  despiteIntegration,
+  explainMissingIntegration,
+  generationRules,
+  identityRule,
+  integrationIdentity,
+  isBranch,
+  parentOf,
+  scopeInputs,
+  splitChildId,
+  type IntegrationIdentity,
+  type ParentIntegration,
+  type Scope,
+} from "./parent";
 
 const KIND = "RedirectDomain";
 
@@ -16,31 +34,46 @@ function sameOrigin(listed: string, wanted: string): boolean {
 }
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const redirectDomainInputs = z.strictObject({
-  projectId,
-  integration: integrationIdentity,
-  domain: originInput,
-  authProvider: authProvider.default("stack"),
-});
+export const redirectDomainInputs = z
+  .strictObject({
+    projectId,
+    ...scopeInputs,
+    integration: integrationIdentity,
+    domain: originInput,
+    authProvider: childAuthProvider,
+  })
+  .superRefine((v, ctx) => generationRules(v, ctx, []), despiteIntegration);
 
 export interface RedirectDomainArgs {
-  /** The AuthIntegration the domain belongs to; the domain is created after it and replaced with it. */
+  /**
+   * The AuthIntegration, or the NeonAuth (where Neon calls these "trusted domains"), the domain
+   * belongs to; the domain is created after it and replaced with it.
+   */
   integration: ParentIntegration;
   /** An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path. */
   domain: pulumi.Input<string>;
 }
 
-const fields = (olds: Props) =>
+const fields = (olds: Props, news: Props) =>
   [
     { name: "projectId", replaces: true },
+    ...branchRules(olds, news),
     identityRule(olds),
     { name: "domain", replaces: true },
     { name: "authProvider", replaces: true },
   ] as const;
 
-async function isListed(project: string, origin: string): Promise<boolean> {
-  const list = await sharedList(project, "domains", () => api().listDomains(project));
+async function isListed(s: Scope, origin: string): Promise<boolean> {
+  const list = await sharedList(scopeOf(s), "domains", () =>
+    isBranch(s) ? api().branchAuth.listBranchDomains(branchWhere(s)).then((r) => r.domains) : api().listDomains(s.projectId),
+  );
   return list.some((d) => sameOrigin(d.domain, origin));
+}
+
+/** Every removal goes through this one call per generation (a client may batch them). */
+function removeDomain(s: Scope, authProvider: string, origin: string) {
+  const body = { auth_provider: authProvider as "stack", domains: [{ domain: origin }] };
+  return isBranch(s) ? api().branchAuth.deleteBranchDomains(branchWhere(s), body) : api().deleteDomains(s.projectId, body);
 }
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
@@ -50,7 +83,7 @@ export const redirectDomainHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds));
+    return diffFields(olds, news, fields(olds, news));
   },
 
   async create(props) {
@@ -58,33 +91,36 @@ export const redirectDomainHandler: Handler = {
     // A domain is nothing but its name: if it is listed after a lost answer or a conflict,
     // it is exactly what was asked for.
     const listed = async () => {
-      afterWrite(inputs.projectId);
-      return (await isListed(inputs.projectId, inputs.domain)) || undefined;
+      afterWrite(scopeOf(inputs));
+      return (await isListed(inputs, inputs.domain)) || undefined;
     };
+    const body = { domain: inputs.domain, auth_provider: inputs.authProvider };
     try {
       await createConverging({
-        create: () => api().addDomain(inputs.projectId, { domain: inputs.domain, auth_provider: inputs.authProvider }),
+        create: () =>
+          isBranch(inputs) ? api().branchAuth.addBranchDomain(branchWhere(inputs), body) : api().addDomain(inputs.projectId, body as { domain: string; auth_provider: "stack" }),
         find: listed,
       });
     } catch (err) {
       if (!isConflict(err) || !(await listed())) throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
-    afterWrite(inputs.projectId);
-    return { id: joinId(inputs.projectId, inputs.domain), outs: compact({ ...inputs }) };
+    afterWrite(scopeOf(inputs));
+    return { id: childId(inputs, inputs.domain), outs: compact({ ...inputs }) };
   },
 
   async read(id, props) {
-    const [project, origin] = splitId(KIND, id, 2, "<projectId>/<origin>");
+    const { key: origin, ...where } = splitChildId(KIND, id, "<origin>");
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
-    const parent = await parentOf(KIND, { ...props, projectId: project });
+    const parent = await parentOf(KIND, { ...props, ...where });
     if (!parent) return {};
     try {
-      if (!(await isListed(project, origin))) return {};
+      if (!(await isListed(where, origin))) return {};
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
     }
-    const inputs = compact({ projectId: project, integration: parent.identity, domain: origin, authProvider: props.authProvider ?? "stack" });
+    const provider = props.authProvider ?? parent.record.auth_provider ?? "stack";
+    const inputs = compact({ ...where, integration: parent.identity, domain: origin, authProvider: provider });
     return { id, props: inputs, inputs };
   },
 
@@ -94,22 +130,20 @@ export const redirectDomainHandler: Handler = {
   },
 
   async delete(id, props) {
-    const [project, origin] = splitId(KIND, id, 2, "<projectId>/<origin>");
+    const { key: origin, ...where } = splitChildId(KIND, id, "<origin>");
     try {
-      await api().deleteDomains(project, {
-        auth_provider: props.authProvider ?? "stack",
-        domains: [{ domain: origin }],
-      });
+      await removeDomain(where, props.authProvider ?? "stack", origin);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    afterWrite(project);
+    afterWrite(scopeOf(where));
   },
 };
 
 /**
- * One origin on the redirect-URI whitelist. Changing it replaces the entry. Id (for `get` and
- * `importFile`): `<projectId>/<origin>`, e.g. `p-123/https://app.example.com`.
+ * One origin on the redirect-URI whitelist (a "trusted domain" of a NeonAuth). Changing it
+ * replaces the entry. Id (for `get` and `importFile`): `<projectId>/<origin>`, e.g.
+ * `p-123/https://app.example.com`; on a NeonAuth `<projectId>/<branchId>/<origin>`.
  *
  * @example
  * ```ts
@@ -119,6 +153,8 @@ export const redirectDomainHandler: Handler = {
 export class RedirectDomain extends pulumi.dynamic.Resource {
   /** The Neon project, from the integration. */
   declare readonly projectId: pulumi.Output<string>;
+  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
+  declare readonly branchId: pulumi.Output<string | undefined>;
   /** The identity of the integration the domain was added to. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** The origin, in canonical form (lower case, default port dropped). */
@@ -132,7 +168,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
 
   /**
    * Looks up an origin already on the whitelist by its id, `<projectId>/<origin>`
-   * (e.g. `p-123/https://app.example.com`), without managing it: the engine reads it on
+   * (e.g. `p-123/https://app.example.com`) or `<projectId>/<branchId>/<origin>`, without managing it: the engine reads it on
    * every `up` and `refresh`, and `destroy` only forgets it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): RedirectDomain {

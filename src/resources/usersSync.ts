@@ -12,7 +12,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Pool } from "pg";
 import { redactText, rememberSecrets } from "../client";
-import { api, findIntegration, settingsReady } from "./context";
+import { api, findIntegration, scopeOf, settingsReady } from "./context";
+import { isBranch, liveBranchAuth, type Scope } from "./parent";
 import { SETTING } from "./settings";
 
 export interface SyncedUser {
@@ -37,25 +38,30 @@ type Conn = { pool: Pool } | { unavailable: string };
 const conns = new Map<string, Promise<Conn>>();
 const reported = new Set<string>();
 
-function notice(key: string, projectId: string, why: string): void {
+function notice(key: string, s: Scope, why: string): void {
   if (reported.has(key)) return;
   reported.add(key);
+  const where = s.branchId === undefined ? `project ${s.projectId}` : `branch ${s.branchId} of project ${s.projectId}`;
   const text =
-    `neon-auth: AuthUser cannot read users back from neon_auth.users_sync of project ${projectId} (${redactText(why)}). ` +
+    `neon-auth: AuthUser cannot read users back from neon_auth.users_sync of ${where} (${redactText(why)}). ` +
     "Users are managed without read-back this run: a create whose answer is lost stops with an error instead of " +
     "converging, and refresh cannot see users deleted or renamed outside the stack. " +
     `To stop trying, set \`pulumi config set ${SETTING.readUsers} false\`.`;
   void pulumi.log.warn(text);
 }
 
-async function open(projectId: string, provider: string): Promise<Conn> {
-  const integration = await findIntegration(projectId, provider);
-  if (integration === undefined) return { unavailable: "the project has no integration" };
+/**
+ * A project-level integration syncs into the branch it was created on; a branch-scoped one into
+ * its own branch, in the database its record names.
+ */
+async function open(s: Scope, provider: string): Promise<Conn> {
+  const integration = isBranch(s) ? await liveBranchAuth("AuthUser", s) : await findIntegration(s.projectId, provider);
+  if (integration === undefined) return { unavailable: isBranch(s) ? "the branch has no Neon Auth" : "the project has no integration" };
   let uri: string;
   try {
     ({ uri } = await api().getConnectionUri({
-      project_id: projectId,
-      branch_id: integration.branch_id,
+      project_id: s.projectId,
+      branch_id: s.branchId ?? integration.branch_id,
       database_name: integration.db_name,
       role_name: ROLE,
     }));
@@ -103,23 +109,26 @@ function describe(err: unknown): string {
   return e.message ?? String(err);
 }
 
-async function withDatabase<T>(projectId: string, provider: string, run: (pool: Pool) => Promise<T>): Promise<T | undefined> {
+/** Connections are per project and branch: each branch-scoped integration has its own database. */
+const connKey = (s: Scope, provider: string) => `${scopeOf(s)}\u0000${provider}`;
+
+async function withDatabase<T>(s: Scope, provider: string, run: (pool: Pool) => Promise<T>): Promise<T | undefined> {
   if (!settingsReady().readUsersFromDatabase) return undefined;
-  const key = `${projectId}\u0000${provider}`;
+  const key = connKey(s, provider);
   let conn = conns.get(key);
   if (conn === undefined) {
-    conn = open(projectId, provider).catch((err: Error) => ({ unavailable: err.message }));
+    conn = open(s, provider).catch((err: Error) => ({ unavailable: err.message }));
     conns.set(key, conn);
   }
   const c = await conn;
   if ("unavailable" in c) {
-    notice(key, projectId, c.unavailable);
+    notice(key, s, c.unavailable);
     return undefined;
   }
   try {
     return await run(c.pool);
   } catch (err) {
-    notice(key, projectId, describe(err));
+    notice(key, s, describe(err));
     return undefined;
   }
 }
@@ -127,22 +136,22 @@ async function withDatabase<T>(projectId: string, provider: string, run: (pool: 
 const COLUMNS = "id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync";
 
 /** The user with this id (deleted or not); null when the table has no such row; undefined when it cannot be asked. */
-export async function userById(projectId: string, provider: string, id: string): Promise<SyncedUser | null | undefined> {
-  const rows = await withDatabase(projectId, provider, async (pool) => (await pool.query<SyncedUser>(`SELECT ${COLUMNS} WHERE id = $1`, [id])).rows);
+export async function userById(s: Scope, provider: string, id: string): Promise<SyncedUser | null | undefined> {
+  const rows = await withDatabase(s, provider, async (pool) => (await pool.query<SyncedUser>(`SELECT ${COLUMNS} WHERE id = $1`, [id])).rows);
   return rows === undefined ? undefined : (rows[0] ?? null);
 }
 
 /** The live user with this address (case-insensitive); null when there is none; undefined when it cannot be asked. */
-export async function liveUserByEmail(projectId: string, provider: string, email: string): Promise<SyncedUser | null | undefined> {
-  const rows = await withDatabase(projectId, provider, async (pool) =>
+export async function liveUserByEmail(s: Scope, provider: string, email: string): Promise<SyncedUser | null | undefined> {
+  const rows = await withDatabase(s, provider, async (pool) =>
     (await pool.query<SyncedUser>(`SELECT ${COLUMNS} WHERE lower(email) = lower($1) AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`, [email])).rows,
   );
   return rows === undefined ? undefined : (rows[0] ?? null);
 }
 
 /** Why read-back is off for this project in this run, if it is (for error messages). */
-export async function readBackProblem(projectId: string, provider: string): Promise<string | undefined> {
+export async function readBackProblem(s: Scope, provider: string): Promise<string | undefined> {
   if (!settingsReady().readUsersFromDatabase) return `${SETTING.readUsers} is false`;
-  const c = await conns.get(`${projectId}\u0000${provider}`);
+  const c = await conns.get(connKey(s, provider));
   return c !== undefined && "unavailable" in c ? c.unavailable : undefined;
 }

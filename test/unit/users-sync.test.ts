@@ -40,7 +40,7 @@ describe("AuthUser create with read-back", () => {
     fake.byEmail.mockResolvedValueOnce(row("u-1"));
     expect((await userHandler.create(props)).id).toBe("u-1");
     expect(fake.createUser).toHaveBeenCalledTimes(1);
-    expect(fake.byEmail).toHaveBeenCalledWith(P, "stack", "ada@example.com");
+    expect(fake.byEmail).toHaveBeenCalledWith({ projectId: P }, "stack", "ada@example.com");
   });
 
   it("creates again when the lost try made nothing; a 409 on that try takes over the user then found", async () => {
