@@ -30,23 +30,24 @@ import { isRetryableStatus } from "./retry";
 export const BATCHED_ENDPOINTS: ReadonlySet<AnyEndpoint> = new Set<AnyEndpoint>([P.deleteDomains, B.deleteBranchDomains]);
 
 export interface BatchOptions {
-  /** A batch leaves once no delete has joined it for this long. Default 30 ms. */
+  /** A batch leaves once no delete has joined it for this long. Default 100 ms. */
   quietMs: number;
-  /** ... or this long after its first delete, whichever comes first. Default 300 ms. */
+  /** ... or this long after its first delete, whichever comes first. Default 1000 ms. */
   maxWaitMs: number;
   /** Most domains in one request; a full batch leaves at once. Default 50. */
   maxDomains: number;
 }
 
 /**
- * The engine does not start a destroy's deletes at once: each step's start waits for the state
- * write of another's end, so deletes arrive one every 10–20 ms on a 2-core machine, and no more
- * than `--parallel` of them are ever waiting. A batch that waits for a 30 ms pause catches every
- * delete the engine has in flight without holding them much longer than the engine took to send
- * them; 300 ms bounds the wait of the first. 50 domains: the service documents no bound, and 50
- * origins keep the body under 4 KB.
+ * The engine does not hand over a destroy's deletes at once: each step's start waits for the state
+ * write of another's end, so deletes arrive 10–50 ms apart (more on a busy machine), and never
+ * more than `--parallel` of them are in our hands. So a batch leaves at once when every delete the
+ * engine has given us is waiting or in flight (no other can come before one is answered: the
+ * most seen at once so far, the engine's parallelism as far as we can tell); the waits below only
+ * serve the first batches, the last, and runs where other kinds hold some of the engine's slots.
+ * 50 domains: the service documents no bound, and 50 origins keep the body under 4 KB.
  */
-export const DEFAULT_BATCH: BatchOptions = { quietMs: 30, maxWaitMs: 300, maxDomains: 50 };
+export const DEFAULT_BATCH: BatchOptions = { quietMs: 100, maxWaitMs: 1000, maxDomains: 50 };
 
 export interface DomainsBody {
   auth_provider: string;
@@ -78,6 +79,10 @@ export class DomainBatcher {
   readonly #clock: Clock;
   readonly #send: SendBatch;
   readonly #o: BatchOptions;
+  /** Deletes given to us and not yet settled (each holds one of the engine's steps). */
+  #inHand = 0;
+  /** The most ever in hand at once. */
+  #peak = 0;
 
   constructor(clock: Clock, send: SendBatch, options: BatchOptions = DEFAULT_BATCH) {
     this.#clock = clock;
@@ -86,9 +91,23 @@ export class DomainBatcher {
   }
 
   /** Deletes the body's domains; a single domain may share its request with others. */
-  delete(endpoint: AnyEndpoint, params: Record<string, string>, body: DomainsBody): Promise<void> {
-    // A caller that already names several domains made its own batch.
-    if (body.domains.length !== 1 || this.#o.maxDomains <= 1) return this.#send(endpoint, params, body).then(() => undefined);
+  async delete(endpoint: AnyEndpoint, params: Record<string, string>, body: DomainsBody): Promise<void> {
+    this.#inHand++;
+    const newPeak = this.#inHand > this.#peak;
+    if (newPeak) this.#peak = this.#inHand;
+    try {
+      // A caller that already names several domains made its own batch.
+      if (body.domains.length !== 1 || this.#o.maxDomains <= 1) {
+        await this.#send(endpoint, params, body);
+        return;
+      }
+      await this.#join(endpoint, params, body, newPeak);
+    } finally {
+      this.#inHand--;
+    }
+  }
+
+  #join(endpoint: AnyEndpoint, params: Record<string, string>, body: DomainsBody, newPeak: boolean): Promise<void> {
     const domain = body.domains[0]!.domain;
     const key = JSON.stringify([endpoint.name, params, body.auth_provider]);
     return new Promise<void>((resolve, reject) => {
@@ -103,6 +122,14 @@ export class DomainBatcher {
         // Closed now, not when a timer gets to run: later arrivals start the next batch.
         this.#open.delete(key);
         this.#flush(key, open);
+        return;
+      }
+      if (!newPeak && this.#inHand >= this.#peak) {
+        // All the engine lets run at once is with us: nothing more can join before an answer.
+        for (const [k, o] of [...this.#open]) {
+          o.wait.abort();
+          this.#flush(k, o);
+        }
         return;
       }
       const wait = new AbortController();

@@ -47,8 +47,9 @@ export interface ClientOptions {
   pacing?: false | PacingOptions;
   /**
    * Single-domain deletes of one project (or branch) sent together (batch.ts): a batch leaves
-   * after `quietMs` without a new delete, `maxWaitMs` after its first, or when it holds
-   * `maxDomains`. `false` sends each alone. Default `{ quietMs: 30, maxWaitMs: 300, maxDomains: 50 }`.
+   * as soon as every delete in hand is waiting (the engine can give no other before an answer),
+   * else after `quietMs` without a new delete, `maxWaitMs` after its first, or when it holds
+   * `maxDomains`. `false` sends each alone. Default `{ quietMs: 100, maxWaitMs: 1000, maxDomains: 50 }`.
    */
   batch?: false | Partial<BatchOptions>;
   /** Bound on waiting for long-running operations. Default 300_000 ms. */
