@@ -7,6 +7,7 @@ import { z } from "zod";
 import { email, projectId as projectIdRule, userName } from "../schemas/common";
 import { hostingEndpoints } from "../schemas/endpointsProject";
 import { projectFromPath } from "./access";
+import type { AuthBranchRec } from "./branchKit";
 import { checkDatabaseAndRole, databasesOf } from "./database";
 import { HttpError, parseParam, parseWith, type ApiContext, type ApiRoute, type Reply } from "./http";
 import type { Store } from "./store";
@@ -32,6 +33,23 @@ const reachability = z.strictObject({ reachable: z.boolean() });
 const userChange = z.strictObject({ name: userName.nullable().optional(), email: email.optional() });
 
 /**
+ * A rename of a branch user (branch-scoped integrations), as made in Neon's console; deleting one
+ * goes through the public API (`DELETE …/auth/users/{id}`).
+ */
+async function changeBranchUser(store: Store, projectId: string, userId: string, method: string, body: unknown): Promise<Reply> {
+  const branches = (store.data.projects[projectId]?.branches ?? []) as AuthBranchRec[];
+  const user = branches.flatMap((b) => b.neon_auth?.users ?? []).find((u) => u.id === userId);
+  if (user === undefined) throw new HttpError(404, `user ${userId} not found in project ${projectId}`);
+  if (method !== "PATCH") throw new HttpError(405, `method ${method} is not allowed for a branch user`, "", { allow: "PATCH" });
+  const change = parseWith(userChange, body);
+  if (change.name !== undefined) user.name = change.name;
+  if (change.email !== undefined) user.email = change.email;
+  store.mutated();
+  await databasesOf(store).settled();
+  return { status: 200, body: { ok: true } };
+}
+
+/**
  * `GET|PUT /_emulator/database` and `PATCH|DELETE /_emulator/projects/{id}/users/{user_id}`;
  * undefined for any other path.
  */
@@ -48,7 +66,7 @@ export async function handleDatabaseControl(store: Store, method: string, path: 
   const userId = decodeURIComponent(m[2] as string);
   const i = store.data.projects[id]?.integrations.stack;
   const at = i?.users.findIndex((u) => u.id === userId) ?? -1;
-  if (i === undefined || at < 0) throw new HttpError(404, `user ${userId} not found in project ${id}`);
+  if (i === undefined || at < 0) return changeBranchUser(store, id, userId, method, body);
   const user = i.users[at]!;
   const now = store.now();
   if (method === "DELETE") {

@@ -1,10 +1,10 @@
 export { AuthIntegration, type AuthIntegrationArgs } from "./authIntegration";
 export { AuthSdkKeys, type AuthSdkKeysArgs } from "./authSdkKeys";
 export { AuthOwnershipTransfer, type AuthOwnershipTransferArgs } from "./authOwnershipTransfer";
-export { AuthUser, type AuthUserArgs } from "./authUser";
-export { OAuthProvider, type OAuthProviderArgs } from "./oauthProvider";
+export { AuthUser, type AuthUserArgs, type ProjectAuthUserArgs, type NeonAuthUserArgs } from "./authUser";
+export { OAuthProvider, type OAuthProviderArgs, type ProjectOAuthProviderArgs, type NeonAuthOAuthProviderArgs } from "./oauthProvider";
 export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
-export { EmailServer, type EmailServerArgs } from "./emailServer";
+export { EmailServer, type EmailServerArgs, type ProjectEmailServerArgs, type NeonAuthEmailServerArgs } from "./emailServer";
 export {
   NeonAuth,
   type NeonAuthArgs,

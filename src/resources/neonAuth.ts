@@ -280,7 +280,8 @@ export class NeonAuth extends pulumi.dynamic.Resource {
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };
     // The webhook URL may carry a token: the whole webhooks setting is a secret.
-    // `deleteDataOnDestroy` is always registered: children tell a NeonAuth parent by it (parent.ts).
-    super(providerOf(KIND), name, { deleteDataOnDestroy: undefined, ...args, ...outs }, { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] }, MODULE, KIND);
+    // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
+    // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
+    super(providerOf(KIND), name, { deleteDataOnDestroy: undefined, authProvider: undefined, ...args, ...outs }, { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] }, MODULE, KIND);
   }
 }

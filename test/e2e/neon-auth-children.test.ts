@@ -1,0 +1,262 @@
+/**
+ * The children of a NeonAuth (branch-scoped) through the engine: 20 trusted domains, a Microsoft
+ * provider with a tenant and a Vercel one, 3 users with roles and an SMTP email provider with
+ * its test. Up (one user's create answer lost: it converges by read-back), no changes, one
+ * in-place update per child area reaching the emulator, drift at the emulator shown by refresh and
+ * restored by up, a failing SMTP test failing the update with the service's message; a second
+ * stack on another branch untouched; destroy leaves nothing and keeps the branch's data.
+ */
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { importFile } from "../../src/resources/importFile";
+import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
+import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
+
+const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
+const P = "p-nac";
+const B1 = `br-main-${P}`;
+const auth = (b: string) => `/projects/${P}/branches/${b}/auth`;
+const MS_SECRET = ["ms-secret-1-8d2f", "ms-secret-2-5a9c"];
+const SMTP_PW = ["smtp-pw-1-3e7b", "smtp-pw-2-6f1d", "smtp-pw-3-0c4a"];
+
+const DOMAINS = Array.from({ length: 20 }, (_, i) => `https://app${i}.example.com`);
+const USERS = [
+  { name: "alice", email: "alice@example.com", displayName: "Alice", roles: ["admin"] },
+  { name: "bob", email: "bob@example.com", displayName: "Bob", roles: ["user"] },
+  { name: "carol", email: "carol@example.com", displayName: "Carol", roles: ["admin", "user"] },
+];
+const SMTP = { host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme", testRecipient: "ops@example.com" };
+
+function argsOne(o: { msSecret?: string; smtpPassword?: string; domains?: string[]; users?: typeof USERS; tenant?: string } = {}) {
+  return {
+    projectId: P,
+    branchId: B1,
+    settings: {
+      appName: "Acme",
+      allowLocalhost: false,
+      emailAndPassword: { enabled: true, requireEmailVerification: true },
+      organization: { enabled: true },
+      magicLink: { enabled: true, expiresIn: 15 },
+      phoneNumber: { enabled: true },
+      webhooks: { enabled: true, webhookUrl: "https://hooks.example.com/nac-7d1e", enabledEvents: ["user.created"] },
+    },
+    domains: o.domains ?? DOMAINS,
+    oauth: [
+      { name: "ms", providerId: "microsoft", clientId: "ms-client", clientSecret: o.msSecret ?? MS_SECRET[0], microsoftTenantId: o.tenant ?? "tenant-a" },
+      { name: "vercel", providerId: "vercel", clientId: "vc-client", clientSecret: "vc-secret-4b8e" },
+    ],
+    users: o.users ?? USERS,
+    smtp: { ...SMTP, password: o.smtpPassword ?? SMTP_PW[0] },
+  };
+}
+
+async function control(em: EmulatorHandle, b: string): Promise<any> {
+  return (await fetch(`${em.controlUrl}/projects/${P}/branches/${b}/auth?secrets=true`)).json();
+}
+
+async function emailTest(em: EmulatorHandle, b: string, body?: unknown): Promise<void> {
+  const res = await fetch(`${em.controlUrl}/projects/${P}/branches/${b}/email_test`, {
+    method: body === undefined ? "DELETE" : "PUT",
+    headers: { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** `neon_auth.users_sync` of one branch, as `pg` reads it through the URI `connection_uri` gives. */
+async function syncRows(em: EmulatorHandle, b: string): Promise<{ email: string; deleted: boolean }[]> {
+  const res = await fetch(`${em.url}/projects/${P}/connection_uri?branch_id=${b}&database_name=neondb&role_name=neondb_owner`, {
+    headers: { authorization: `Bearer ${API_KEY}` },
+  });
+  expect(res.status).toBe(200);
+  const { Client } = await import("pg");
+  const c = new Client({ connectionString: ((await res.json()) as { uri: string }).uri, connectionTimeoutMillis: 10_000 });
+  await c.connect();
+  try {
+    return (await c.query("SELECT email, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync ORDER BY email, deleted")).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** What the branch holds of the children's areas, secrets included. */
+function children(state: any) {
+  const a = state.auth;
+  return {
+    domains: [...a.domains].sort(),
+    oauth: [...a.oauth_providers].sort((x: any, y: any) => x.id.localeCompare(y.id)),
+    email: a.email_provider,
+    users: state.neon_auth.users.map((u: any) => ({ email: u.email, name: u.name, roles: u.roles })).sort((x: any, y: any) => x.email.localeCompare(y.email)),
+  };
+}
+
+const writes = async (em: EmulatorHandle) =>
+  (await requestLog(em)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/^\/api\/v2/, "").replace(/\/users\/[0-9a-f-]{36}/, "/users/{id}")}`);
+
+describe("children of a NeonAuth", () => {
+  let em: EmulatorHandle;
+  let one: E2eStack;
+  let two: E2eStack;
+  let b2: string;
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${P}:${B1}`], rateLimit: "off" });
+    const made = await fetch(`${em.url}/projects/${P}/branches`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ branch: { name: "preview" } }),
+    });
+    expect(made.status).toBe(201);
+    b2 = ((await made.json()) as any).branch.id;
+    one = await stackFor({ program: PROGRAM, stackName: "one", config: { ...neonConfig(em), args: { value: JSON.stringify(argsOne()), secret: true } } });
+    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "gh", providerId: "github" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
+    two = await stackFor({ program: PROGRAM, stackName: "two", config: { ...neonConfig(em), args: { value: JSON.stringify(small), secret: true } } });
+  });
+
+  afterAll(async () => {
+    await Promise.all([one?.cleanup(), two?.cleanup()]);
+    await em?.close();
+  });
+
+  it("up, no changes, in-place updates, drift restored, SMTP check, other branch untouched, destroy", { timeout: 900_000 }, async () => {
+    // One user's create answer is lost: read-back finds the user by address, no duplicate.
+    em.injectFaults({ kind: "lost", method: "POST", path: `${auth(B1)}/users` });
+    const [up1, up2] = await Promise.all([one.stack.up({ color: "never" }), two.stack.up({ color: "never" })]);
+    expect(changesOf(up1.summary.resourceChanges)).toEqual({ create: 28 }); // the stack, the NeonAuth and its 26 children
+    expect(changesOf(up2.summary.resourceChanges)).toEqual({ create: 6 });
+    expect(em.faults.injected.lost).toBe(1);
+    expect(await syncRows(em, B1)).toEqual(USERS.map((u) => ({ email: u.email, deleted: false })));
+    const ids = up1.outputs.userIds!.value as string[];
+    expect(ids.every((id) => id.startsWith(`${P}/${B1}/`))).toBe(true);
+
+    const created = children(await control(em, B1));
+    expect(created).toEqual({
+      domains: [...DOMAINS].sort(),
+      oauth: [
+        { id: "microsoft", type: "standard", client_id: "ms-client", client_secret: MS_SECRET[0], microsoft_tenant_id: "tenant-a" },
+        { id: "vercel", type: "standard", client_id: "vc-client", client_secret: "vc-secret-4b8e" },
+      ],
+      email: { type: "standard", host: "smtp.example.com", port: 587, username: "mailer", password: SMTP_PW[0], sender_email: "auth@example.com", sender_name: "Acme" },
+      users: USERS.map((u) => ({ email: u.email, name: u.displayName, roles: u.roles })),
+    });
+    const other = await control(em, b2);
+    expect(children(other)).toEqual({
+      domains: ["https://preview.example.com"],
+      oauth: [{ id: "github", type: "shared" }],
+      email: { type: "shared" },
+      users: [{ email: "dave@example.com", name: null, roles: ["user"] }],
+    });
+    await expectNoChanges(one.stack);
+    await expectNoChanges(two.stack);
+
+    // A refresh of the whole branch stack reads the aggregate settings once, not once per resource.
+    await clearRequestLog(em);
+    await one.stack.refresh({ color: "never" });
+    const reads = (await requestLog(em)).map((r) => `${r.method} ${r.path}`);
+    expect(reads.filter((r) => r.endsWith("/auth/plugins"))).toEqual([`GET /api/v2${auth(B1)}/plugins`]);
+    expect(reads.filter((r) => r.endsWith("/auth/domains"))).toEqual([`GET /api/v2${auth(B1)}/domains`]);
+    expect(reads.filter((r) => r.endsWith(auth(B1)))).toEqual([`GET /api/v2${auth(B1)}`]);
+
+    // Branch children's ids import (the entries record what Neon shows, secrets left out).
+    const file = await importFile(
+      [
+        { kind: "RedirectDomain", name: "d", id: `${P}/${B1}/https://app0.example.com` },
+        { kind: "OAuthProvider", name: "o", id: `${P}/${B1}/vercel` },
+        { kind: "EmailServer", name: "e", id: `${P}/${B1}/email-server` },
+      ],
+      { apiKey: API_KEY, apiUrl: em.url },
+    );
+    const inputs = file.resources.map(({ id, inputs: { __provider, integration, ...rest } }) => ({ id, integration: typeof integration, ...rest }));
+    expect(inputs).toEqual([
+      { id: `${P}/${B1}/https://app0.example.com`, integration: "object", projectId: P, branchId: B1, domain: "https://app0.example.com", authProvider: "better_auth" },
+      { id: `${P}/${B1}/vercel`, integration: "object", projectId: P, branchId: B1, providerId: "vercel", adopt: false },
+      { id: `${P}/${B1}/email-server`, integration: "object", projectId: P, branchId: B1, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme" },
+    ]);
+
+    // Secrets are never in the state in plain text.
+    const exported = one.cli("stack", "export");
+    for (const s of [MS_SECRET[0]!, SMTP_PW[0]!, "vc-secret-4b8e", "nac-7d1e"]) expect(exported).not.toContain(s);
+
+    // One in-place update per child area: a role, a rotated secret and a new tenant, a new SMTP
+    // password (tested through Neon), and a new trusted domain.
+    const changedUsers = USERS.map((u) => (u.name === "bob" ? { ...u, roles: ["admin"] } : u));
+    await one.stack.setConfig("args", { value: JSON.stringify(argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[1], users: changedUsers, domains: [...DOMAINS, "https://new.example.com"] })), secret: true });
+    await clearRequestLog(em);
+    const up3 = await one.stack.up({ color: "never" });
+    expect(changesOf(up3.summary.resourceChanges)).toEqual({ create: 1, update: 3 });
+    expect((await writes(em)).sort()).toEqual(
+      [
+        `PUT ${auth(B1)}/users/{id}/role`,
+        `PATCH ${auth(B1)}/oauth_providers/microsoft`,
+        `PATCH ${auth(B1)}/email_provider`,
+        `POST ${auth(B1)}/email_provider/test`,
+        `POST ${auth(B1)}/domains`,
+      ].sort(),
+    );
+    const updated = children(await control(em, B1));
+    expect(updated.oauth.find((o: any) => o.id === "microsoft")).toEqual({ id: "microsoft", type: "standard", client_id: "ms-client", client_secret: MS_SECRET[1], microsoft_tenant_id: "tenant-b" });
+    expect(updated.email.password).toBe(SMTP_PW[1]);
+    expect(updated.users.find((u: any) => u.email === "bob@example.com").roles).toEqual(["admin"]);
+    expect(updated.domains).toContain("https://new.example.com");
+    await expectNoChanges(one.stack);
+
+    // Drift in each child area, made at the emulator: refresh shows it, up restores it.
+    const bob = (await control(em, B1)).neon_auth.users.find((u: any) => u.email === "bob@example.com");
+    expect(await outOfBand(em, "DELETE", `${auth(B1)}/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://app3.example.com" }] })).toBe(200);
+    expect(await outOfBand(em, "DELETE", `${auth(B1)}/oauth_providers/vercel`)).toBeLessThan(300);
+    expect(await outOfBand(em, "DELETE", `${auth(B1)}/users/${bob.id}`)).toBeLessThan(300);
+    expect(await outOfBand(em, "PATCH", `${auth(B1)}/email_provider`, { type: "shared" })).toBe(200);
+    const drift = await one.stack.refresh({ color: "never" });
+    expect(changesOf(drift.summary.resourceChanges)).toEqual({ delete: 3, update: 1 });
+    const restored = await one.stack.up({ color: "never" });
+    expect(changesOf(restored.summary.resourceChanges)).toEqual({ create: 3, update: 1 });
+    const back = children(await control(em, B1));
+    expect({ ...back, users: back.users }).toEqual({ ...updated, users: updated.users });
+    await expectNoChanges(one.stack);
+
+    // A user renamed at the emulator: refresh shows the drift; renamed back, no change.
+    const carol = (await control(em, B1)).neon_auth.users.find((u: any) => u.email === "carol@example.com");
+    const rename = (name: string) =>
+      fetch(`${em.controlUrl}/projects/${P}/users/${carol.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) }).then((r) => r.status);
+    expect(await rename("Carol R.")).toBe(200);
+    expect(changesOf((await one.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1 });
+    expect(await rename("Carol")).toBe(200);
+    expect(changesOf((await one.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({});
+
+    // The SMTP check: a failing test fails the update with the service's message, secrets scrubbed.
+    await emailTest(em, B1, { success: false, error_message: `535 authentication failed for mailer:${SMTP_PW[2]}` });
+    await one.stack.setConfig("args", { value: JSON.stringify(argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[2], users: changedUsers, domains: [...DOMAINS, "https://new.example.com"] })), secret: true });
+    const failed = await one.stack.up({ color: "never" }).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    expect(failed).toContain("Neon's test mail to ops@example.com through smtp.example.com:587 failed: 535 authentication failed for mailer:");
+    expect(failed).not.toContain(SMTP_PW[2]);
+    // A passing test lets the same update through.
+    await emailTest(em, B1);
+    await clearRequestLog(em);
+    const passed = await one.stack.up({ color: "never" });
+    expect(changesOf(passed.summary.resourceChanges)).toEqual({ update: 1 });
+    expect(await writes(em)).toEqual([`PATCH ${auth(B1)}/email_provider`, `POST ${auth(B1)}/email_provider/test`]);
+    expect(children(await control(em, B1)).email.password).toBe(SMTP_PW[2]);
+    await expectNoChanges(one.stack);
+
+    // The other branch's stack saw none of it.
+    expect(children(await control(em, b2))).toEqual(children(other));
+    await expectNoChanges(two.stack);
+
+    // Destroy: nothing of the stack is left, and the branch's data is kept (no delete_data): a
+    // user made outside the stack survives.
+    expect(await outOfBand(em, "POST", `${auth(B1)}/users`, { email: "kept@example.com" })).toBe(201);
+    await clearRequestLog(em);
+    await one.stack.destroy({ color: "never" });
+    expect((await requestLog(em)).some((r) => r.path.includes(`/branches/${b2}/`))).toBe(false);
+    const gone = await control(em, B1);
+    expect(gone.auth).toBeNull();
+    expect(gone.neon_auth.users.map((u: any) => u.email)).toEqual(["kept@example.com"]);
+    expect(children(await control(em, b2))).toEqual(children(other));
+    await two.stack.destroy({ color: "never" });
+    expect((await control(em, b2)).auth).toBeNull();
+  });
+});

@@ -1,0 +1,36 @@
+import * as pulumi from "@pulumi/pulumi";
+import { AuthUser, EmailServer, NeonAuth, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
+
+interface Args {
+  projectId: string;
+  branchId: string;
+  settings?: Record<string, unknown>;
+  domains: string[];
+  oauth: { name: string; providerId: "google" | "github" | "microsoft" | "vercel"; clientId?: string; clientSecret?: string; microsoftTenantId?: string }[];
+  users: { name: string; email: string; displayName?: string; roles?: string[] }[];
+  smtp?: { host: string; port: number; username: string; password: string; senderEmail: string; senderName: string; testRecipient?: string };
+}
+
+// Secrets (client secrets, the SMTP password, the webhook URL) arrive in `args`, a secret.
+const args = new pulumi.Config().requireObject<Args>("args");
+const auth = new NeonAuth("auth", {
+  projectId: args.projectId,
+  branchId: args.branchId,
+  ...(args.settings as object),
+  ...(args.settings?.webhooks ? { webhooks: pulumi.secret(args.settings.webhooks as any) } : {}),
+});
+for (const [i, domain] of args.domains.entries()) new RedirectDomain(`domain-${i}`, { integration: auth, domain });
+for (const o of args.oauth) {
+  const { name, clientSecret, ...rest } = o;
+  new OAuthProvider(name, { integration: auth, ...rest, ...(clientSecret === undefined ? {} : { clientSecret: pulumi.secret(clientSecret) }) });
+}
+const users = args.users.map((u) => new AuthUser(u.name, { integration: auth, email: u.email, name: u.displayName, roles: u.roles }));
+if (args.smtp !== undefined) {
+  const { password, ...rest } = args.smtp;
+  new EmailServer("smtp", { integration: auth, type: "standard", ...rest, password: pulumi.secret(password) });
+} else {
+  new EmailServer("smtp", { integration: auth, type: "shared" });
+}
+
+export const authId = auth.id;
+export const userIds = users.map((u) => u.id);
