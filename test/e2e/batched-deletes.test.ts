@@ -9,24 +9,32 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, requestLog, snapshot } from "./neon";
+import { API_KEY, clearRequestLog, emulator, neonConfig, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "many-resources");
 const DELETE_DOMAINS = "/projects/{project_id}/auth/domains";
+const DELETE_BRANCH_DOMAINS = "/projects/{project_id}/branches/{branch_id}/auth/domains";
 const FAULTS = "error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300";
 
 const origins = (n: number) => Array.from({ length: n }, (_, i) => `https://app-${String(i).padStart(3, "0")}.example.com`);
 
-/** An integration and `n` domains in it (the program's `chain`). */
-function cases(project: string, branch: string, n: number) {
+/** An integration (project-level, or a branch's NeonAuth) and `n` domains in it (the program's `chain`). */
+function cases(project: string, branch: string, n: number, kind: "AuthIntegration" | "NeonAuth" = "AuthIntegration") {
   return JSON.stringify([
-    { kind: "AuthIntegration", args: { projectId: project, branchId: branch } },
+    { kind, args: { projectId: project, branchId: branch } },
     ...origins(n).map((domain) => ({ kind: "RedirectDomain", args: { domain } })),
   ]);
 }
 
-async function deleteRequests(em: EmulatorHandle): Promise<{ status: number; fault?: string }[]> {
-  return (await requestLog(em)).filter((e: any) => e.method === "DELETE" && e.route === DELETE_DOMAINS) as any[];
+async function deleteRequests(em: EmulatorHandle, route = DELETE_DOMAINS): Promise<{ status: number; fault?: string }[]> {
+  return (await requestLog(em)).filter((e: any) => e.method === "DELETE" && e.route === route) as any[];
+}
+
+/** A branch's trusted domains, read over the API with plain fetch; undefined once auth is off. */
+async function branchDomains(em: EmulatorHandle, project: string, branch: string): Promise<string[] | undefined> {
+  const res = await fetch(`${em.url}/projects/${project}/branches/${branch}/auth/domains`, { headers: { authorization: `Bearer ${API_KEY}` } });
+  if (res.status === 404) return undefined;
+  return ((await res.json()) as { domains: { domain: string }[] }).domains.map((d) => d.domain).sort();
 }
 
 /** Domains the stack's state still holds. */
@@ -77,6 +85,46 @@ describe("batched domain deletes", () => {
       ]);
       expect((await requestLog(em)).filter((e: any) => e.status === 429)).toEqual([]);
       expect(await snapshot(em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+    });
+  });
+
+  describe("a destroy of 100 trusted domains of a NeonAuth", () => {
+    const P = "p-batch-branch";
+    const B = "br-main-p-batch-branch";
+    const N = 100;
+    let em: EmulatorHandle;
+    let e2e: E2eStack;
+
+    beforeAll(async () => {
+      em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "spec" });
+      e2e = await stackFor({
+        program: PROGRAM,
+        config: { ...neonConfig(em), cases: { value: cases(P, B, N, "NeonAuth") }, chain: { value: "true" } },
+        env: { PULUMI_NEON_AUTH_BATCH: JSON.stringify({ quietMs: 2000, maxWaitMs: 60_000 }) },
+      });
+    });
+
+    afterAll(async () => {
+      await e2e?.cleanup();
+      await em?.close();
+    });
+
+    it("sends 2 DELETE requests of 50 domains to the branch", { timeout: 600_000 }, async () => {
+      const up = await e2e.stack.up({ color: "never" });
+      expect(up.summary.resourceChanges).toEqual({ create: N + 2 });
+      expect(await branchDomains(em, P, B)).toEqual(origins(N));
+      await expectNoChanges(e2e.stack);
+
+      await clearRequestLog(em);
+      const destroy = await e2e.stack.destroy({ color: "never", parallel: 128 });
+      expect(destroy.summary.resourceChanges).toEqual({ delete: N + 2 });
+      expect(await deleteRequests(em, DELETE_BRANCH_DOMAINS)).toEqual([
+        expect.objectContaining({ status: 200 }),
+        expect.objectContaining({ status: 200 }),
+      ]);
+      expect(await deleteRequests(em)).toEqual([]);
+      expect((await requestLog(em)).filter((e: any) => e.status === 429)).toEqual([]);
+      expect(await branchDomains(em, P, B)).toBeUndefined();
     });
   });
 
