@@ -8,6 +8,7 @@ import type * as s from "../schemas";
 import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
 import type { CreateBranchResponse } from "../schemas/projects";
+import { DomainBatcher, BATCHED_ENDPOINTS, type DomainsBody } from "./batch";
 import { BranchAuthClient } from "./branchAuth";
 import { NeonConfigError } from "./errors";
 import { waitForOperations } from "./operations";
@@ -108,11 +109,13 @@ class NeonHttpClient implements NeonClient {
   readonly branchAuth = new BranchAuthClient((e, params, body) => this.request(e, params, body));
   readonly #o: Resolved;
   readonly #transport: Transport;
+  readonly #batches: DomainBatcher;
 
   constructor(options: ClientOptions) {
     this.#o = resolveOptions(options);
     this.baseUrl = this.#o.baseUrl;
     this.#transport = new Transport(this.#o);
+    this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, params, body), this.#o.batch);
   }
 
   // ---- projects (only what hosts auth) ------------------------------------------------------------
@@ -157,8 +160,11 @@ class NeonHttpClient implements NeonClient {
   getEmailServer(projectId: string) { return this.request(P.getEmailServer, { project_id: projectId }); }
   updateEmailServer(projectId: string, body: s.UpdateEmailServerRequest) { return this.request(P.updateEmailServer, { project_id: projectId }, body); }
 
-  request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>> {
-    return this.#send(endpoint, params, body);
+  async request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>> {
+    if (!BATCHED_ENDPOINTS.has(endpoint)) return this.#send(endpoint, params, body);
+    // Checked alone first: a bad domain fails its own caller before anything joins a batch.
+    const checked = this.#check(endpoint, params, body);
+    return this.#batches.delete(endpoint, checked.params, checked.body as DomainsBody) as Promise<ResultOf<E>>;
   }
 
   async close(): Promise<void> {
@@ -177,6 +183,11 @@ class NeonHttpClient implements NeonClient {
 
   /** Checks path parameters and body by the entry's rules (nothing is sent otherwise), then calls. */
   async #send<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body: BodyOf<E> | undefined, deadlineMs?: number): Promise<ResultOf<E>> {
+    const checked = this.#check(endpoint, params, body);
+    return this.#call(endpoint, checked.params, checked.body, checked.query, deadlineMs) as Promise<ResultOf<E>>;
+  }
+
+  #check(endpoint: AnyEndpoint, params: unknown, body: unknown): { params: Record<string, string>; body: unknown; query: string } {
     const given = params as Record<string, string>;
     const checked: Record<string, string> = {};
     for (const name of endpoint.pathParams) {
@@ -191,17 +202,21 @@ class NeonHttpClient implements NeonClient {
       const input = body === undefined && endpoint.request.safeParse({}).success ? {} : body;
       sent = validate(endpoint, endpoint.request, input);
     }
-    const query = queryString(endpoint, given);
+    return { params: checked, body: sent, query: queryString(endpoint, given) };
+  }
+
+  /** Sends a checked request through the attempt loop. */
+  #call(endpoint: AnyEndpoint, params: Record<string, string>, body: unknown, query = "", deadlineMs?: number): Promise<unknown> {
     return this.#transport.call({
       method: endpoint.method,
       route: endpoint.path,
-      params: checked,
+      params,
       ...(query === "" ? {} : { query }),
-      ...(sent === undefined ? {} : { body: sent }),
+      ...(body === undefined ? {} : { body }),
       ...(endpoint.response === undefined ? {} : { schema: endpoint.response }),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
       success: endpoint.success,
-    }) as Promise<ResultOf<E>>;
+    });
   }
 }
 

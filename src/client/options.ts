@@ -7,6 +7,7 @@ import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { systemClock, type Clock } from "../clock";
 import { isLoopbackHost } from "../schemas";
+import { DEFAULT_BATCH, type BatchOptions } from "./batch";
 import { NeonConfigError } from "./errors";
 import { resolvePacing, sharedLimiter, type PacingOptions, type RateLimiter } from "./pacing";
 import { rememberSecrets } from "./redact";
@@ -44,6 +45,13 @@ export interface ClientOptions {
   retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
   pacing?: false | PacingOptions;
+  /**
+   * Single-domain deletes of one project (or branch) sent together (batch.ts): a batch leaves
+   * as soon as every delete in hand is waiting (the engine can give no other before an answer),
+   * else after `quietMs` without a new delete, `maxWaitMs` after its first, or when it holds
+   * `maxDomains`. `false` sends each alone. Default `{ quietMs: 100, maxWaitMs: 1000, maxDomains: 50 }`.
+   */
+  batch?: false | Partial<BatchOptions>;
   /** Bound on waiting for long-running operations. Default 300_000 ms. */
   operationTimeoutMs?: number;
   clock?: Clock;
@@ -86,6 +94,8 @@ export interface Resolved {
   readonly timeouts: AttemptTimeouts;
   readonly retry: RetryOptions;
   readonly limiter: RateLimiter | undefined;
+  /** Domain delete batching; `maxDomains: 1` when switched off. */
+  readonly batch: BatchOptions;
   /** Appended to errors a wrong base URL can cause; empty when the caller did not say where it came from. */
   readonly urlHint: string;
   readonly settings: { apiKey: string; baseUrl: string };
@@ -142,6 +152,17 @@ export function normaliseBaseUrl(raw: unknown, setting = "baseUrl"): URL {
 /** `field.path: problem` for each issue; values are never echoed. */
 export function formatIssues(error: z.ZodError): string[] {
   return error.issues.map((i) => `${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`);
+}
+
+/** The batching options, checked; off is a bound of one domain per request. */
+function resolveBatch(batch: ClientOptions["batch"]): BatchOptions {
+  if (batch === false) return { ...DEFAULT_BATCH, maxDomains: 1 };
+  const b = { ...DEFAULT_BATCH, ...Object.fromEntries(Object.entries(batch ?? {}).filter(([, v]) => v !== undefined)) };
+  return {
+    quietMs: positive("batch.quietMs", b.quietMs),
+    maxWaitMs: positive("batch.maxWaitMs", b.maxWaitMs),
+    maxDomains: Math.floor(positive("batch.maxDomains", b.maxDomains)),
+  };
 }
 
 function positive(name: string, v: number): number {
@@ -210,6 +231,7 @@ export function resolveOptions(options: ClientOptions): Resolved {
     lockTimeoutMs: positive("lockTimeoutMs", options.lockTimeoutMs ?? 120_000),
     operationTimeoutMs: positive("operationTimeoutMs", options.operationTimeoutMs ?? 300_000),
     timeouts,
+    batch: resolveBatch(options.batch),
     retry: {
       ...DEFAULT_RETRY,
       ...Object.fromEntries(Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined)),

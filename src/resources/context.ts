@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { systemClock } from "../clock";
-import { getClient, isNotFound, type NeonClient } from "../client";
+import { getClient, isNotFound, type BatchOptions, type ClientOptions, type NeonClient } from "../client";
 import { resolveSettings, type Settings } from "./settings";
 import type { Integration, KeySet } from "../schemas";
 
@@ -35,15 +35,25 @@ export function settingsReady(): Settings {
 /** The client for this run (settings.ts says where the key and URL come from). */
 export function api(): NeonClient {
   const s = settingsReady();
-  // Switching client-side pacing off is for measuring its worth (npm run bench), not for use.
+  // Switching client-side pacing or delete batching off is for measuring their worth (npm run
+  // bench), not for use.
   const pacing = process.env.PULUMI_NEON_AUTH_PACING === "off" ? false : undefined;
+  const batch = batchSetting(process.env.PULUMI_NEON_AUTH_BATCH);
   return getClient({
     apiKey: s.apiKey,
     ...(s.apiUrl === undefined ? {} : { baseUrl: s.apiUrl }),
     settingNames: { apiKey: s.apiKeyFrom, baseUrl: s.apiUrlFrom },
     ...(s.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: s.lockTimeoutMs }),
     ...(pacing === false ? { pacing } : {}),
+    ...(batch === undefined ? {} : { batch }),
   });
+}
+
+/** `off`, or a JSON object of BatchOptions (the e2e tests widen the wait to count requests exactly). */
+function batchSetting(v: string | undefined): ClientOptions["batch"] {
+  if (v === undefined || v === "") return undefined;
+  if (v === "off") return false;
+  return JSON.parse(v) as Partial<BatchOptions>;
 }
 
 /**

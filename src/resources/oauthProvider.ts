@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound, NeonApiError } from "../client";
-import { oauthClientId, oauthClientSecret, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
-import { BRANCH_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
+import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId, type UpdateOAuthProviderRequest } from "../schemas";
+import { BRANCH_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
 import { createConverging } from "./converge";
@@ -98,21 +98,23 @@ export type OAuthProviderArgs = ProjectOAuthProviderArgs | NeonAuthOAuthProvider
 
 /** The calls of each generation, so the handler reads the same for both. */
 function calls(s: Scope) {
-  const b = api().branchAuth;
-  const where = () => ({ ...branchWhere(s) });
-  return isBranch(s)
-    ? {
-        list: () => branchPlugins(s).then((p) => p.oauth_providers),
-        add: (body: Props) => b.addBranchOAuthProvider(where(), body as any),
-        update: (id: string, body: Props) => b.updateBranchOAuthProvider({ ...where(), oauth_provider_id: id } as any, body),
-        remove: (id: string) => b.deleteBranchOAuthProvider({ ...where(), oauth_provider_id: id } as any),
-      }
-    : {
-        list: () => sharedList(s.projectId, "oauth_providers", () => api().listOAuthProviders(s.projectId)),
-        add: (body: Props) => api().addOAuthProvider(s.projectId, body as any),
-        update: (id: string, body: Props) => api().updateOAuthProvider(s.projectId, id as any, body as any),
-        remove: (id: string) => api().deleteOAuthProvider(s.projectId, id as any),
-      };
+  if (isBranch(s)) {
+    const b = api().branchAuth;
+    const at = (id: string) => ({ ...branchWhere(s), oauth_provider_id: id as BranchOAuthProviderId });
+    return {
+      list: () => branchPlugins(s).then((p) => p.oauth_providers),
+      add: (body: Props) => b.addBranchOAuthProvider(branchWhere(s), body as BranchAddOAuthProviderRequest),
+      update: (id: string, body: Props) => b.updateBranchOAuthProvider(at(id), body),
+      remove: (id: string) => b.deleteBranchOAuthProvider(at(id)),
+    };
+  }
+  const id = (x: string) => x as OAuthProviderId;
+  return {
+    list: () => sharedList(s.projectId, "oauth_providers", () => api().listOAuthProviders(s.projectId)),
+    add: (body: Props) => api().addOAuthProvider(s.projectId, body as AddOAuthProviderRequest),
+    update: (x: string, body: Props) => api().updateOAuthProvider(s.projectId, id(x), body as UpdateOAuthProviderRequest),
+    remove: (x: string) => api().deleteOAuthProvider(s.projectId, id(x)),
+  };
 }
 
 /** What PATCH and POST carry of the credentials; the tenant only where it is set. */

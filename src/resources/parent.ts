@@ -287,9 +287,11 @@ export async function liveBranchAuth(kind: Kind, s: Scope): Promise<BranchIntegr
  */
 export function explainMissingIntegration(kind: Kind, projectId: string, err: unknown): unknown {
   if (!isNotFound(err) || !/auth is not enabled/i.test(err.neonMessage)) return err;
+  // The branch API says "on branch …"; the project-level message stays as it was.
+  const branch = /on branch/i.test(err.neonMessage);
   return new Error(
-    `${kind}: project ${projectId} has no auth integration${/branch/i.test(err.neonMessage) ? " on this branch" : ""}: it is missing or not yet created. Declare the ` +
-      "AuthIntegration (or NeonAuth) in this stack and pass it as `integration: auth` (not `projectId` with `dependsOn`), so " +
+    `${kind}: project ${projectId} has no auth integration${branch ? " on this branch" : ""}: it is missing or not yet created. Declare the ` +
+      `${branch ? "NeonAuth" : "AuthIntegration"} in this stack and pass it as \`integration: auth\` (not \`projectId\` with \`dependsOn\`), so ` +
       "that the engine creates it first; or, if it was deleted outside Pulumi, run `pulumi refresh` and " +
       `\`pulumi up\` to create it again. (${err.message})`,
   );

@@ -215,6 +215,20 @@ describe("children of a NeonAuth", () => {
     expect({ ...back, users: back.users }).toEqual({ ...updated, users: updated.users });
     await expectNoChanges(one.stack);
 
+    // A user made outside the stack, looked up on the branch by address (read from users_sync).
+    expect(await outOfBand(em, "POST", `${auth(B1)}/users`, { email: "grace@example.com", name: "Grace" })).toBe(201);
+    const lookupArgs = { ...argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[1], users: changedUsers, domains: [...DOMAINS, "https://new.example.com"] }) };
+    await one.stack.setConfig("args", { value: JSON.stringify({ ...lookupArgs, lookupUser: `${P}/${B1}/grace@example.com` }), secret: true });
+    const lookup = await one.stack.up({ color: "never" });
+    const grace = (await control(em, B1)).neon_auth.users.find((u: any) => u.email === "grace@example.com");
+    expect(lookup.outputs.foundUser?.value).toEqual({ id: grace.id, email: "grace@example.com", branchId: B1 });
+    await expectNoChanges(one.stack);
+    await one.stack.setConfig("args", { value: JSON.stringify(lookupArgs), secret: true });
+    // Dropping the lookup only forgets it: grace stays at Neon.
+    expect(changesOf((await one.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ discard: 1 });
+    expect((await control(em, B1)).neon_auth.users.some((u: any) => u.id === grace.id)).toBe(true);
+    expect(await outOfBand(em, "DELETE", `${auth(B1)}/users/${grace.id}`)).toBeLessThan(300);
+
     // A user renamed at the emulator: refresh shows the drift; renamed back, no change.
     const carol = (await control(em, B1)).neon_auth.users.find((u: any) => u.email === "carol@example.com");
     const rename = (name: string) =>

@@ -8,6 +8,8 @@ interface Args {
   domains: string[];
   oauth: { name: string; providerId: "google" | "github" | "microsoft" | "vercel"; clientId?: string; clientSecret?: string; microsoftTenantId?: string }[];
   users: { name: string; email: string; displayName?: string; roles?: string[] }[];
+  /** `<projectId>/<branchId>/<email>` of a user to look up (not managed). */
+  lookupUser?: string;
   smtp?: { host: string; port: number; username: string; password: string; senderEmail: string; senderName: string; testRecipient?: string };
 }
 
@@ -33,4 +35,6 @@ if (args.smtp !== undefined) {
 }
 
 export const authId = auth.id;
+const found = args.lookupUser === undefined ? undefined : AuthUser.get("found", args.lookupUser);
+export const foundUser = found && pulumi.all([found.userId, found.email, found.branchId]).apply(([id, email, branchId]) => ({ id, email, branchId }));
 export const userIds = users.map((u) => u.id);
