@@ -187,7 +187,15 @@ export const userHandler: Handler = {
   async create(props) {
     const inputs = parsedInputs(authUserInputs, props);
     const userId = await createOrTakeOver(inputs);
-    if (inputs.roles !== undefined) await setRoles(inputs, userId);
+    if (inputs.roles !== undefined) {
+      try {
+        await setRoles(inputs, userId);
+      } catch (err) {
+        // The create fails: leave no user behind that the next `up` would meet as "made outside".
+        await api().branchAuth.deleteBranchUser({ ...branchWhere(inputs), auth_user_id: userId }).catch(() => undefined);
+        throw err;
+      }
+    }
     // A project-level user's id stays the bare user id, as existing stacks have it.
     return { id: isBranch(inputs) ? childId(inputs, userId) : userId, outs: compact({ ...inputs, userId }) };
   },

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
 import { type BranchIntegration, type Integration } from "../schemas";
-import { branchAuthProvider } from "../schemas/branchAuth";
+import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
 import { api, findIntegration, scopeOf, sharedList } from "./context";
 import { joinId, type Kind, type Props } from "./kit";
@@ -96,7 +96,9 @@ export const scopeInputs = { branchId: text(60).optional() };
  * Auth providers a child accepts: the project-level API has only `stack`; a branch-scoped
  * integration also `better_auth` (its default) and `mock`. Cross-checked by `generationRules`.
  */
-export const childAuthProvider = branchAuthProvider.default("stack");
+export const childAuthProvider = z
+  .enum(BRANCH_AUTH_PROVIDERS, { message: 'must be "stack", the only auth provider of this API generation (a NeonAuth also has "better_auth" and "mock")' })
+  .default("stack");
 
 /**
  * @internal
