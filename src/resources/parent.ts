@@ -273,7 +273,8 @@ export async function liveBranchAuth(kind: Kind, s: Scope): Promise<BranchIntegr
   } catch (err) {
     if (!isNotFound(err)) throw err;
     try {
-      await api().getBranch(s.projectId, s.branchId!);
+      // Shared too: every child of a branch whose Neon Auth is gone asks the same question.
+      await sharedList(scopeOf(s), "branch", () => api().getBranch(s.projectId, s.branchId!));
     } catch (e) {
       if (isNotFound(e)) throw projectNotVisible(kind, s.projectId, e);
       throw e;
