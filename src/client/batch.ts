@@ -30,24 +30,30 @@ import { isRetryableStatus } from "./retry";
 export const BATCHED_ENDPOINTS: ReadonlySet<AnyEndpoint> = new Set<AnyEndpoint>([P.deleteDomains, B.deleteBranchDomains]);
 
 export interface BatchOptions {
-  /** A batch leaves once no delete has joined it for this long. Default 100 ms. */
+  /** A batch leaves once no delete has joined it for this long (plus the engine's pause). Default 100 ms. */
   quietMs: number;
-  /** ... or this long after its first delete, whichever comes first. Default 1000 ms. */
+  /** ... or this long after its first delete, whichever comes first. Default 3000 ms. */
   maxWaitMs: number;
   /** Most domains in one request; a full batch leaves at once. Default 50. */
   maxDomains: number;
 }
 
 /**
- * The engine does not hand over a destroy's deletes at once: each step's start waits for the state
- * write of another's end, so deletes arrive 10–50 ms apart (more on a busy machine), and never
- * more than `--parallel` of them are in our hands. So a batch leaves at once when every delete the
- * engine has given us is waiting or in flight (no other can come before one is answered: the
- * most seen at once so far, the engine's parallelism as far as we can tell); the waits below only
- * serve the first batches, the last, and runs where other kinds hold some of the engine's slots.
+ * How the engine hands over a destroy's deletes (measured with Pulumi 3.259, modelled in
+ * test/unit/client-batch.test.ts): it writes its state at each step's start and at its end, one
+ * write at a time, first come first served, and runs at most `--parallel` steps. So deletes arrive
+ * one write apart (10-50 ms, more on a busy machine), and after an answer to k of them the engine
+ * first writes their k ends, then the starts of their successors: a pause of about k writes in
+ * which nothing arrives. Hence the rules of a batch's departure:
+ * - at once when full, or when every delete the engine lets run at once (the most seen in hand so
+ *   far) is waiting or in flight: none can join before an answer;
+ * - after a quiet spell long enough for the pause: `quietMs`, plus two writes (an end, a start) for
+ *   each step the engine runs and we do not hold, a write being the gap seen between two deletes
+ *   of one burst. With nothing more to come (the last batch of a destroy), that is the only cost;
+ * - at the latest `maxWaitMs` after its first delete.
  * 50 domains: the service documents no bound, and 50 origins keep the body under 4 KB.
  */
-export const DEFAULT_BATCH: BatchOptions = { quietMs: 100, maxWaitMs: 1000, maxDomains: 50 };
+export const DEFAULT_BATCH: BatchOptions = { quietMs: 100, maxWaitMs: 3000, maxDomains: 50 };
 
 export interface DomainsBody {
   auth_provider: string;
@@ -83,6 +89,9 @@ export class DomainBatcher {
   #inHand = 0;
   /** The most ever in hand at once. */
   #peak = 0;
+  /** The engine's time per state write, as the mean gap between two deletes of one burst (ms). */
+  #write = 0;
+  #lastArrival = Number.NEGATIVE_INFINITY;
 
   constructor(clock: Clock, send: SendBatch, options: BatchOptions = DEFAULT_BATCH) {
     this.#clock = clock;
@@ -95,6 +104,10 @@ export class DomainBatcher {
     this.#inHand++;
     const newPeak = this.#inHand > this.#peak;
     if (newPeak) this.#peak = this.#inHand;
+    const now = this.#clock.now();
+    const gap = now - this.#lastArrival;
+    this.#lastArrival = now;
+    if (gap < this.#o.quietMs) this.#write = this.#write === 0 ? gap : 0.8 * this.#write + 0.2 * gap;
     try {
       // A caller that already names several domains made its own batch.
       if (body.domains.length !== 1 || this.#o.maxDomains <= 1) {
@@ -104,6 +117,8 @@ export class DomainBatcher {
       await this.#join(endpoint, params, body, newPeak);
     } finally {
       this.#inHand--;
+      // One step fewer held: the engine's pause before the next delete grows by its writes.
+      for (const [k, o] of this.#open) this.#arm(k, o);
     }
   }
 
@@ -132,15 +147,22 @@ export class DomainBatcher {
         }
         return;
       }
-      const wait = new AbortController();
-      open.wait = wait;
-      const left = open.openedAt + this.#o.maxWaitMs - this.#clock.now();
-      const opened = open;
-      this.#clock.sleep(Math.min(this.#o.quietMs, left), wait.signal).then(
-        () => this.#flush(key, opened),
-        () => undefined,
-      );
+      this.#arm(key, open);
     });
+  }
+
+  /** (Re)starts a batch's wait for its next delete, by the rules above DEFAULT_BATCH. */
+  #arm(key: string, open: Open): void {
+    open.wait.abort();
+    const wait = new AbortController();
+    open.wait = wait;
+    const notHeld = Math.max(0, this.#peak - this.#inHand);
+    const quiet = this.#o.quietMs + 2 * notHeld * this.#write;
+    const left = open.openedAt + this.#o.maxWaitMs - this.#clock.now();
+    this.#clock.sleep(Math.min(quiet, left), wait.signal).then(
+      () => this.#flush(key, open),
+      () => undefined,
+    );
   }
 
   #flush(key: string, open: Open): void {
@@ -171,3 +193,4 @@ export class DomainBatcher {
 function mayBeOneDomain(err: unknown): boolean {
   return err instanceof NeonApiError && err.status >= 400 && err.status < 500 && !isRetryableStatus(err.status) && err.status !== 401 && err.status !== 403;
 }
+

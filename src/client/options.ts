@@ -48,8 +48,9 @@ export interface ClientOptions {
   /**
    * Single-domain deletes of one project (or branch) sent together (batch.ts): a batch leaves
    * as soon as every delete in hand is waiting (the engine can give no other before an answer),
-   * else after `quietMs` without a new delete, `maxWaitMs` after its first, or when it holds
-   * `maxDomains`. `false` sends each alone. Default `{ quietMs: 100, maxWaitMs: 1000, maxDomains: 50 }`.
+   * else after `quietMs` without a new delete (longer while steps just answered may still come
+   * back), `maxWaitMs` after its first, or when it holds `maxDomains`. `false` sends each alone.
+   * Default `{ quietMs: 100, maxWaitMs: 3000, maxDomains: 50 }`.
    */
   batch?: false | Partial<BatchOptions>;
   /** Bound on waiting for long-running operations. Default 300_000 ms. */
