@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound } from "../client";
+import { isConflict } from "../client";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, roleName } from "../schemas";
 import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { liveIntegration } from "./parent";
+import { deleteUnlessHidden, liveIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
 
@@ -154,11 +154,7 @@ export const integrationHandler: Handler = {
 
   async delete(id, props) {
     const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
-    try {
-      await api().deleteIntegration(project, provider);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await deleteUnlessHidden(KIND, { projectId: project }, () => api().deleteIntegration(project, provider));
     afterWrite(props.projectId ?? project);
   },
 };

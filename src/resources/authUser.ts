@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound, mayHaveActed } from "../client";
+import { isConflict, mayHaveActed } from "../client";
 import { email, projectId, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import { api } from "./context";
@@ -12,6 +12,7 @@ import {
   childAuthProvider,
   childId,
   childInputs,
+  deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   generationRules,
@@ -237,12 +238,9 @@ export const userHandler: Handler = {
   },
 
   async delete(id, props) {
-    try {
-      if (isBranch(props)) await api().branchAuth.deleteBranchUser({ ...branchWhere(props as Scope), auth_user_id: props.userId });
-      else await api().deleteUser(props.projectId, id);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await deleteUnlessHidden(KIND, props as Scope, () =>
+      isBranch(props) ? api().branchAuth.deleteBranchUser({ ...branchWhere(props as Scope), auth_user_id: props.userId }) : api().deleteUser(props.projectId, id),
+    );
   },
 };
 

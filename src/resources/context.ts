@@ -97,8 +97,12 @@ export function branchPlugins(s: { projectId: string; branchId?: string | undefi
 
 /** The project's integration of this auth provider, from the shared list; undefined if none. */
 export async function findIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
-  const list = await sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
-  return list.find((i) => i.auth_provider === provider);
+  return (await projectIntegrations(projectId)).find((i) => i.auth_provider === provider);
+}
+
+/** The project's integrations, read once per run (until a write); a 404 if the key cannot see it. */
+export function projectIntegrations(projectId: string): Promise<Integration[]> {
+  return sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
 }
 
 /** The environment variables a Stack Auth app needs, from a key set. */

@@ -9,6 +9,7 @@ import {
   branchWhere,
   childId,
   childInputs,
+  deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   generationRules,
@@ -219,12 +220,8 @@ export const emailServerHandler: Handler = {
 
   async delete(id) {
     const { key: _, ...where } = splitChildId(KIND, id, "email-server");
-    try {
-      await calls(where).set({ type: "shared" });
-    } catch (err) {
-      // No project or no auth on it: there is no email server left to reset.
-      if (!isNotFound(err)) throw err;
-    }
+    // No auth on the project or branch: there is no email server left to reset.
+    await deleteUnlessHidden(KIND, where, () => calls(where).set({ type: "shared" }));
   },
 };
 

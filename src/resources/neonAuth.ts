@@ -5,11 +5,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound } from "../client";
+import { isConflict } from "../client";
 import * as s from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
 import { checkInputs, compact, diffFields, joinId, MODULE, parsedInputs, providerOf, splitId, type Handler, type Props } from "./kit";
-import { liveBranchAuth } from "./parent";
+import { deleteUnlessHidden, liveBranchAuth } from "./parent";
 
 const KIND = "NeonAuth";
 
@@ -172,12 +172,10 @@ export const neonAuthHandler: Handler = {
 
   async delete(id, props) {
     const [projectId, branchId] = splitId(KIND, id, 2, "<projectId>/<branchId>");
-    try {
-      // `delete_data` only when the program asked: the default keeps the branch's users.
-      await api().branchAuth.disableBranchAuth(where({ projectId, branchId }), props.deleteDataOnDestroy === true ? { delete_data: true } : {});
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    // `delete_data` only when the program asked: the default keeps the branch's users.
+    await deleteUnlessHidden(KIND, { projectId, branchId }, () =>
+      api().branchAuth.disableBranchAuth(where({ projectId, branchId }), props.deleteDataOnDestroy === true ? { delete_data: true } : {}),
+    );
     afterWrite(scopeOf({ projectId, branchId }));
   },
 };

@@ -12,6 +12,7 @@ import {
   branchWhere,
   childId,
   childInputs,
+  deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   generationRules,
@@ -244,11 +245,7 @@ export const oauthProviderHandler: Handler = {
 
   async delete(id, props) {
     const { key: providerId, ...where } = splitChildId(KIND, id, "<providerId>");
-    try {
-      await calls(where).remove(providerId);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await deleteUnlessHidden(KIND, where, () => calls(where).remove(providerId));
     afterWrite(scopeOf(where));
   },
 };

@@ -9,7 +9,7 @@ import { isNotFound, NeonApiError } from "../client";
 import { type BranchIntegration, type Integration } from "../schemas";
 import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
-import { api, findIntegration, scopeOf, sharedList } from "./context";
+import { api, findIntegration, projectIntegrations, scopeOf, sharedList } from "./context";
 import { joinId, type Kind, type Props } from "./kit";
 
 /** What both generations' integrations offer a child. */
@@ -206,15 +206,45 @@ export function branchRules(olds: Props, news: Props, more: readonly { name: str
 
 /**
  * @internal
- * Thrown by refresh when the project itself answers 404: that may be our key, not the project. */
-export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError): Error {
+ * Thrown by refresh or a delete when the project itself answers 404: that may be our key, not the
+ * project, so nothing may leave the state on it.
+ */
+export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError, op: "refresh" | "delete" = "refresh"): Error {
+  const again = op === "refresh" ? "run `pulumi refresh` again" : "run the command again";
   return new Error(
-    `${kind}: refresh cannot tell whether project ${projectId} still exists: it answers 404 Not Found ` +
+    `${kind}: ${op} cannot tell whether project ${projectId} still exists: it answers 404 Not Found ` +
       "to this API key (a wrong key or account, or a deleted project). Nothing was removed from the stack's state. " +
-      "Check neon-auth:apiKey (or NEON_API_KEY) and run `pulumi refresh` again. If the project really is gone, " +
-      "drop its resources from the state: `pulumi state delete --target-dependents <URN of its AuthIntegration>` " +
+      `Check neon-auth:apiKey (or NEON_API_KEY) and ${again}. If the project really is gone, ` +
+      "drop its resources from the state: `pulumi state delete --target-dependents <URN of its AuthIntegration or NeonAuth>` " +
       `(URNs: \`pulumi stack --show-urns\`). (${cause.message})`,
   );
+}
+
+/** Throws projectNotVisible unless the project (and the branch, for a branch scope) answers. */
+async function mustSee(kind: Kind, s: Scope, op: "refresh" | "delete"): Promise<void> {
+  try {
+    // Shared: every resource of a project or branch that is gone asks the same question.
+    if (isBranch(s)) await sharedList(scopeOf(s), "branch", () => api().getBranch(s.projectId, s.branchId!));
+    else await projectIntegrations(s.projectId);
+  } catch (err) {
+    if (isNotFound(err)) throw projectNotVisible(kind, s.projectId, err, op);
+    throw err;
+  }
+}
+
+/**
+ * @internal
+ * Every delete goes through this. A 404 means "already gone" only when the project (or branch)
+ * that held the resource answers; to another account's key the project itself is 404, and taking
+ * that as gone would drop from the state what still exists.
+ */
+export async function deleteUnlessHidden(kind: Kind, s: Scope, remove: () => Promise<unknown>): Promise<void> {
+  try {
+    await remove();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await mustSee(kind, s, "delete");
+  }
 }
 
 /**
@@ -272,13 +302,7 @@ export async function liveBranchAuth(kind: Kind, s: Scope): Promise<BranchIntegr
     return await sharedList(scopeOf(s), "auth", () => api().branchAuth.getBranchAuth(branchWhere(s)));
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    try {
-      // Shared too: every child of a branch whose Neon Auth is gone asks the same question.
-      await sharedList(scopeOf(s), "branch", () => api().getBranch(s.projectId, s.branchId!));
-    } catch (e) {
-      if (isNotFound(e)) throw projectNotVisible(kind, s.projectId, e);
-      throw e;
-    }
+    await mustSee(kind, s, "refresh");
     return undefined;
   }
 }

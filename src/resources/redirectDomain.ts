@@ -11,6 +11,7 @@ import {
   childAuthProvider,
   childId,
   childInputs,
+  deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   generationRules,
@@ -131,11 +132,7 @@ export const redirectDomainHandler: Handler = {
 
   async delete(id, props) {
     const { key: origin, ...where } = splitChildId(KIND, id, "<origin>");
-    try {
-      await removeDomain(where, props.authProvider ?? "stack", origin);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await deleteUnlessHidden(KIND, where, () => removeDomain(where, props.authProvider ?? "stack", origin));
     afterWrite(scopeOf(where));
   },
 };

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, outOfBand, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
@@ -121,5 +121,93 @@ describe("credentials and isolation", () => {
     expect(log).toHaveLength(KINDS.length);
     expect(log.every((r: any) => r.status === 404)).toBe(true);
     expect(await snapshot(em, P)).toEqual(ownerSnapshot);
+  });
+});
+
+/**
+ * A destroy with another account's key: every delete answers 404, which must not pass for "already
+ * gone". Each child checks that the project answers; it does not, so each fails, and the state keeps
+ * everything for a destroy with the right key. The key comes from NEON_API_KEY (and the URL from
+ * NEON_API_URL), as in a pipeline:
+ * `destroy` does not run the program, so a key in the stack's config is the one recorded at the
+ * last `up`, while the environment's is the one of this run.
+ */
+describe("destroy with another account's key", () => {
+  const D = "p-dest";
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+  const CHILDREN = ["AuthUser", "EmailServer", "OAuthProvider", "RedirectDomain"];
+
+  useEmulatorStack({
+    emulator: { apiKeys: [API_KEY, OTHER_KEY], seedProjects: [`${D}:br-main-${D}`], rateLimit: "off" },
+    stack: (em) => ({
+      program: PROGRAM,
+      config: {
+        projectId: { value: D },
+        branchId: { value: `br-main-${D}` },
+        without: { value: JSON.stringify(["keys", "transfer"]) },
+        clientSecret: { value: "gh-secret-dest-3f", secret: true },
+        smtpPassword: { value: "smtp-pw-dest-4a", secret: true },
+      },
+      env: { NEON_API_KEY: API_KEY, NEON_API_URL: em.url },
+    }),
+    ready: (s) => ({ em, e2e } = s),
+  });
+
+  const kindsInState = async () =>
+    ((await e2e.stack.exportStack()).deployment.resources ?? [])
+      .filter((r: any) => r.type.startsWith("pulumi-nodejs:"))
+      .map((r: any) => r.urn.split("::").pop())
+      .sort();
+
+  it("fails with one clear error per child, deletes nothing, keeps the state; the owner's key then destroys", { timeout: 300_000 }, async () => {
+    const up = await e2e.stack.up({ color: "never" });
+    expect(up.summary.resourceChanges).toEqual({ create: 6 });
+    const before = await snapshot(em, D);
+    expect(before.domains).toEqual(["https://app.example.com"]);
+    const inState = await kindsInState();
+    expect(inState).toEqual(["auth", "domain", "email", "github", "user"]);
+
+    e2e.stack.workspace.envVars.NEON_API_KEY = OTHER_KEY;
+    const failures = new Map<string, string>();
+    try {
+      await clearRequestLog(em);
+      const err = await e2e.stack
+        .destroy({
+          color: "never",
+          onEvent: (e: EngineEvent) => {
+            const d = e.diagnosticEvent;
+            if (d?.severity === "error" && d.urn && !d.urn.includes("::pulumi:pulumi:Stack::")) failures.set(d.urn.split("::")[2]!.split(":").pop()!, d.message.trim());
+          },
+        })
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        );
+      expect(err, "destroy must fail").toBeInstanceOf(Error);
+      expect([...failures.keys()].sort()).toEqual(CHILDREN);
+      for (const [kind, message] of failures) {
+        expect(message).toMatch(
+          new RegExp(`^${kind}: delete cannot tell whether project ${D} still exists: it answers 404 Not Found to this API key .*Nothing was removed from the stack's state\\.`),
+        );
+        expect(message).not.toContain(OTHER_KEY);
+      }
+      // Each child's delete (404), then a look at the project (404), shared by the children whose
+      // delete failed at the same time (the batched domain delete fails later): nothing else.
+      const log = (await requestLog(em)).filter((r: any) => r.path.startsWith("/api/v2"));
+      expect(log.every((r: any) => r.status === 404)).toBe(true);
+      const looks = log.filter((r: any) => r.method === "GET").map((r: any) => r.path);
+      expect(new Set(looks)).toEqual(new Set([`/api/v2/projects/${D}/auth/integrations`]));
+      expect(looks.length).toBeLessThanOrEqual(CHILDREN.length);
+      expect(log.filter((r: any) => r.method !== "GET")).toHaveLength(CHILDREN.length);
+      expect(await kindsInState()).toEqual(inState);
+      expect(await snapshot(em, D)).toEqual(before);
+    } finally {
+      e2e.stack.workspace.envVars.NEON_API_KEY = API_KEY;
+    }
+    await expectNoChanges(e2e.stack);
+    const destroy = await e2e.stack.destroy({ color: "never" });
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 6 });
+    expect(await snapshot(em, D)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
   });
 });

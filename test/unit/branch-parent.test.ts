@@ -1,16 +1,20 @@
 /**
  * Refresh of a NeonAuth child, with the API faked: a 404 from `GET …/auth` forgets the child only
  * when the branch answers (it is visible and lacks Neon Auth); a branch that answers 404 too is an
- * error and nothing is forgotten; a replaced integration (new identity) forgets it.
+ * error and nothing is forgotten; a replaced integration (new identity) forgets it. Its delete
+ * takes a 404 as "gone" by the same rule.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NeonApiError } from "../../src/client";
 import { redirectDomainHandler } from "../../src/resources/redirectDomain";
 
-const fake = vi.hoisted(() => ({ getBranchAuth: vi.fn(), getBranch: vi.fn(), listBranchDomains: vi.fn() }));
+const fake = vi.hoisted(() => ({ getBranchAuth: vi.fn(), getBranch: vi.fn(), listBranchDomains: vi.fn(), deleteBranchDomains: vi.fn() }));
 vi.mock("../../src/resources/context", async (original) => ({
   ...(await original<Record<string, unknown>>()),
-  api: () => ({ getBranch: fake.getBranch, branchAuth: { getBranchAuth: fake.getBranchAuth, listBranchDomains: fake.listBranchDomains } }),
+  api: () => ({
+    getBranch: fake.getBranch,
+    branchAuth: { getBranchAuth: fake.getBranchAuth, listBranchDomains: fake.listBranchDomains, deleteBranchDomains: fake.deleteBranchDomains },
+  }),
 }));
 
 const P = "p-unit";
@@ -27,6 +31,7 @@ beforeEach(() => {
   fake.getBranchAuth.mockReset();
   fake.getBranch.mockReset();
   fake.listBranchDomains.mockReset();
+  fake.deleteBranchDomains.mockReset();
 });
 
 describe("refresh of a NeonAuth child", () => {
@@ -54,5 +59,31 @@ describe("refresh of a NeonAuth child", () => {
   it("forgets it when Neon Auth on the branch was replaced (a new identity)", async () => {
     fake.getBranchAuth.mockResolvedValue({ ...record, auth_provider_project_id: "ap-2" });
     expect(await redirectDomainHandler.read(`${P}/br-unit-4/https://app.example.com`, { ...props, branchId: "br-unit-4" })).toEqual({});
+  });
+});
+
+describe("delete of a NeonAuth child", () => {
+  it("a 404 is gone when the branch answers: the domain or its Neon Auth went before us", async () => {
+    fake.deleteBranchDomains.mockRejectedValue(notFound("/auth/domains"));
+    fake.getBranch.mockResolvedValue({ id: "br-unit-5" });
+    await expect(redirectDomainHandler.delete!(`${P}/br-unit-5/https://app.example.com`, { ...props, branchId: "br-unit-5" })).resolves.toBeUndefined();
+    expect(fake.getBranch).toHaveBeenCalledWith(P, "br-unit-5");
+  });
+
+  it("fails, keeping it in the state, when the branch answers 404 too (another account's key)", async () => {
+    fake.deleteBranchDomains.mockRejectedValue(notFound("/auth/domains"));
+    fake.getBranch.mockRejectedValue(notFound("/branch"));
+    await expect(redirectDomainHandler.delete!(`${P}/br-unit-6/https://app.example.com`, { ...props, branchId: "br-unit-6" })).rejects.toThrow(
+      `RedirectDomain: delete cannot tell whether project ${P} still exists: it answers 404 Not Found to this API key (a wrong key or account, ` +
+        "or a deleted project). Nothing was removed from the stack's state. Check neon-auth:apiKey (or NEON_API_KEY) and run the command again.",
+    );
+  });
+
+  it("any other error is the delete's own, with no extra request", async () => {
+    fake.deleteBranchDomains.mockRejectedValue(
+      new NeonApiError({ method: "DELETE", path: "/auth/domains", attempts: 4, status: 503, code: "", neonMessage: "down", retryable: true, mayHaveActed: true }),
+    );
+    await expect(redirectDomainHandler.delete!(`${P}/br-unit-7/https://app.example.com`, { ...props, branchId: "br-unit-7" })).rejects.toThrow(/503/);
+    expect(fake.getBranch).not.toHaveBeenCalled();
   });
 });
