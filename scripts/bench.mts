@@ -8,7 +8,7 @@
  * project,branch), bench/domains-stack with one integration (AuthIntegration, or a branch's
  * NeonAuth) and N redirect domains:
  * - up at Pulumi's default parallelism, with the peak memory of the dynamic-provider process;
- * - preview (median of 3, interleaved with the do-nothing stack's) and refresh, with their requests;
+ * - preview (median of 5, interleaved with the do-nothing stack's) and refresh, with their requests;
  * - state bytes per resource (`pulumi stack export`);
  * - destroy at the default parallelism, and for BENCH_PARALLEL_SIZES (default 300) an up and a
  *   destroy at `--parallel` BENCH_PARALLEL (default 64), the do-nothing stack likewise.
@@ -39,7 +39,7 @@ const PROJECT = "p-bench";
 const BRANCH = "br-main-p-bench";
 const PASSPHRASE = "bench-passphrase-not-a-secret";
 const { perMinute: PER_MINUTE, burst: BURST } = SERVICE_RATE_LIMIT;
-const PREVIEW_RUNS = 3;
+const PREVIEW_RUNS = 5;
 const DELETE_ROUTES = ["DELETE /projects/{project_id}/auth/domains", "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains"];
 
 const sizes = listEnv("BENCH_SIZES", [100, 300, 600]);

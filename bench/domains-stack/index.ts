@@ -26,8 +26,7 @@ const integration =
     : new neon.AuthIntegration("auth", { projectId, branchId });
 
 for (let i = 0; i < count; i++) {
-  // A NeonAuth parent needs a package whose RedirectDomain takes one (see CHANGELOG).
-  new neon.RedirectDomain(`domain-${i}`, { integration: integration as unknown as neon.AuthIntegration, domain: `https://app-${i}.example.com` });
+  new neon.RedirectDomain(`domain-${i}`, { integration, domain: `https://app-${i}.example.com` });
 }
 
 export const domains = count;

@@ -1,7 +1,9 @@
 /**
  * The "do-nothing" stack of `npm run bench`: the same engine, language host and dynamic-provider
  * plugin as a pulumi-neon-auth stack, with an inline provider that makes no request. Its wall
- * times are the engine's own overhead for a stack of that many dynamic resources.
+ * times are the engine's own overhead for a stack of that many dynamic resources, wired as
+ * bench/domains-stack is: inputs taken from the first resource's outputs, not `dependsOn` (which
+ * costs the engine less, and so made a baseline that flattered nobody).
  */
 import * as pulumi from "@pulumi/pulumi";
 
@@ -30,15 +32,22 @@ const noop: pulumi.dynamic.ResourceProvider = {
 };
 
 class Noop extends pulumi.dynamic.Resource {
-  constructor(name: string, args: { projectId: string; domain: string }, opts?: pulumi.CustomResourceOptions) {
-    super(noop, name, { ...args, authProvider: "stack" }, opts, "bench", "Noop");
+  declare readonly projectId: pulumi.Output<string>;
+  declare readonly authProvider: pulumi.Output<string>;
+  declare readonly authProviderProjectId: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: Record<string, pulumi.Input<unknown>>, opts?: pulumi.CustomResourceOptions) {
+    super(noop, name, args, opts, "bench", "Noop");
   }
 }
 
-// Like examples/full-setup: one resource first (the integration there), every other one after it.
-const root = new Noop("root", { projectId, domain: "root" });
+// Shaped like bench/domains-stack: one integration first, then every domain taking the
+// integration's outputs as inputs (project, provider, identity), as a RedirectDomain does.
+const root = new Noop("root", { projectId, domain: "root", authProvider: "stack", authProviderProjectId: "ap-bench", createdAt: "2026-11-01T00:00:00Z" });
 for (let i = 1; i < count; i++) {
-  new Noop(`noop-${i}`, { projectId, domain: `https://app-${i}.example.com` }, { dependsOn: [root] });
+  const integration = pulumi.all([root.authProviderProjectId, root.createdAt]).apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt }));
+  new Noop(`noop-${i}`, { projectId: root.projectId, authProvider: root.authProvider, integration, domain: `https://app-${i}.example.com` });
 }
 
 export const resources = count;

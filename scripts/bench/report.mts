@@ -67,7 +67,7 @@ export function report(r: Result): string {
     "\nfloor = max(0, R − burst) × 60/perMinute s for R = one request per resource (the integration and N domains).\n" +
     "do-nothing = the same command on bench/noop-stack (as many dynamic resources, same shape, a provider that makes no\n" +
     "request). bound = for up, the larger of the no-op up and (its first create + floor + its tail); for destroy, refresh\n" +
-    "and preview, the no-op command itself. preview: median of 3, interleaved with the no-op stack's.\n\n";
+    "and preview, the no-op command itself. preview: median of 5, interleaved with the no-op stack's.\n\n";
   out += markdownTable(
     ["generation", "N", "provider peak MiB (up)", "do-nothing peak MiB", "state B/resource", "do-nothing B/resource", "domain entry B", "do-nothing entry B", "__provider B/resource"],
     r.memory.map((m) => {
