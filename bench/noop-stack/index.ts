@@ -3,7 +3,7 @@
  * plugin as a pulumi-neon-auth stack, with an inline provider that makes no request. Its wall
  * times are the engine's own overhead for a stack of that many dynamic resources, wired as
  * bench/domains-stack is: inputs taken from the first resource's outputs, not `dependsOn` (which
- * costs the engine less, and so made a baseline that flattered nobody).
+ * costs the engine less, and so made the package look slower than it is).
  */
 import * as pulumi from "@pulumi/pulumi";
 
