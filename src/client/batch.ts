@@ -193,4 +193,3 @@ export class DomainBatcher {
 function mayBeOneDomain(err: unknown): boolean {
   return err instanceof NeonApiError && err.status >= 400 && err.status < 500 && !isRetryableStatus(err.status) && err.status !== 401 && err.status !== 403;
 }
-
