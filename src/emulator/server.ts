@@ -13,7 +13,7 @@ import { emailRoutes } from "./email";
 import type { ControlRoute, EmulatorCore, Route } from "./core";
 import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type Reply } from "./http";
 import { integrationRoutes } from "./integration";
-import type { RequestLog, RequestLogEntry } from "./log";
+import type { RequestLogEntry } from "./log";
 import { oauthRoutes } from "./oauth";
 import { projectRoutes } from "./projects";
 import { userRoutes } from "./users";

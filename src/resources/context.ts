@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { systemClock } from "../clock";
-import { getClient, isNotFound, type BatchOptions, type ClientOptions, type NeonClient } from "../client";
+import { getClient, type BatchOptions, type ClientOptions, type NeonClient } from "../client";
 import { resolveSettings, type Settings } from "./settings";
 import type { Integration, KeySet } from "../schemas";
 

@@ -243,7 +243,7 @@ export const oauthProviderHandler: Handler = {
     return { outs: outputsOf(inputs, updated) };
   },
 
-  async delete(id, props) {
+  async delete(id) {
     const { key: providerId, ...where } = splitChildId(KIND, id, "<providerId>");
     await deleteUnlessHidden(KIND, where, () => calls(where).remove(providerId));
     afterWrite(scopeOf(where));

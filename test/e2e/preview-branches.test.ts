@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
+import { expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { API_KEY, branchSnapshot, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/preview-branches");

@@ -140,7 +140,7 @@ describe("pacing", () => {
 
     const l = new RateLimiter({ ...DEFAULT_PACING, burst: 2, reserve: 0, rateFactor: 1 }, clock);
     const order: number[] = [];
-    const ps = [0, 1, 2, 3].map((i) => l.acquire("GET /x").then(() => order.push(clock.now())));
+    const ps = [0, 1, 2, 3].map(() => l.acquire("GET /x").then(() => order.push(clock.now())));
     await clock.run(Promise.all(ps));
     expect(order).toEqual([0, 0, Math.ceil(60_000 / 700), Math.ceil(60_000 / 700) * 2]);
     // A waiter whose signal aborts leaves the queue.
