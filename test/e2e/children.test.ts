@@ -170,7 +170,7 @@ describe("children follow their integration", () => {
         `AuthIntegration: refresh cannot tell whether project ${P} still exists: it answers 404 Not Found to this API key ` +
           "(a wrong key or account, or a deleted project). Nothing was removed from the stack's state.",
       );
-      expect(message).toContain("`pulumi state delete --target-dependents <URN of its AuthIntegration>`");
+      expect(message).toContain("`pulumi state delete --target-dependents <URN of its AuthIntegration or NeonAuth>`");
       expect(message).not.toContain(OTHER_KEY);
       expect(exportStack()).toBe(before);
       expect(await snapshot(em, P)).toEqual(ownerBefore);
