@@ -152,10 +152,9 @@ export const integrationHandler: Handler = {
     return { outs: { ...olds, adopt: news.adopt } };
   },
 
-  async delete(id, props) {
+  async delete(id) {
     const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
     await deleteUnlessHidden(KIND, { projectId: project }, () => api().deleteIntegration(project, provider));
-    afterWrite(props.projectId ?? project);
   },
 };
 

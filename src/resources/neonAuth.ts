@@ -176,7 +176,6 @@ export const neonAuthHandler: Handler = {
     await deleteUnlessHidden(KIND, { projectId, branchId }, () =>
       api().branchAuth.disableBranchAuth(where({ projectId, branchId }), props.deleteDataOnDestroy === true ? { delete_data: true } : {}),
     );
-    afterWrite(scopeOf({ projectId, branchId }));
   },
 };
 

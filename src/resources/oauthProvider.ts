@@ -246,7 +246,6 @@ export const oauthProviderHandler: Handler = {
   async delete(id) {
     const { key: providerId, ...where } = splitChildId(KIND, id, "<providerId>");
     await deleteUnlessHidden(KIND, where, () => calls(where).remove(providerId));
-    afterWrite(scopeOf(where));
   },
 };
 

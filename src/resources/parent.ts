@@ -9,7 +9,7 @@ import { isNotFound, NeonApiError } from "../client";
 import { type BranchIntegration, type Integration } from "../schemas";
 import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
-import { api, findIntegration, projectIntegrations, scopeOf, sharedList } from "./context";
+import { afterWrite, api, findIntegration, projectIntegrations, scopeOf, sharedList } from "./context";
 import { joinId, type Kind, type Props } from "./kit";
 
 /** What both generations' integrations offer a child. */
@@ -236,7 +236,8 @@ async function mustSee(kind: Kind, s: Scope, op: "refresh" | "delete"): Promise<
  * @internal
  * Every delete goes through this. A 404 means "already gone" only when the project (or branch)
  * that held the resource answers; to another account's key the project itself is 404, and taking
- * that as gone would drop from the state what still exists.
+ * that as gone would drop from the state what still exists. Like any write, it ends the scope's
+ * shared reads.
  */
 export async function deleteUnlessHidden(kind: Kind, s: Scope, remove: () => Promise<unknown>): Promise<void> {
   try {
@@ -245,6 +246,7 @@ export async function deleteUnlessHidden(kind: Kind, s: Scope, remove: () => Pro
     if (!isNotFound(err)) throw err;
     await mustSee(kind, s, "delete");
   }
+  afterWrite(scopeOf(s));
 }
 
 /**

@@ -133,7 +133,6 @@ export const redirectDomainHandler: Handler = {
   async delete(id, props) {
     const { key: origin, ...where } = splitChildId(KIND, id, "<origin>");
     await deleteUnlessHidden(KIND, where, () => removeDomain(where, props.authProvider ?? "stack", origin));
-    afterWrite(scopeOf(where));
   },
 };
 
