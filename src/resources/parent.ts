@@ -261,14 +261,9 @@ export async function liveIntegration(
   provider: string,
   recorded?: IntegrationIdentity,
 ): Promise<Integration | undefined> {
-  let record: Integration | undefined;
-  try {
-    record = await findIntegration(projectId, provider);
-  } catch (err) {
-    if (isNotFound(err)) throw projectNotVisible(kind, projectId, err);
-    throw err;
-  }
-  return sameIdentity(record, recorded);
+  // One shared read: the check and the lookup are the same list of integrations.
+  await mustSee(kind, { projectId }, "refresh");
+  return sameIdentity(await findIntegration(projectId, provider), recorded);
 }
 
 /**
