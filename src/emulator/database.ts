@@ -22,7 +22,7 @@ import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { AuthBranchRec } from "./branchKit";
 import { HttpError } from "./http";
 import { SCHEMA_NAME, TABLE_NAME } from "./integration";
-import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, lit, refreshSnapshot, USER_DDL, USER_TABLE } from "./neonAuthTables";
+import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, lit, pull, USER_DDL, USER_TABLE, type SqlSession } from "./neonAuthSql";
 import { iso, type ProjectRec, type Store } from "./store";
 
 /** The database and owner role every emulated project has (Neon's defaults). */
@@ -165,11 +165,12 @@ export class Databases {
    */
   async #stopAll(): Promise<void> {
     const all = [...this.#running.entries()];
-    await Promise.all(all.map(([key]) => {
+    const pulled = await Promise.all(all.map(([key]) => {
       const [projectId, branchId] = key.split("/") as [string, string];
       const branch = this.#store.data.projects[projectId]?.branches.find((b) => b.id === branchId);
-      return branch === undefined ? undefined : refreshSnapshot(this.#store, projectId, branch).catch(() => undefined);
+      return branch === undefined ? false : this.onUserTable(projectId, branchId, (db) => pull(db, branch)).catch(() => false);
     }));
+    if (pulled.includes(true)) this.#store.mutated();
     this.#running.clear();
     await Promise.all(all.map(async ([, r]) => {
       const db = await r.catch(() => undefined);
@@ -234,11 +235,12 @@ export class Databases {
   }
 
   /**
+   * @internal
    * Runs `fn` on a branch's `neon_auth."user"` table, after the writes queued before it and before
    * those queued after; undefined when the database does not run or has no such table (then
    * nobody can have changed the users since the state was written).
    */
-  async onUserTable<T>(projectId: string, branchId: string, fn: (db: PGlite) => Promise<T>): Promise<T | undefined> {
+  async onUserTable<T>(projectId: string, branchId: string, fn: (db: SqlSession) => Promise<T>): Promise<T | undefined> {
     const r = this.#running.get(`${projectId}/${branchId}`);
     const running = await r?.catch(() => undefined);
     if (running === undefined) return undefined;

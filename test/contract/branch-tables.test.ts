@@ -89,8 +89,8 @@ describe('neon_auth."user" of a Better Auth branch', () => {
 
       // The configuration follows the API.
       expect((await call(B.addBranchDomain, IDS, { body: { domain: "https://app.example.com", auth_provider: "better_auth" } })).status).toBe(201);
-      const [[cfg]] = await sql(uri, [`SELECT trusted_origins FROM neon_auth.project_config`]);
-      expect(cfg).toEqual({ trusted_origins: ["https://app.example.com"] });
+      const [cfg] = await sql(uri, [`SELECT trusted_origins FROM neon_auth.project_config`]);
+      expect(cfg).toEqual([{ trusted_origins: ["https://app.example.com"] }]);
 
       // SQL changes a role and a name, bans a user, deletes one and inserts another.
       await sql(
