@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const noopDir = copyProgram(workspace, path.join(repo, "bench", "noop-stack"));
   const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-bench-state-"));
   const { startEmulator } = require("../dist/emulator/index.js") as typeof import("../src/emulator/index.ts");
-  const em = await startEmulator({ apiKeys: [KEY], seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
+  const em = await startEmulator({ apiKeys: [KEY], seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec", strict: true });
   log(`emulator at ${em.url} (rate limit: spec)`);
   const stackOf = (dir: string, name: string, config: Record<string, { value: string; secret?: boolean }>, env: Record<string, string> = {}) =>
     newStack(backendDir, PASSPHRASE, dir, name, config, env);

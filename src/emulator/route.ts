@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { AnyEndpoint, ParamsOf } from "../schemas/endpoint";
-import { parseParam, parseWith, type ApiContext, type ApiRoute } from "./http";
+import { parseParam, parseWith, withoutUnknownFields, type ApiContext, type ApiRoute } from "./http";
 
 /** Request of a handler: validated path parameters and body. */
 export interface Call<E extends AnyEndpoint> {
@@ -33,7 +33,7 @@ export function route<E extends AnyEndpoint>(e: E, handler: (ctx: ApiContext, ca
       if (e.request !== undefined) {
         // A DELETE whose body is all optional may come without one.
         const input = ctx.body === undefined && e.request.safeParse({}).success ? {} : ctx.body;
-        body = parseWith(e.request, input);
+        body = parseWith(e.request, ctx.config.strict ? input : withoutUnknownFields(e.request, input));
       }
       const answer = (await handler(ctx, { params, body } as Call<E>)) ?? {};
       const status = answer.status ?? (e.success[0] as number);
