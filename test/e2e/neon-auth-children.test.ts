@@ -130,7 +130,7 @@ describe("children of a NeonAuth", () => {
       domains: ["https://preview.example.com"],
       oauth: [{ id: "google", type: "shared" }],
       email: { type: "shared" },
-      users: [{ email: "dave@example.com", name: null, roles: ["user"] }],
+      users: [{ email: "dave@example.com", name: "", roles: ["user"] }], // no name given: "" (the column is NOT NULL)
     });
     await expectNoChanges(one.stack);
     await expectNoChanges(two.stack);
