@@ -8,7 +8,7 @@ import { z } from "zod";
 import { isConflict } from "../client";
 import * as s from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
-import { checkInputs, compact, diffFields, joinId, MODULE, parsedInputs, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, compact, diffFields, joinId, MODULE, parsedInputs, providerOf, splitId, type Handler, type Props, secretArgs } from "./kit";
 import { deleteUnlessHidden, liveBranchAuth } from "./parent";
 
 const KIND = "NeonAuth";
@@ -276,9 +276,8 @@ export class NeonAuth extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };
-    // The webhook URL may carry a token: the whole webhooks setting is a secret.
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
     // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
-    super(providerOf(KIND), name, { deleteDataOnDestroy: undefined, authProvider: undefined, ...args, ...outs }, { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] }, MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(neonAuthInputs, { deleteDataOnDestroy: undefined, authProvider: undefined, ...args, ...outs }, opts), MODULE, KIND);
   }
 }

@@ -95,7 +95,7 @@ describe("children of a NeonAuth", () => {
     expect(made.status).toBe(201);
     b2 = ((await made.json()) as any).branch.id;
     one = await stackFor({ program: PROGRAM, stackName: "one", config: { ...neonConfig(em), args: { value: JSON.stringify(argsOne()), secret: true } } });
-    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "google", providerId: "google" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
+    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "gh", providerId: "github", clientId: "gh-client", clientSecret: "gh-secret-6b3d" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
     two = await stackFor({ program: PROGRAM, stackName: "two", config: { ...neonConfig(em), args: { value: JSON.stringify(small), secret: true } } });
   });
 
@@ -128,7 +128,7 @@ describe("children of a NeonAuth", () => {
     const other = await control(em, b2);
     expect(children(other)).toEqual({
       domains: ["https://preview.example.com"],
-      oauth: [{ id: "google", type: "shared" }],
+      oauth: [{ id: "github", type: "standard", client_id: "gh-client", client_secret: "gh-secret-6b3d" }],
       email: { type: "shared" },
       users: [{ email: "dave@example.com", name: null, roles: ["user"] }],
     });
@@ -192,10 +192,12 @@ describe("children of a NeonAuth", () => {
     expect(await outOfBand(em, "DELETE", `${auth(B1)}/oauth_providers/vercel`)).toBeLessThan(300);
     expect(await outOfBand(em, "DELETE", `${auth(B1)}/users/${bob.id}`)).toBeLessThan(300);
     expect(await outOfBand(em, "PATCH", `${auth(B1)}/email_provider`, { type: "shared" })).toBe(200);
+    // The branch API returns an OAuth provider's client id: one changed elsewhere is drift too.
+    expect(await outOfBand(em, "PATCH", `${auth(B1)}/oauth_providers/microsoft`, { client_id: "ms-client-outside" })).toBe(200);
     const drift = await one.stack.refresh({ color: "never" });
-    expect(changesOf(drift.summary.resourceChanges)).toEqual({ delete: 3, update: 1 });
+    expect(changesOf(drift.summary.resourceChanges)).toEqual({ delete: 3, update: 2 });
     const restored = await one.stack.up({ color: "never" });
-    expect(changesOf(restored.summary.resourceChanges)).toEqual({ create: 3, update: 1 });
+    expect(changesOf(restored.summary.resourceChanges)).toEqual({ create: 3, update: 2 });
     const back = children(await control(em, B1));
     expect({ ...back, users: back.users }).toEqual({ ...updated, users: updated.users });
     await expectNoChanges(one.stack);
