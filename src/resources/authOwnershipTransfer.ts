@@ -5,7 +5,7 @@ import { authProvider, projectId, type Integration } from "../schemas";
 import { afterWrite, api, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { childInputs, childOptions, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -103,7 +103,7 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
       providerOf(KIND),
       name,
       { ...childInputs(args), url: undefined, ownedBy: undefined, transferStatus: undefined },
-      { ...opts, additionalSecretOutputs: ["url", ...(opts?.additionalSecretOutputs ?? [])] },
+      { ...childOptions(args, opts), additionalSecretOutputs: ["url", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,
     );

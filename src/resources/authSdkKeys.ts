@@ -5,7 +5,7 @@ import { authProvider, projectId, type KeySet, triggerText } from "../schemas";
 import { api, appEnv } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { childInputs, childOptions, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -119,7 +119,7 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
       providerOf(KIND),
       name,
       { ...childInputs(args), authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
-      { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
+      { ...childOptions(args, opts), additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,
     );

@@ -9,6 +9,7 @@ import {
   branchWhere,
   childId,
   childInputs,
+  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -269,7 +270,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
       providerOf(KIND),
       name,
       { ...childInputs(args, false), password },
-      { ...opts, additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },
+      { ...childOptions(args, opts), additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },
       MODULE,
       KIND,
     );

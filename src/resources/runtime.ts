@@ -18,6 +18,7 @@ import { emailServerHandler } from "./emailServer";
 import { neonAuthHandler } from "./neonAuth";
 
 import { settingsReady } from "./context";
+import { forEngine, reported } from "./host";
 
 export { configure } from "./context";
 
@@ -52,8 +53,9 @@ export function handler(kind: Kind): Handler {
  * was never sent in that request (an old client secret echoed by the API).
  */
 function guarded(h: Handler): Handler {
+  // The host prints the errors of check, diff, read and delete besides returning them (host.ts).
   const wrap =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>, printedByHost = true) =>
     async (...args: A): Promise<R> => {
       for (const a of args) rememberSecrets(secretsIn(a));
       try {
@@ -61,19 +63,21 @@ function guarded(h: Handler): Handler {
         rememberSecrets(secretsIn(result));
         return result;
       } catch (e) {
-        throw scrub(e);
+        const clean = scrub(e);
+        throw printedByHost ? reported(clean) : clean;
       }
     };
   const check = wrap(h.check.bind(h));
+  const diff = wrap(h.diff.bind(h));
   return {
     check: async (olds, news) => {
       const r = await check(olds, news);
       return r.failures ? { ...r, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : r;
     },
-    diff: wrap(h.diff.bind(h)),
-    create: wrap(h.create.bind(h)),
+    diff: async (id, olds, news) => forEngine(await diff(id, olds, news)),
+    create: wrap(h.create.bind(h), false),
     read: wrap(h.read.bind(h)),
-    update: wrap(h.update.bind(h)),
+    update: wrap(h.update.bind(h), false),
     delete: wrap(h.delete.bind(h)),
   };
 }
