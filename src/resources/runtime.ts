@@ -19,6 +19,7 @@ import { emailServerHandler } from "./emailServer";
 import { neonAuthHandler } from "./neonAuth";
 
 import { settingsReady } from "./context";
+import { forResource } from "./waits";
 
 export { configure } from "./context";
 
@@ -46,6 +47,15 @@ export function handler(kind: Kind): Handler {
   return g;
 }
 
+/** How a wait line names the resource: its kind and what tells it apart (never a secret). */
+function label(kind: Kind, props: Props | undefined, id?: string): string {
+  const domain = props?.domain;
+  if (typeof domain === "string") return `${kind} ${domain}`;
+  if (id !== undefined && id !== "") return `${kind} ${id}`;
+  const where = [props?.projectId, props?.branchId].filter((v): v is string => typeof v === "string");
+  return where.length > 0 ? `${kind} on ${where.join("/")}` : kind;
+}
+
 /**
  * Every secret a provider method sees (inputs, old outputs, new outputs) is remembered for the
  * rest of the process, and every error it throws or failure it reports is scrubbed of all of
@@ -71,6 +81,7 @@ function guarded(kind: Kind, h: Handler): Handler {
   const create = wrap(h.create.bind(h));
   const read = wrap(h.read.bind(h));
   const update = wrap(h.update.bind(h));
+  const del = wrap(h.delete.bind(h));
   return {
     check: async (olds, news) => {
       const r = await check(olds, news);
@@ -78,22 +89,25 @@ function guarded(kind: Kind, h: Handler): Handler {
       return r.failures ? { inputs, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : { ...r, inputs };
     },
     diff: wrap(h.diff.bind(h)),
-    create: async (props) => {
-      const r = await create(props);
-      encodable(kind, r.id, r.outs);
-      return { ...r, outs: r.outs && withNames(r.outs, props) };
-    },
-    read: async (id, props) => {
-      const r = await read(id, props);
-      encodable(kind, r.id ?? id, r.props);
-      return r.props === undefined ? r : { ...r, props: withNames(r.props, props), ...(r.inputs ? { inputs: withNames(r.inputs, props) } : {}) };
-    },
-    update: async (id, olds, news) => {
-      const r = await update(id, olds, news);
-      encodable(kind, id, r.outs);
-      return { ...r, outs: r.outs && withNames(r.outs, news) };
-    },
-    delete: wrap(h.delete.bind(h)),
+    create: (props) =>
+      forResource(label(kind, props), async () => {
+        const r = await create(props);
+        encodable(kind, r.id, r.outs);
+        return { ...r, outs: r.outs && withNames(r.outs, props) };
+      }),
+    read: (id, props) =>
+      forResource(label(kind, props, id), async () => {
+        const r = await read(id, props);
+        encodable(kind, r.id ?? id, r.props);
+        return r.props === undefined ? r : { ...r, props: withNames(r.props, props), ...(r.inputs ? { inputs: withNames(r.inputs, props) } : {}) };
+      }),
+    update: (id, olds, news) =>
+      forResource(label(kind, news, id), async () => {
+        const r = await update(id, olds, news);
+        encodable(kind, id, r.outs);
+        return { ...r, outs: r.outs && withNames(r.outs, news) };
+      }),
+    delete: (id, props) => forResource(label(kind, props, id), () => del(id, props)),
   };
 }
 

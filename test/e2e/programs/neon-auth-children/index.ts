@@ -8,7 +8,7 @@ interface Args {
   domains: string[];
   oauth: { name: string; providerId: "google" | "github" | "microsoft" | "vercel"; clientId?: string; clientSecret?: string; microsoftTenantId?: string }[];
   /** `secretEmail`: the program wraps the address in pulumi.secret. */
-  users: { name: string; email: string; displayName?: string; roles?: string[]; secretEmail?: boolean }[];
+  users: { name: string; email: string; displayName?: string; roles?: string[]; recreateOnChange?: boolean; secretEmail?: boolean }[];
   /** `<projectId>/<branchId>/<email>` of a user to look up (not managed). */
   lookupUser?: string;
   smtp?: { host: string; port: number; username: string; password: string; senderEmail: string; senderName: string; testRecipient?: string };
@@ -24,7 +24,14 @@ for (const o of args.oauth) {
   new OAuthProvider(name, { integration: auth, ...rest });
 }
 const users = args.users.map(
-  (u) => new AuthUser(u.name, { integration: auth, email: u.secretEmail ? pulumi.secret(u.email) : u.email, name: u.displayName, roles: u.roles }),
+  (u) =>
+    new AuthUser(u.name, {
+      integration: auth,
+      email: u.secretEmail ? pulumi.secret(u.email) : u.email,
+      name: u.displayName,
+      roles: u.roles,
+      recreateOnChange: u.recreateOnChange,
+    }),
 );
 if (args.smtp !== undefined) {
   new EmailServer("smtp", { integration: auth, type: "standard", ...args.smtp });
