@@ -95,7 +95,7 @@ describe("children of a NeonAuth", () => {
     expect(made.status).toBe(201);
     b2 = ((await made.json()) as any).branch.id;
     one = await stackFor({ program: PROGRAM, stackName: "one", config: { ...neonConfig(em), args: { value: JSON.stringify(argsOne()), secret: true } } });
-    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "gh", providerId: "github", clientId: "gh-client", clientSecret: "gh-secret-6b3d" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
+    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "google", providerId: "google" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
     two = await stackFor({ program: PROGRAM, stackName: "two", config: { ...neonConfig(em), args: { value: JSON.stringify(small), secret: true } } });
   });
 
@@ -128,7 +128,7 @@ describe("children of a NeonAuth", () => {
     const other = await control(em, b2);
     expect(children(other)).toEqual({
       domains: ["https://preview.example.com"],
-      oauth: [{ id: "github", type: "standard", client_id: "gh-client", client_secret: "gh-secret-6b3d" }],
+      oauth: [{ id: "google", type: "shared" }],
       email: { type: "shared" },
       users: [{ email: "dave@example.com", name: null, roles: ["user"] }],
     });
