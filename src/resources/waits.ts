@@ -1,16 +1,17 @@
 /**
- * Waits made visible (issue 26): when a request of this provider process waits for the pacing,
- * after a 429, for a locked project (423) or for a long-running operation, and the wait takes the
- * request past about 2 seconds, one line says which resource waits, for what, and how long it may
+ * Waits made visible (issue 26): when a request of this provider process waits after a 429 or for
+ * a locked project (423), or waits for the pacing or for a long-running operation long enough to
+ * take it past about 2 seconds, one line says which resource waits, for what, and how long it may
  * still wait. The client reports every wait through its one hook (ClientOptions.onWait); this
  * module decides what is worth a line.
  *
  * Where the line goes: a dynamic provider's methods get no URN (pulumi/pulumi#9434), so the line
  * cannot be attached to the resource's row of the progress display; it names the resource in its
- * text instead. It is written to the process's stderr, which the engine forwards as a diagnostic
- * of the update (an engine event, printed in the output), as the users_sync notice is.
+ * text instead. It goes to the engine's log (`pulumi.log.info`), as the users_sync notice does: a
+ * diagnostic of the update, an engine event, printed in the output.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import * as pulumi from "@pulumi/pulumi";
 import type { WaitEvent, WaitKind } from "../client";
 import { redactText } from "../client";
 import { SETTING } from "./settings";
@@ -23,15 +24,15 @@ export function forResource<R>(label: string, fn: () => Promise<R>): Promise<R> 
   return current.run(label, fn);
 }
 
-/** A wait shorter than this, in a request under way for less, is not worth a line. */
+/** A pacing or operation wait shorter than this, in a request under way for less, is not worth a line. */
 const VISIBLE_MS = 2_000;
 /** At most one line per kind of wait in this long: a paced run of 300 domains says so a few times, not 300. */
 const EVERY_MS = 2_000;
 const lastLine = new Map<WaitKind, number>();
 
-/** Where lines go (tests replace it). */
+/** Where lines go (tests replace it): the engine's log, as an informational diagnostic. */
 let sink = (line: string): void => {
-  process.stderr.write(`${line}\n`);
+  void pulumi.log.info(line);
 };
 
 export function setWaitSink(s: (line: string) => void): void {
@@ -39,7 +40,10 @@ export function setWaitSink(s: (line: string) => void): void {
 }
 
 export function onWait(w: WaitEvent, now = Date.now()): void {
-  if (w.waitedMs + w.waitMs < VISIBLE_MS) return;
+  // Pacing and operations are the normal course of a run: worth a line once they take a while.
+  // A 429 or a 423 means someone else spends the account's budget or holds the project: always.
+  const routine = w.kind === "pacing" || w.kind === "operation";
+  if (routine && w.waitedMs + w.waitMs < VISIBLE_MS) return;
   const last = lastLine.get(w.kind);
   if (last !== undefined && now - last < EVERY_MS) return;
   lastLine.set(w.kind, now);
@@ -47,9 +51,10 @@ export function onWait(w: WaitEvent, now = Date.now()): void {
 }
 
 function seconds(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const m = Math.floor(ms / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1)} s`;
+  const total = Math.round(ms / 1000);
+  const m = Math.floor(total / 60);
+  const s = total % 60;
   return s === 0 ? `${m} min` : `${m} min ${s} s`;
 }
 

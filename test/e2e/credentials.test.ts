@@ -136,7 +136,9 @@ describe("destroy with another account's key", () => {
   const D = "p-dest";
   let em: EmulatorHandle;
   let e2e: E2eStack;
-  const CHILDREN = ["AuthUser", "EmailServer", "OAuthProvider", "RedirectDomain"];
+  // Key sets and transfers send no delete request, but prove the project visible like the rest.
+  const CHILDREN = ["AuthOwnershipTransfer", "AuthSdkKeys", "AuthUser", "EmailServer", "OAuthProvider", "RedirectDomain"];
+  const WRITING = ["AuthUser", "EmailServer", "OAuthProvider", "RedirectDomain"];
 
   useEmulatorStack({
     emulator: { apiKeys: [API_KEY, OTHER_KEY], seedProjects: [`${D}:br-main-${D}`], rateLimit: "off" },
@@ -145,7 +147,6 @@ describe("destroy with another account's key", () => {
       config: {
         projectId: { value: D },
         branchId: { value: `br-main-${D}` },
-        without: { value: JSON.stringify(["keys", "transfer"]) },
         clientSecret: { value: "gh-secret-dest-3f", secret: true },
         smtpPassword: { value: "smtp-pw-dest-4a", secret: true },
       },
@@ -162,11 +163,11 @@ describe("destroy with another account's key", () => {
 
   it("fails with one clear error per child, deletes nothing, keeps the state; the owner's key then destroys", { timeout: 300_000 }, async () => {
     const up = await e2e.stack.up({ color: "never" });
-    expect(up.summary.resourceChanges).toEqual({ create: 6 });
+    expect(up.summary.resourceChanges).toEqual({ create: 8 });
     const before = await snapshot(em, D);
     expect(before.domains).toEqual(["https://app.example.com"]);
     const inState = await kindsInState();
-    expect(inState).toEqual(["auth", "domain", "email", "github", "user"]);
+    expect(inState).toEqual(["auth", "domain", "email", "github", "keys", "transfer", "user"]);
 
     e2e.stack.workspace.envVars.NEON_API_KEY = OTHER_KEY;
     const failures = new Map<string, string>();
@@ -199,7 +200,7 @@ describe("destroy with another account's key", () => {
       const looks = log.filter((r: any) => r.method === "GET").map((r: any) => r.path);
       expect(new Set(looks)).toEqual(new Set([`/api/v2/projects/${D}/auth/integrations`]));
       expect(looks.length).toBeLessThanOrEqual(CHILDREN.length);
-      expect(log.filter((r: any) => r.method !== "GET")).toHaveLength(CHILDREN.length);
+      expect(log.filter((r: any) => r.method !== "GET")).toHaveLength(WRITING.length);
       expect(await kindsInState()).toEqual(inState);
       expect(await snapshot(em, D)).toEqual(before);
     } finally {
@@ -207,7 +208,7 @@ describe("destroy with another account's key", () => {
     }
     await expectNoChanges(e2e.stack);
     const destroy = await e2e.stack.destroy({ color: "never" });
-    expect(destroy.summary.resourceChanges).toEqual({ delete: 6 });
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 8 });
     expect(await snapshot(em, D)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
   });
 });
