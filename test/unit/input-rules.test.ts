@@ -1,7 +1,7 @@
 /**
  * The identity, webhook URL, wildcard and shared-credential rules through each resource's check,
- * with the exact message; a lone surrogate cannot reach a check through the engine (the SDK's
- * encoding replaces it), so it is pinned here.
+ * with the exact message. A lone surrogate meets the SDK's protobuf encoding before it could reach a
+ * check through the engine, so it is pinned here.
  */
 import { describe, expect, it } from "vitest";
 import { authUserInputs } from "../../src/resources/authUser";
