@@ -186,7 +186,14 @@ export class Transport {
           const urgent = attempts > 0 || spec.urgent === true;
           const expected = limiter.expectedWaitMs(urgent);
           const before = clock.now();
-          if (expected === 0) await limiter.acquire(routeKey, undefined, urgent);
+          if (expected === 0) {
+            // A token is there; at most a slow start's round trip or a route's second stands between.
+            try {
+              await limiter.acquire(routeKey, deadline.signal, urgent);
+            } catch {
+              throw timeout(false);
+            }
+          }
           else await rateWait(lastStatus() === 429 ? "rate-limit" : "pacing", expected, (signal) => limiter.acquire(routeKey, signal, urgent), true);
           paced = clock.now() - before;
         }

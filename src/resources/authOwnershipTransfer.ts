@@ -5,7 +5,7 @@ import { authProvider, projectId, transferOwnershipResponse, type Integration } 
 import { afterWrite, api, findIntegration } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
-import { childInputs, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -104,7 +104,12 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(authOwnershipTransferInputs, { ...childInputs(args), url: undefined, ownedBy: undefined, transferStatus: undefined }, opts, secretOutputs(transferOwnershipResponse)),
+      ...secretArgs(
+        authOwnershipTransferInputs,
+        { ...childInputs(args), url: undefined, ownedBy: undefined, transferStatus: undefined },
+        childOptions(args, opts),
+        secretOutputs(transferOwnershipResponse),
+      ),
       MODULE,
       KIND,
     );

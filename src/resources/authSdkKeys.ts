@@ -5,7 +5,7 @@ import { authProvider, keySet, projectId, type KeySet, triggerText } from "../sc
 import { api, appEnv } from "./context";
 import { createConverging } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
-import { childInputs, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -123,7 +123,7 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
       ...secretArgs(
         authSdkKeysInputs,
         { ...childInputs(args), authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
-        opts,
+        childOptions(args, opts),
         [...secretOutputs(keySet), "envVars"],
       ),
       MODULE,

@@ -12,6 +12,7 @@ import {
   childAuthProvider,
   childId,
   childInputs,
+  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -305,7 +306,7 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, opts), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts)), MODULE, KIND);
   }
 
   /**

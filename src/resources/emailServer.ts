@@ -9,6 +9,7 @@ import {
   branchWhere,
   childId,
   childInputs,
+  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -267,7 +268,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(emailServerInputs, childInputs(args, false), opts),
+      ...secretArgs(emailServerInputs, childInputs(args, false), childOptions(args, opts)),
       MODULE,
       KIND,
     );

@@ -28,10 +28,14 @@ export interface ImportResource {
   id: string;
 }
 
+/**
+ * Where `importFile` sends its GET requests. It runs outside Pulumi and reads no stack
+ * configuration: `neon-auth:apiKey` and `neon-auth:apiUrl` of a stack do not apply here.
+ */
 export interface ImportFileOptions {
   /** Default: `NEON_API_KEY`. */
   apiKey?: string;
-  /** Default: `NEON_API_URL`, then Neon's API. */
+  /** Default: `NEON_API_URL` when the key is `NEON_API_KEY`; otherwise Neon's API. */
   apiUrl?: string;
 }
 
@@ -59,6 +63,13 @@ export interface ImportFile {
  * ```
  */
 export async function importFile(resources: readonly ImportResource[], options: ImportFileOptions = {}): Promise<ImportFile> {
+  if (!options.apiKey && !process.env.NEON_API_KEY?.trim()) {
+    throw new NeonConfigError(
+      "importFile has no Neon API key: it runs outside Pulumi and does not read the stack's configuration " +
+        "(neon-auth:apiKey). Pass it, `importFile(resources, { apiKey, apiUrl })`, or set NEON_API_KEY (and NEON_API_URL " +
+        "for the emulator: without it the requests go to Neon's API)",
+    );
+  }
   const config: Record<string, string | undefined> = { "neon-auth:apiKey": options.apiKey, "neon-auth:apiUrl": options.apiUrl };
   await configure({ config: { get: (name: string) => config[name] } } as Parameters<typeof configure>[0]);
   const entries: ImportFile["resources"] = [];

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound, NeonApiError } from "../client";
-import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId, type UpdateOAuthProviderRequest } from "../schemas";
+import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId as ProjectProviderId, type UpdateOAuthProviderRequest } from "../schemas";
 import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
@@ -12,6 +12,7 @@ import {
   branchWhere,
   childId,
   childInputs,
+  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -104,6 +105,12 @@ export interface NeonAuthOAuthProviderArgs extends OAuthProviderArgsBase {
 
 export type OAuthProviderArgs = ProjectOAuthProviderArgs | NeonAuthOAuthProviderArgs;
 
+/** The sign-in providers Neon offers: `vercel` only on a NeonAuth (the branch-scoped API). */
+export type OAuthProviderId = "google" | "github" | "microsoft" | "vercel";
+
+/** `shared`: Neon's own OAuth app (development only); `standard`: your client id and secret. */
+export type OAuthProviderType = "shared" | "standard";
+
 /** The calls of each generation, so the handler reads the same for both. */
 function calls(s: Scope) {
   if (isBranch(s)) {
@@ -116,7 +123,7 @@ function calls(s: Scope) {
       remove: (id: string) => b.deleteBranchOAuthProvider(at(id)),
     };
   }
-  const id = (x: string) => x as OAuthProviderId;
+  const id = (x: string) => x as ProjectProviderId;
   return {
     list: () => sharedList(s.projectId, "oauth_providers", () => api().listOAuthProviders(s.projectId)),
     add: (body: Props) => api().addOAuthProvider(s.projectId, body as AddOAuthProviderRequest),
@@ -278,7 +285,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   /** The identity of the integration the provider was added to. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** `google`, `github`, `microsoft` or (NeonAuth) `vercel`. */
-  declare readonly providerId: pulumi.Output<string>;
+  declare readonly providerId: pulumi.Output<OAuthProviderId>;
   /** The Microsoft tenant as last set (NeonAuth; Neon never returns it). */
   declare readonly microsoftTenantId: pulumi.Output<string | undefined>;
   /** Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it). */
@@ -288,13 +295,13 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   /** Whether an existing provider was (or may be) taken over at creation. */
   declare readonly adopt: pulumi.Output<boolean>;
   /** `shared` (Neon's keys) or `standard` (your own). */
-  declare readonly type: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<OAuthProviderType>;
 
   constructor(name: string, args: OAuthProviderArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, opts),
+      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts)),
       MODULE,
       KIND,
     );

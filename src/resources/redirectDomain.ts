@@ -11,6 +11,7 @@ import {
   childAuthProvider,
   childId,
   childInputs,
+  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -165,7 +166,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly authProvider: pulumi.Output<string>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), opts), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts)), MODULE, KIND);
   }
 
   /**

@@ -19,6 +19,7 @@ import { emailServerHandler } from "./emailServer";
 import { neonAuthHandler } from "./neonAuth";
 
 import { settingsReady } from "./context";
+import { forEngine, reported } from "./host";
 import { forResource } from "./waits";
 
 export { configure } from "./context";
@@ -65,8 +66,9 @@ function label(kind: Kind, props: Props | undefined, id?: string): string {
  * handlers never see and every result carries on, so that refresh and delete know it too).
  */
 function guarded(kind: Kind, h: Handler): Handler {
+  // The host prints the errors of check, diff, read and delete besides returning them (host.ts).
   const wrap =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>, printedByHost = true) =>
     async (...args: A): Promise<R> => {
       for (const a of args) rememberSecrets(secretsIn(a));
       try {
@@ -74,13 +76,15 @@ function guarded(kind: Kind, h: Handler): Handler {
         rememberSecrets(secretsIn(result));
         return result;
       } catch (e) {
-        throw scrub(e);
+        const clean = scrub(e);
+        throw printedByHost ? reported(clean) : clean;
       }
     };
   const check = wrap(h.check.bind(h));
-  const create = wrap(h.create.bind(h));
+  const diff = wrap(h.diff.bind(h));
+  const create = wrap(h.create.bind(h), false);
   const read = wrap(h.read.bind(h));
-  const update = wrap(h.update.bind(h));
+  const update = wrap(h.update.bind(h), false);
   const del = wrap(h.delete.bind(h));
   return {
     check: async (olds, news) => {
@@ -88,7 +92,7 @@ function guarded(kind: Kind, h: Handler): Handler {
       const inputs = r.inputs && withNames(r.inputs, news);
       return r.failures ? { inputs, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : { ...r, inputs };
     },
-    diff: wrap(h.diff.bind(h)),
+    diff: async (id, olds, news) => forEngine(await diff(id, olds, news)),
     create: (props) =>
       forResource(label(kind, props), async () => {
         const r = await create(props);

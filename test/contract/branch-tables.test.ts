@@ -43,7 +43,7 @@ async function controlUsers(h: Harness): Promise<{ id: string; email: string; na
 }
 
 describe('neon_auth."user" of a Better Auth branch', () => {
-  it("has Neon's columns and the API's users; SQL changes are what the API sees; --state keeps them", { timeout: 240_000 }, async () => {
+  it("has Neon's columns and the API's users; SQL changes are what the API sees; --state keeps them; a reset empties them", { timeout: 240_000 }, async () => {
     const file = path.join(dir, "state.json");
     const h = await startHarness({ rateLimit: "off", stateFile: file });
     const call = caller(h);
@@ -128,8 +128,16 @@ describe('neon_auth."user" of a Better Auth branch', () => {
 
       // Disabling with delete_data drops the tables; no users_sync ever.
       expect((await caller(restarted)(B.disableBranchAuth, IDS, { body: { delete_data: true } })).status).toBeLessThan(300);
-      const [left] = await sql(await uriOf(restarted), [`SELECT table_name FROM information_schema.tables WHERE table_schema = 'neon_auth'`]);
-      expect(left).toEqual([]);
+      const TABLES = `SELECT table_name FROM information_schema.tables WHERE table_schema = 'neon_auth' ORDER BY table_name`;
+      expect((await sql(await uriOf(restarted), [TABLES]))[0]).toEqual([]);
+
+      // Enabled again, then a reset: the running database follows the emptied state.
+      await enable(restarted);
+      expect((await caller(restarted)(B.createBranchUser, IDS, { body: { email: "eve@example.com" } })).status).toBe(201);
+      const uri2 = await uriOf(restarted);
+      expect((await sql(uri2, [TABLES], [USERS]))!.map((rows) => rows.length)).toEqual([2, 1]);
+      expect((await restarted.control("POST", "/reset")).status).toBe(200);
+      expect((await sql(uri2, [TABLES]))[0]).toEqual([]);
     } finally {
       await h.close();
       await restarted?.close();
