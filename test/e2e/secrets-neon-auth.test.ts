@@ -56,7 +56,7 @@ describe("secrets of a NeonAuth stack given as plain values", () => {
 
   const setArgs = (a: unknown) => e2e.stack.setConfig("args", { value: JSON.stringify(a), secret: true });
 
-  it("up, an update with --diff and debug, three errors; 0 secrets found anywhere", { timeout: 600_000 }, async () => {
+  it("up, an update with --diff and debug, three errors; 0 secrets found anywhere", { timeout: 1_200_000 }, async () => {
     const up = await e2e.stack.up(LOUD);
     seen.push(up.stdout, up.stderr);
     expect(up.summary.result).toBe("succeeded");
