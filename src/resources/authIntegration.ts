@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict } from "../client";
-import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, roleName } from "../schemas";
+import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, roleName } from "../schemas";
 import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
 import { deleteUnlessHidden, liveIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
@@ -209,7 +209,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      {
+      ...secretArgs(authIntegrationInputs, {
         ...args,
         authProviderProjectId: undefined,
         pubClientKey: undefined,
@@ -222,8 +222,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
         transferStatus: undefined,
         createdAt: undefined,
         envVars: undefined,
-      },
-      { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
+      }, opts, [...secretOutputs(keySet), "envVars"]),
       MODULE,
       KIND,
     );

@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, mayHaveActed } from "../client";
-import { email, projectId, userName } from "../schemas";
+import { projectId, userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import { api } from "./context";
-import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props } from "./kit";
-import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
+import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props, secretArgs } from "./kit";
+import { liveUserByEmail, readBackProblem, userById, userTableOf } from "./usersSync";
 import {
   branchRules,
   branchWhere,
@@ -39,7 +39,7 @@ export const authUserInputs = z
     integration: integrationIdentity,
     // Addresses are compared case-insensitively by the auth provider; normalising here keeps
     // `Ada@Example.com` and `ada@example.com` from showing as a change.
-    email: z.string().trim().toLowerCase().pipe(email),
+    email: userEmail,
     name: userName.optional(),
     authProvider: childAuthProvider,
     roles: z.array(token(64)).min(1, { message: "must name at least one role" }).optional(),
@@ -105,7 +105,8 @@ function refusedChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[]
   return (["email", "name"] as const)
     .filter((f) => news[f] !== UNKNOWN && (olds[f] ?? null) !== (news[f] ?? null))
     .map((f) => ({
-      property: f,
+      // Not the property: the engine would print its value beside the reason (see checkInputs).
+      property: "",
       reason:
         `${KIND} ${f} cannot change in place: the API has no update for users, so changing it from ` +
         `${JSON.stringify(olds[f] ?? null)} to ${JSON.stringify(news[f] ?? null)} would delete the account ` +
@@ -120,7 +121,8 @@ type Inputs = z.output<typeof authUserInputs>;
 const CREATE_TRIES = 3;
 
 /**
- * Creates the user. A try whose answer was lost is resolved by reading `users_sync`: the user is
+ * Creates the user. A try whose answer was lost is resolved by reading the users table
+ * (`neon_auth."user"` on a NeonAuth, `users_sync` at project level): the user is
  * there (taken over) or not (created again); a 409 on such a second try means the lost try made
  * it after all, so the user found by email is taken over. A 409 on the first try is a user made
  * outside this stack, never taken over silently. Without read-back, today's honest errors.
@@ -154,22 +156,34 @@ async function setRoles(inputs: Inputs, userId: string): Promise<void> {
   await api().branchAuth.setBranchUserRoles({ ...branchWhere(inputs), auth_user_id: userId }, { roles: inputs.roles! });
 }
 
+/** Where the user lives and how it is deleted by hand, for the messages below. */
+function placeOf(inputs: Inputs) {
+  const branch = isBranch(inputs);
+  return {
+    table: userTableOf(inputs),
+    where: branch ? `branch ${inputs.branchId} of project ${inputs.projectId}` : `project ${inputs.projectId}`,
+    deletePath: branch ? `/projects/${inputs.projectId}/branches/${inputs.branchId}/auth/users/<id>` : `/projects/${inputs.projectId}/auth/users/<id>`,
+  };
+}
+
 function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Error {
+  const { table, where, deletePath } = placeOf(inputs);
   return new Error(
     `AuthUser ${inputs.email}: the create request may have reached Neon but its answer was lost, ` +
       `so the user may exist without this stack knowing its id` +
-      (why === undefined ? "" : `, and it cannot be read back from neon_auth.users_sync (${why})`) +
-      `. Look for ${inputs.email} in neon_auth.users_sync of project ${inputs.projectId}: if it is there, delete that user ` +
-      `(DELETE /projects/${inputs.projectId}/auth/users/<id>) or remove it from this stack, then run ` +
+      (why === undefined ? "" : `, and it cannot be read back from ${table} (${why})`) +
+      `. Look for ${inputs.email} in ${table} of ${where}: if it is there, delete that user ` +
+      `(DELETE ${deletePath}) or remove it from this stack, then run ` +
       `\`pulumi up\` again. (${(err as Error).message})`,
   );
 }
 
 function conflict(inputs: Inputs, err: unknown, foundId: string | undefined): Error {
-  const where = foundId === undefined ? "find its id in neon_auth.users_sync" : `its id is ${foundId}`;
+  const { table, where, deletePath } = placeOf(inputs);
+  const found = foundId === undefined ? `find its id in ${table}` : `its id is ${foundId}`;
   return new Error(
-    `AuthUser ${inputs.email}: project ${inputs.projectId} already has a user with this email, made outside this stack. ` +
-      `It is not taken over silently: ${where}; look it up with AuthUser.get instead, or delete it (DELETE /projects/${inputs.projectId}/auth/users/<id>) and run ` +
+    `AuthUser ${inputs.email}: ${where} already has a user with this email, made outside this stack. ` +
+      `It is not taken over silently: ${found}; look it up with AuthUser.get instead, or delete it (DELETE ${deletePath}) and run ` +
       `\`pulumi up\` again, or remove it from this stack. (${(err as Error).message})`,
   );
 }
@@ -199,7 +213,8 @@ export const userHandler: Handler = {
       }
     }
     // A project-level user's id stays the bare user id, as existing stacks have it.
-    return { id: isBranch(inputs) ? childId(inputs, userId) : userId, outs: compact({ ...inputs, userId }) };
+    const banned = isBranch(inputs) ? { banned: false } : {};
+    return { id: isBranch(inputs) ? childId(inputs, userId) : userId, outs: compact({ ...inputs, userId, ...banned }) };
   },
 
   async read(id, props) {
@@ -224,8 +239,13 @@ export const userHandler: Handler = {
       authProvider: provider,
       integration: parent.identity,
       email: user.email.toLowerCase(),
-      name: user.name ?? undefined,
+      // Better Auth keeps "" for a user made without a name (the column is NOT NULL).
+      name: user.name === null || user.name === "" ? undefined : user.name,
       userId: user.id,
+      // Roles read back where the stack manages them (or looks the user up); roles left out of
+      // the program stay unmanaged and are not shown as drift.
+      roles: user.roles !== undefined && (props.roles !== undefined || lookup) ? user.roles : props.roles,
+      banned: user.banned,
     });
     return lookup ? { id, props: outs, inputs: compact({ ...outs, userId: undefined }) } : { id, props: outs };
   },
@@ -248,9 +268,10 @@ export const userHandler: Handler = {
 /**
  * A user of the project's auth. The API can create and delete users but not read or update
  * them: a new email or name is refused at preview unless `recreateOnChange` is set (then the
- * account is deleted and created anew). Users are read back from the database's
- * neon_auth.users_sync (setting `neon-auth:readUsersFromDatabase`, default true): a create whose
- * answer was lost converges, and refresh sees a user deleted or renamed elsewhere.
+ * account is deleted and created anew). Users are read back from the database (setting
+ * `neon-auth:readUsersFromDatabase`, default true): `neon_auth."user"` on a NeonAuth (with roles
+ * and bans), `neon_auth.users_sync` at project level. A create whose answer was lost converges,
+ * and refresh sees a user deleted, renamed or given other roles elsewhere.
  *
  * @example
  * ```ts
@@ -263,8 +284,16 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
   /** The branch, for a NeonAuth integration; undefined for a project-level one. */
   declare readonly branchId: pulumi.Output<string | undefined>;
-  /** The roles as last set (NeonAuth only). */
+  /**
+   * The roles (NeonAuth only): as set, and as read back from `neon_auth."user"` when the program
+   * manages them or looks the user up.
+   */
   declare readonly roles: pulumi.Output<string[] | undefined>;
+  /**
+   * Whether the user is banned (NeonAuth only, read back from `neon_auth."user"`); a ban is made
+   * outside the stack (Better Auth's admin plugin) and is never changed by it.
+   */
+  declare readonly banned: pulumi.Output<boolean | undefined>;
   /** The identity of the integration the user was made in. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** The email address the user was created with. */
@@ -277,16 +306,16 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, { ...childInputs(args), userId: undefined }, childOptions(args, opts), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts)), MODULE, KIND);
   }
 
   /**
    * Looks up a user made outside the stack by `<projectId>/<user id>` or `<projectId>/<email>`
    * (on a NeonAuth `<projectId>/<branchId>/<user id or email>`),
-   * read from neon_auth.users_sync (so it needs read-back, see the README), without managing it:
+   * read from the users table (`neon_auth."user"` on a NeonAuth, `neon_auth.users_sync` at project level) (so it needs read-back, see the README), without managing it:
    * `destroy` only forgets it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): AuthUser {
-    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined } as unknown as AuthUserArgs, { ...opts, id });
+    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined, banned: undefined } as unknown as AuthUserArgs, { ...opts, id });
   }
 }

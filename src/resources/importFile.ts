@@ -5,7 +5,7 @@
  * filled by the kind's own `read`, against the service, so it records what Neon shows.
  */
 import "../nodeVersion";
-import { NeonConfigError, SECRET_FIELDS } from "../client";
+import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
 import { configure } from "./context";
 import { MODULE, type Kind, type Props } from "./kit";
 import { handler } from "./runtime";
@@ -95,13 +95,12 @@ export async function importFile(resources: readonly ImportResource[], options: 
   return { resources: entries };
 }
 
-/** Pulumi's secret envelope around secret fields, so that state keeps them encrypted. */
+/** Pulumi's secret envelope around secret fields and the settings that hold one (webhooks), so that state keeps them encrypted. */
 function secretsMarked(props: Props): Props {
-  const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   return Object.fromEntries(
     Object.entries(props).map(([k, v]) => [
       k,
-      SECRET_FIELDS.has(snake(k)) ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) } : v,
+      SECRET_FIELDS.has(k.toLowerCase()) || collectSecrets(v).length > 0 ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) } : v,
     ]),
   );
 }

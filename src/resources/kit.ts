@@ -2,8 +2,9 @@
  * The small shared kit of the resources: input validation for `check`, field-list diffs, ids,
  * and each kind's provider object, looked up in the registry (providers/index.ts).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { secretKeys } from "../schemas/fields";
 import { PROVIDERS, type Kind } from "./providers";
 
 export type { Kind };
@@ -241,4 +242,47 @@ export function lookupArgs<T>(inputs: z.ZodObject): T {
 /** Drops undefined values, so outputs never carry keys without values. */
 export function compact<T extends Props>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+// ---- secrets -----------------------------------------------------------------------------------
+
+/**
+ * @internal
+ * The hidden input that names the inputs a program gave as secrets beyond those the schemas mark
+ * (a secret-wrapped email, say): the provider process gets every value in plain text, so this is
+ * how it knows to scrub them from errors and logs (runtime.ts). Names only, never values.
+ */
+export const SECRET_INPUTS = "__secretInputs";
+
+const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** @internal The program names (camelCase) of the fields a wire schema marks secret: a resource's secret outputs. */
+export function secretOutputs(schema: z.ZodType): string[] {
+  return secretKeys(schema).map(camel);
+}
+
+/**
+ * @internal
+ * What every constructor registers: each input whose rule is marked secret (schemas/fields.ts)
+ * made a secret whatever the program passed, the names of the other inputs the program made
+ * secret in `SECRET_INPUTS`, and every secret input and `outputs` kept secret among the outputs.
+ */
+export function secretArgs(
+  schema: z.ZodType,
+  inputs: Props,
+  opts: pulumi.CustomResourceOptions | undefined,
+  outputs: readonly string[] = [],
+): [Props, pulumi.CustomResourceOptions] {
+  const marked = secretKeys(schema);
+  const made: Props = { ...inputs };
+  for (const k of marked) if (made[k] !== undefined) made[k] = pulumi.secret(made[k]);
+  const others = Object.keys(made).filter((k) => made[k] !== undefined && !marked.includes(k));
+  const wrapped = Promise.all(others.map(async (k) => ((await pulumi.isSecret(pulumi.output(made[k]))) ? k : undefined)));
+  // Left out when none, so that a stack without such secrets has the inputs it always had.
+  made[SECRET_INPUTS] = pulumi.output(wrapped.then((ks) => {
+    const names = ks.filter((k): k is string => k !== undefined);
+    return names.length > 0 ? names : undefined;
+  }));
+  const secretOuts = [...new Set([...marked, ...outputs, ...(opts?.additionalSecretOutputs ?? [])])];
+  return [made, { ...opts, additionalSecretOutputs: secretOuts }];
 }

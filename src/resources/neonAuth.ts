@@ -8,7 +8,7 @@ import { z } from "zod";
 import { isConflict } from "../client";
 import * as s from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
-import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type Props, secretArgs } from "./kit";
 import { deleteUnlessHidden, liveBranchAuth } from "./parent";
 
 const KIND = "NeonAuth";
@@ -326,7 +326,6 @@ export class NeonAuth extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };
-    // The webhook URL may carry a token: the whole webhooks setting is a secret.
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
     // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
     // Every setting is registered, given or not, so that each input is also an output.
@@ -334,8 +333,7 @@ export class NeonAuth extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs },
-      { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] },
+      ...secretArgs(neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs }, opts),
       MODULE,
       KIND,
     );

@@ -2,11 +2,11 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound, NeonApiError } from "../client";
 import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId as ProjectProviderId, type UpdateOAuthProviderRequest } from "../schemas";
-import { BRANCH_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
+import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
@@ -50,6 +50,13 @@ export const oauthProviderInputs = z
     }
     if (v.microsoftTenantId !== undefined && v.providerId !== "microsoft") {
       ctx.addIssue({ code: "custom", path: ["microsoftTenantId"], message: 'is accepted only for providerId "microsoft"' });
+    }
+    if (isBranch(v) && v.clientId === undefined && v.clientSecret === undefined && !BRANCH_SHARED_OAUTH_PROVIDER_IDS.includes(v.providerId)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["clientId"],
+        message: `is required for providerId "${v.providerId}": Neon has shared credentials for ${BRANCH_SHARED_OAUTH_PROVIDER_IDS.join(", ")} only; set clientId and clientSecret of your own OAuth app`,
+      });
     }
     if ((v.clientId === undefined) !== (v.clientSecret === undefined)) {
       ctx.addIssue({
@@ -215,7 +222,7 @@ export const oauthProviderHandler: Handler = {
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
     const parent = await parentOf(KIND, { ...props, ...where });
     if (!parent) return {};
-    let found: { id: string; type: string } | undefined;
+    let found: { id: string; type: string; client_id?: string | undefined } | undefined;
     try {
       found = await findProvider(where, providerId);
     } catch (err) {
@@ -223,14 +230,15 @@ export const oauthProviderHandler: Handler = {
       throw err;
     }
     if (!found) return {};
-    // The list shows the type only; credentials stay as last set. A provider switched to shared
-    // keys elsewhere loses them here, so the next `up` sets them again.
+    // The project-level list shows the type only, the branch's the client id too: what Neon
+    // returns is read back (a client id changed elsewhere is drift), the rest stays as last set.
+    // A provider switched to shared keys elsewhere loses them here, so the next `up` sets them again.
     const standard = found.type === "standard";
     const inputs = compact({
       ...where,
       integration: parent.identity,
       providerId,
-      clientId: standard ? props.clientId : undefined,
+      clientId: standard ? (found.client_id ?? props.clientId) : undefined,
       clientSecret: standard ? props.clientSecret : undefined,
       // Never returned by Neon: kept as the program last set it.
       microsoftTenantId: standard ? props.microsoftTenantId : undefined,
@@ -290,12 +298,10 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   declare readonly type: pulumi.Output<OAuthProviderType>;
 
   constructor(name: string, args: OAuthProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    const clientSecret = args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret);
     super(
       providerOf(KIND),
       name,
-      { ...childInputs(args, false), clientSecret, type: undefined },
-      { ...childOptions(args, opts), additionalSecretOutputs: ["clientSecret", ...(opts?.additionalSecretOutputs ?? [])] },
+      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts)),
       MODULE,
       KIND,
     );

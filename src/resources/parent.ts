@@ -278,6 +278,16 @@ export async function deleteUnlessHidden(kind: Kind, s: Scope, remove: () => Pro
 
 /**
  * @internal
+ * The delete of a kind that has nothing to remove at Neon (a key set cannot be revoked, a transfer
+ * not withdrawn): it still proves the project visible before the state forgets the resource, as
+ * every other delete does, so that a destroy with another account's key keeps it.
+ */
+export async function forgetUnlessHidden(kind: Kind, s: Scope): Promise<void> {
+  await mustSee(kind, s, "delete");
+}
+
+/**
+ * @internal
  * For refresh: the project's integration of this provider. Undefined only when the project is
  * visible and its list lacks the integration, or holds another one than `recorded` (replaced
  * since). A project answering 404 is an error, never a deletion.

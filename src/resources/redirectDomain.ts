@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isConflict, isNotFound } from "../client";
-import { canonicalOrigin, originInput, projectId } from "../schemas";
+import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
 import { afterWrite, api, scopeOf, sharedList } from "./context";
 import { createConverging } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
@@ -31,7 +31,7 @@ const KIND = "RedirectDomain";
 
 /** `HTTPS://App.Example.com:443/` and `https://app.example.com` are one origin: compare them as one. */
 function sameOrigin(listed: string, wanted: string): boolean {
-  const r = canonicalOrigin(listed);
+  const r = canonicalOrigin(listed, { wildcard: true });
   return ("origin" in r ? r.origin : listed) === wanted;
 }
 
@@ -41,10 +41,16 @@ export const redirectDomainInputs = z
     projectId,
     ...scopeInputs,
     integration: integrationIdentity,
-    domain: originInput,
+    domain: trustedDomainInput,
     authProvider: childAuthProvider,
   })
-  .superRefine((v, ctx) => generationRules(v, ctx, []), despiteIntegration);
+  .superRefine((v, ctx) => {
+    generationRules(v, ctx, []);
+    // Neon documents wildcards for the trusted domains of a branch only.
+    if (!isBranch(v) && v.domain.includes("*")) {
+      ctx.addIssue({ code: "custom", path: ["domain"], message: "may hold a wildcard only on a NeonAuth (a branch's trusted domains); list each origin of an AuthIntegration" });
+    }
+  }, despiteIntegration);
 
 export interface RedirectDomainArgs {
   /**
@@ -160,7 +166,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly authProvider: pulumi.Output<string>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, childInputs(args), childOptions(args, opts), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts)), MODULE, KIND);
   }
 
   /**
