@@ -106,8 +106,11 @@ export function forEngine(diff: FieldsDiff): pulumi.dynamic.DiffResult {
 
 /** The host's line that prints an error it also returns to the engine. */
 const PRINTED = "console.error(`${e}: ${e.stack}`);";
-/** Printed forms of errors the engine reports anyway, to drop once each. */
-const pending = new Set<string>();
+/**
+ * Printed forms of errors the engine reports anyway, with how many prints to drop: one error
+ * object may fail several calls (a shared read), and the host prints it for each.
+ */
+const pending = new Map<string, number>();
 let quiet: boolean | undefined;
 
 function installQuiet(): boolean {
@@ -117,7 +120,12 @@ function installQuiet(): boolean {
     if (!hostSource()?.source.includes(PRINTED)) return false;
     const print = console.error.bind(console);
     console.error = (...args: unknown[]) => {
-      if (args.length === 1 && typeof args[0] === "string" && pending.delete(args[0])) return;
+      const n = args.length === 1 && typeof args[0] === "string" ? pending.get(args[0]) : undefined;
+      if (n !== undefined) {
+        if (n > 1) pending.set(args[0] as string, n - 1);
+        else pending.delete(args[0] as string);
+        return;
+      }
       print(...args);
     };
     quiet = true;
@@ -134,7 +142,7 @@ function installQuiet(): boolean {
 export function reported<E>(e: E): E {
   if (e instanceof Error && installQuiet()) {
     const printed = `${e}: ${e.stack}`;
-    pending.add(printed);
+    pending.set(printed, (pending.get(printed) ?? 0) + 1);
     // Should the host not print it after all, the entry does not outlive the moment.
     setTimeout(() => pending.delete(printed), 5_000).unref();
   }
