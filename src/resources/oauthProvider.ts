@@ -238,7 +238,9 @@ export const oauthProviderHandler: Handler = {
       ...where,
       integration: parent.identity,
       providerId,
-      clientId: standard ? (found.client_id ?? props.clientId) : undefined,
+      // Only beside a secret the stack holds: an import, which has none, leaves both out (the
+      // client id alone would fail the check, as the two go together).
+      clientId: standard ? (props.clientSecret !== undefined ? (found.client_id ?? props.clientId) : props.clientId) : undefined,
       clientSecret: standard ? props.clientSecret : undefined,
       // Never returned by Neon: kept as the program last set it.
       microsoftTenantId: standard ? props.microsoftTenantId : undefined,
