@@ -10,6 +10,8 @@ interface Args {
   users: { name: string; email: string; displayName?: string; roles?: string[] }[];
   /** `<projectId>/<branchId>/<email>` of a user to look up (not managed). */
   lookupUser?: string;
+  /** Declare no EmailServer at all (otherwise a shared one when `smtp` is absent). */
+  noEmail?: boolean;
   smtp?: { host: string; port: number; username: string; password: string; senderEmail: string; senderName: string; testRecipient?: string };
 }
 
@@ -30,7 +32,7 @@ const users = args.users.map((u) => new AuthUser(u.name, { integration: auth, em
 if (args.smtp !== undefined) {
   const { password, ...rest } = args.smtp;
   new EmailServer("smtp", { integration: auth, type: "standard", ...rest, password: pulumi.secret(password) });
-} else {
+} else if (!args.noEmail) {
   new EmailServer("smtp", { integration: auth, type: "shared" });
 }
 
