@@ -15,9 +15,13 @@
  * bench/noop-stack (as many dynamic resources, same shape, a provider doing nothing) gives the
  * engine's own time for each command. Helpers: scripts/bench/*.mts.
  *
- * Writes bench/out/bench.json and bench/out/bench.md and prints the tables. `eval "$(scripts/env)"`
- * first. `node scripts/bench.mts --report` prints the tables again from bench.json. No timing
- * thresholds: this prints figures, it never fails on them.
+ * Then the fleet table (scripts/bench/fleet.mts): K stacks of N domains on one key at once, for K in
+ * BENCH_FLEET (default 1,4,8,16) and N = BENCH_FLEET_N (default 60); `--fleet-only` runs that table
+ * alone.
+ *
+ * Writes bench/out/bench.json and bench/out/bench.md (and bench/out/fleet.json, fleet.md) and
+ * prints the tables. `eval "$(scripts/env)"` first. `node scripts/bench.mts --report` prints the
+ * tables again from bench.json. No timing thresholds: this prints figures, it never fails on them.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -26,6 +30,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { clearCounters, resetEmulator, routeCount, stats, timeline, type Stats } from "./bench/emulator.mts";
+import { fleetBranch, fleetProject, fleetReport, fleetRows } from "./bench/fleet.mts";
 import { report, type OpRow, type Result } from "./bench/report.mts";
 import { stateFigures } from "./bench/state.mts";
 import { engineTimes, log, median, MemorySampler, newStack, removeStack, round, timedOp, type OpResult } from "./bench/stacks.mts";
@@ -47,6 +52,9 @@ const parallelSizes = listEnv("BENCH_PARALLEL_SIZES", [300]);
 const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 64);
 const generations = (process.env.BENCH_GENERATIONS ?? "project,branch").split(",").map((g) => g.trim());
 const outDir = path.join(repo, "bench", "out");
+const fleetSizes = listEnv("BENCH_FLEET", [1, 4, 8, 16]);
+const FLEET_N = Number(process.env.BENCH_FLEET_N ?? 60);
+const fleetOnly = process.argv.includes("--fleet-only");
 
 function listEnv(name: string, dflt: number[]): number[] {
   const v = process.env[name];
@@ -74,7 +82,8 @@ async function main(): Promise<void> {
   const noopDir = copyProgram(workspace, path.join(repo, "bench", "noop-stack"));
   const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-bench-state-"));
   const { startEmulator } = require("../dist/emulator/index.js") as typeof import("../src/emulator/index.ts");
-  const em = await startEmulator({ apiKeys: [KEY], seedProjects: [`${PROJECT}:${BRANCH}`], rateLimit: "spec" });
+  const fleetSeeds = Array.from({ length: Math.max(0, ...fleetSizes) }, (_, i) => `${fleetProject(i)}:${fleetBranch(i)}`);
+  const em = await startEmulator({ apiKeys: [KEY], seedProjects: [`${PROJECT}:${BRANCH}`, ...fleetSeeds], rateLimit: "spec", strict: true });
   log(`emulator at ${em.url} (rate limit: spec)`);
   const stackOf = (dir: string, name: string, config: Record<string, { value: string; secret?: boolean }>, env: Record<string, string> = {}) =>
     newStack(backendDir, PASSPHRASE, dir, name, config, env);
@@ -114,7 +123,7 @@ async function main(): Promise<void> {
   };
 
   try {
-    for (const n of sizes) {
+    for (const n of fleetOnly ? [] : sizes) {
       const createLog = path.join(backendDir, `creates-noop-${n}.txt`);
       const noop = await stackOf(noopDir, `noop-${n}`, { count: { value: String(n + 1) } }, { BENCH_NOOP_LOG: createLog });
       const noopUp = await timedOp(noop, "up", { sampler: noopSampler });
@@ -208,6 +217,15 @@ async function main(): Promise<void> {
       }
       await removeStack(noop);
     }
+    if (fleetSizes.length > 0) {
+      const fleet = await fleetRows({ em, backendDir, passphrase: PASSPHRASE, dir: realDir, key: KEY, perMinute: PER_MINUTE, burst: BURST }, fleetSizes, FLEET_N);
+      const machine = { cpus: os.cpus().length, loadavg: os.loadavg().map((x) => round(x)), node: process.version };
+      fs.writeFileSync(path.join(outDir, "fleet.json"), `${JSON.stringify({ date: new Date().toISOString(), machine, limits: { perMinute: PER_MINUTE, burst: BURST }, rows: fleet }, null, 2)}\n`);
+      const md = `Fleet bench of ${new Date().toISOString()} (${JSON.stringify(machine)}); emulator at ${PER_MINUTE}/min, burst ${BURST}.\n\n${fleetReport(fleet)}`;
+      fs.writeFileSync(path.join(outDir, "fleet.md"), md);
+      process.stdout.write(md);
+      log("wrote bench/out/fleet.json and bench/out/fleet.md");
+    }
   } finally {
     await em.close();
     fs.rmSync(realDir, { recursive: true, force: true });
@@ -215,6 +233,7 @@ async function main(): Promise<void> {
     fs.rmSync(backendDir, { recursive: true, force: true });
   }
 
+  if (fleetOnly) return;
   const result: Result = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, loadavg: os.loadavg().map((x) => round(x)), node: process.version, pulumi: execFileSync("pulumi", ["version"], { encoding: "utf8" }).trim() },

@@ -42,6 +42,7 @@ const em = await emulatorModule.startEmulator({
   seedProjects: [`${PROJECT}:${BRANCH}`],
   rateLimit: "spec",
   faults: FAULTS,
+  strict: true,
 });
 const faultSettings = emulatorModule.parseFaultSpec(FAULTS);
 const noFaults = emulatorModule.parseFaultSpec("");

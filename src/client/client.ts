@@ -17,7 +17,7 @@ import { queryString } from "./query";
 import { rememberSecrets } from "./redact";
 import { Transport } from "./transport";
 
-export { DEFAULT_BASE_URL, formatIssues, hashKey, type AttemptTimeouts, type ClientOptions, type WaitOptions } from "./options";
+export { DEFAULT_BASE_URL, formatIssues, hashKey, type AttemptTimeouts, type ClientOptions, type WaitEvent, type WaitKind, type WaitOptions } from "./options";
 
 /** One typed method per endpoint of the table. */
 export interface NeonClient {
@@ -115,7 +115,8 @@ class NeonHttpClient implements NeonClient {
     this.#o = resolveOptions(options);
     this.baseUrl = this.#o.baseUrl;
     this.#transport = new Transport(this.#o);
-    this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, params, body), this.#o.batch);
+    // A batch holds engine steps that already started: it is paced before new requests.
+    this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, params, body, "", undefined, true), this.#o.batch);
   }
 
   // ---- projects (only what hosts auth) ------------------------------------------------------------
@@ -128,7 +129,7 @@ class NeonHttpClient implements NeonClient {
   async getOperation(projectId: string, operationId: string, deadlineMs?: number) { return (await this.#send(H.getOperation, { project_id: projectId, operation_id: operationId }, undefined, deadlineMs)).operation; }
 
   async waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void> {
-    const poller = { clock: this.#o.clock, deadlineMs: this.#o.deadlineMs, apiKey: this.#o.apiKey, getOperation: this.getOperation.bind(this) };
+    const poller = { clock: this.#o.clock, deadlineMs: this.#o.deadlineMs, apiKey: this.#o.apiKey, getOperation: this.getOperation.bind(this), onWait: this.#o.onWait };
     await waitForOperations(poller, operations, opts?.timeoutMs ?? this.#o.operationTimeoutMs);
   }
 
@@ -206,7 +207,7 @@ class NeonHttpClient implements NeonClient {
   }
 
   /** Sends a checked request through the attempt loop. */
-  #call(endpoint: AnyEndpoint, params: Record<string, string>, body: unknown, query = "", deadlineMs?: number): Promise<unknown> {
+  #call(endpoint: AnyEndpoint, params: Record<string, string>, body: unknown, query = "", deadlineMs?: number, urgent = false): Promise<unknown> {
     return this.#transport.call({
       method: endpoint.method,
       route: endpoint.path,
@@ -216,6 +217,7 @@ class NeonHttpClient implements NeonClient {
       ...(endpoint.response === undefined ? {} : { schema: endpoint.response }),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
       success: endpoint.success,
+      ...(urgent ? { urgent } : {}),
     });
   }
 }

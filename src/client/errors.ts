@@ -12,6 +12,7 @@
  * Messages never contain the API key or any secret carried in bodies (see redact.ts); every value
  * that came from a body went through the redaction helper first.
  */
+import { SERVICE_RATE_LIMIT } from "../schemas/limits";
 import { STATUS_CODES } from "node:http";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
@@ -144,6 +145,8 @@ export interface NeonTimeoutErrorInit extends CallInfo {
   mayHaveActed: boolean;
   /** Set when the time ran out while the project stayed locked (423): how long it was waited for. */
   locked?: { waitedMs: number; budgetMs: number };
+  /** Set when the rate-limit budget ran out (pacing and 429s): how long it was waited for. */
+  rateLimited?: { waitedMs: number; budgetMs: number };
 }
 
 function seconds(ms: number): string {
@@ -156,6 +159,8 @@ export class NeonTimeoutError extends NeonCallError {
   readonly deadlineMs: number;
   /** How long the project stayed locked (423) when that is why the time ran out. */
   readonly lockedForMs: number | undefined;
+  /** How long the call waited for the rate limit when that is why the time ran out. */
+  readonly rateLimitedForMs: number | undefined;
 
   constructor(init: NeonTimeoutErrorInit) {
     const tries = init.attempts === 1 ? "1 attempt" : `${init.attempts} attempts`;
@@ -165,10 +170,15 @@ export class NeonTimeoutError extends NeonCallError {
       ? `project locked: waited ${seconds(init.locked.waitedMs)} while Neon answered 423 (another operation is running ` +
         `on the project), up to the lock budget of ${seconds(init.locked.budgetMs)} (neon-auth:lockTimeoutSeconds), ` +
         `for ${init.method} ${init.path}; gave up after ${tries}`
-      : `deadline of ${init.deadlineMs} ms exceeded for ${init.method} ${init.path} after ${tries}`;
+      : init.rateLimited
+        ? `rate limited: waited ${seconds(init.rateLimited.waitedMs)} for Neon's rate limit (the account's ${SERVICE_RATE_LIMIT.perMinute} requests ` +
+          `a minute, shared by every process and the console on its keys), up to the budget of ${seconds(init.rateLimited.budgetMs)} ` +
+          `(neon-auth:rateLimitTimeoutSeconds), for ${init.method} ${init.path}; gave up after ${tries}`
+        : `deadline of ${init.deadlineMs} ms exceeded for ${init.method} ${init.path} after ${tries}`;
     super(`${why}${id}${last}`, { ...init, retryable: true }, { cause: init.lastError });
     this.deadlineMs = init.deadlineMs;
     this.lockedForMs = init.locked?.waitedMs;
+    this.rateLimitedForMs = init.rateLimited?.waitedMs;
   }
 }
 

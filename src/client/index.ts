@@ -17,6 +17,8 @@ export {
   type NeonClient,
   type AttemptTimeouts,
   type WaitOptions,
+  type WaitEvent,
+  type WaitKind,
 } from "./client";
 export {
   NeonError,

@@ -5,6 +5,7 @@
 import type { Clock } from "../clock";
 import { TERMINAL_OPERATION_STATUSES, type Operation } from "../schemas";
 import { NeonOperationError, NeonTimeoutError } from "./errors";
+import type { WaitEvent } from "./options";
 import { redactText, serverText } from "./redact";
 
 export interface OperationPoller {
@@ -14,12 +15,15 @@ export interface OperationPoller {
   apiKey: string;
   /** Reads one operation, the poll bounded by `deadlineMs`. */
   getOperation(projectId: string, operationId: string, deadlineMs: number): Promise<Operation>;
+  /** Told of each pause before the next poll. */
+  onWait?: ((wait: WaitEvent) => void) | undefined;
 }
 
 /** Waits for every operation in turn; throws NeonOperationError for a failed one or when `timeoutMs` passes. */
 export async function waitForOperations(poller: OperationPoller, operations: readonly Operation[], timeoutMs: number): Promise<void> {
   const { clock } = poller;
-  const until = clock.now() + timeoutMs;
+  const started = clock.now();
+  const until = started + timeoutMs;
   // One after the other: the service runs a project's operations in order anyway.
   for (const first of operations) {
     let op = first;
@@ -47,7 +51,14 @@ export async function waitForOperations(poller: OperationPoller, operations: rea
           detail: `${timeoutMs} ms`,
         });
       }
-      await clock.sleep(Math.min(delay, left));
+      const pause = Math.min(delay, left);
+      const path = `/projects/${op.project_id}/operations/${op.id}`;
+      try {
+        poller.onWait?.({ kind: "operation", method: "GET", path, requestId: op.id, waitMs: pause, waitedMs: clock.now() - started, leftMs: left });
+      } catch {
+        // An observer's failure is not the wait's.
+      }
+      await clock.sleep(pause);
       delay = Math.min(delay * 2, 5_000);
       const remaining = until - clock.now();
       if (remaining <= 0) continue; // reported as a timeout by the next turn

@@ -8,12 +8,20 @@ import type { z } from "zod";
 import { systemClock, type Clock } from "../clock";
 import { isLoopbackHost } from "../schemas";
 import { DEFAULT_BATCH, type BatchOptions } from "./batch";
-import { NeonConfigError } from "./errors";
+import { NeonConfigError, type HttpMethod } from "./errors";
 import { resolvePacing, sharedLimiter, type PacingOptions, type RateLimiter } from "./pacing";
 import { rememberSecrets } from "./redact";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry";
 
 export const DEFAULT_BASE_URL = "https://console.neon.tech/api/v2";
+
+/**
+ * 15 minutes. A pipeline job is typically bounded by tens of minutes to hours (GitHub Actions: 6 h,
+ * GitLab: 1 h by default), so a wait this long still fails inside the job, with a message, rather
+ * than being killed by it; and it is long enough for a queue of about 10,000 requests of the
+ * account (700 a minute) ahead of this one: a fleet of dozens of stacks updated at once.
+ */
+export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 900_000;
 
 export interface AttemptTimeouts {
   /** Connecting a socket (only applies to the client's own dispatcher). Default 10_000 ms. */
@@ -41,6 +49,17 @@ export interface ClientOptions {
    * the other failures.
    */
   lockTimeoutMs?: number;
+  /**
+   * How long one call may wait for Neon's rate limit, in all: for its turn under the client's
+   * pacing and after answers 429 (which, like 423, do not count against maxAttempts). Time spent so
+   * moves `deadlineMs` and `lockTimeoutMs` back by as much. Default 900_000 ms (15 minutes).
+   */
+  rateLimitTimeoutMs?: number;
+  /**
+   * Told of each wait of a call before it starts: for pacing, after a 429, for a locked project
+   * (423) or for a long-running operation. For showing progress; it must not throw or block.
+   */
+  onWait?: (wait: WaitEvent) => void;
   /** Backoff tuning (base 250 ms, cap 10 s, Retry-After honoured up to 30 s). */
   retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
@@ -72,6 +91,28 @@ export interface ClientOptions {
   settingNames?: { apiKey?: string; baseUrl?: string };
 }
 
+export type WaitKind = "pacing" | "rate-limit" | "lock" | "operation";
+
+/** One wait of a call (ClientOptions.onWait). */
+export interface WaitEvent {
+  /**
+   * `pacing`: for a token of the client's rate limiter; `rate-limit`: after a 429; `lock`: the
+   * project answered 423; `operation`: a long-running operation is not finished yet.
+   */
+  kind: WaitKind;
+  method: HttpMethod;
+  /** The request's path (an operation's, for `operation`). */
+  path: string;
+  /** The call's X-Request-ID (the operation id for `operation`). */
+  requestId: string;
+  /** How long this wait will last (an estimate for `pacing`), ms. */
+  waitMs: number;
+  /** How long the call has been under way, ms. */
+  waitedMs: number;
+  /** The most it may still wait before giving up: what is left of the budget of this kind, ms. */
+  leftMs: number;
+}
+
 export interface WaitOptions {
   /** Bound on the whole wait. Default: the client's operationTimeoutMs (5 minutes). */
   timeoutMs?: number;
@@ -91,7 +132,9 @@ export interface Resolved {
   readonly userAgent: string;
   readonly deadlineMs: number;
   readonly lockTimeoutMs: number;
+  readonly rateLimitTimeoutMs: number;
   readonly operationTimeoutMs: number;
+  readonly onWait: ((wait: WaitEvent) => void) | undefined;
   readonly timeouts: AttemptTimeouts;
   readonly retry: RetryOptions;
   readonly limiter: RateLimiter | undefined;
@@ -230,6 +273,8 @@ export function resolveOptions(options: ClientOptions): Resolved {
     userAgent: options.userAgent ?? `pulumi-neon-auth/${VERSION} (node ${process.versions.node})`,
     deadlineMs: positive("deadlineMs", options.deadlineMs ?? 120_000),
     lockTimeoutMs: positive("lockTimeoutMs", options.lockTimeoutMs ?? 120_000),
+    rateLimitTimeoutMs: positive("rateLimitTimeoutMs", options.rateLimitTimeoutMs ?? DEFAULT_RATE_LIMIT_TIMEOUT_MS),
+    onWait: options.onWait,
     operationTimeoutMs: positive("operationTimeoutMs", options.operationTimeoutMs ?? 300_000),
     timeouts,
     batch: resolveBatch(options.batch),
@@ -247,7 +292,7 @@ export function resolveOptions(options: ClientOptions): Resolved {
     } catch (e) {
       throw new NeonConfigError((e as Error).message);
     }
-    limiter = sharedLimiter(baseUrl, hashKey(apiKey), limits, clock);
+    limiter = sharedLimiter(baseUrl, hashKey(apiKey), limits, clock, resolved.random);
   }
   if (options.dispatcher) return { ...resolved, limiter, dispatcher: options.dispatcher, ownsDispatcher: false };
   // undici is loaded here, not at import: a Pulumi program loads this package to declare

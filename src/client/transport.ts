@@ -16,7 +16,7 @@ import {
   type HttpMethod,
 } from "./errors";
 import { AttemptNetworkError, errorCode, sendAttempt, type AttemptResponse } from "./http";
-import { formatIssues, type Resolved } from "./options";
+import { formatIssues, type Resolved, type WaitKind } from "./options";
 import { collectSecrets, redactText, rememberSecrets, serverText } from "./redact";
 import {
   backoffDelay,
@@ -45,6 +45,8 @@ export interface CallSpec<T> {
   deadlineMs?: number;
   /** Success statuses of the endpoint; absent: any 2xx. */
   success?: readonly number[];
+  /** Already under way (a batch engine steps wait on): paced before new requests. */
+  urgent?: boolean;
 }
 
 class DeadlineReached extends Error {
@@ -85,33 +87,41 @@ export class Transport {
 
     const started = clock.now();
     const deadlineMs = spec.deadlineMs ?? this.#o.deadlineMs;
-    const deadlineAt = started + deadlineMs;
+    // Time spent waiting for the rate limit (pacing, 429s) is charged to its own budget and moves
+    // the other bounds back by as much: a fleet sharing one key waits its turn instead of failing.
+    const rateBudgetMs = this.#o.rateLimitTimeoutMs;
+    let rateWaitedMs = 0;
+    let deadlineAt = started + deadlineMs;
     // A locked project is waited for against its own time budget, not an attempt count (an
     // operation wait's own deadline bounds its polls, locked or not).
     const lockBudgetMs = spec.deadlineMs === undefined ? this.#o.lockTimeoutMs : deadlineMs;
-    const lockedUntil = started + lockBudgetMs;
+    let lockedUntil = started + lockBudgetMs;
     const deadline = new AbortController();
     let stopTimer = new AbortController();
-    const armDeadline = (at: number) => {
+    // Once the project answers 423, the call may live to the end of the lock budget; its last
+    // attempt goes out as the budget ends and gets the time of one answer.
+    let lockArmed = spec.deadlineMs !== undefined || lockBudgetMs < deadlineMs;
+    const armDeadline = () => {
       stopTimer.abort();
       stopTimer = new AbortController();
+      const at = lockArmed ? Math.max(deadlineAt, lockedUntil + this.#o.timeouts.headers) : deadlineAt;
       clock.sleep(at - clock.now(), stopTimer.signal).then(
         () => deadline.abort(new DeadlineReached("deadline")),
         () => undefined,
       );
     };
-    armDeadline(deadlineAt);
-    // Once the project answers 423, the call may live to the end of the lock budget; its last
-    // attempt goes out as the budget ends and gets the time of one answer.
-    let lockArmed = spec.deadlineMs !== undefined || lockBudgetMs < deadlineMs;
+    armDeadline();
 
     let attempts = 0;
-    /** Answers 423, which do not count against maxAttempts. */
-    let locks = 0;
+    /** Answers 423 and 429, which do not count against maxAttempts. */
+    let notCounted = 0;
+    /** Answers 429. */
+    let limited = 0;
     let lastError: NeonError | undefined;
     let anyActed = false;
+    const lastStatus = () => (lastError instanceof NeonApiError ? lastError.status : undefined);
     // Time that runs out while the project answers 423 is reported as the lock it is.
-    const timeout = (mayHaveActed: boolean, locked = lastError instanceof NeonApiError && lastError.status === 423) =>
+    const timeout = (mayHaveActed: boolean, why: "deadline" | "rate" = "deadline") =>
       new NeonTimeoutError({
         method,
         path,
@@ -120,22 +130,74 @@ export class Transport {
         requestId: lastRequestId(lastError) ?? ourRequestId,
         mayHaveActed: anyActed || mayHaveActed,
         ...(lastError ? { lastError } : {}),
-        ...(locked ? { locked: { waitedMs: clock.now() - started, budgetMs: lockBudgetMs } } : {}),
+        ...(why === "deadline" && lastStatus() === 423 ? { locked: { waitedMs: clock.now() - started, budgetMs: lockBudgetMs } } : {}),
+        ...(why === "rate" ? { rateLimited: { waitedMs: rateWaitedMs, budgetMs: rateBudgetMs } } : {}),
       });
     const log = (msg: string) => this.#o.logger?.debug(redactText(msg, secrets));
+    const observe = (kind: WaitKind, waitMs: number, leftMs: number) => {
+      if (!this.#o.onWait) return;
+      try {
+        this.#o.onWait({ kind, method, path, requestId: ourRequestId, waitMs, waitedMs: clock.now() - started, leftMs: Math.max(0, leftMs) });
+      } catch {
+        // An observer's failure is not the call's.
+      }
+    };
+    /**
+     * Waits for the rate limit (a token, or a 429's Retry-After) against the rate budget. The
+     * deadline of other failures is paused meanwhile and moved back by the time spent. With
+     * `lastChance` (a token wait), the end of the budget lets one last attempt go out.
+     */
+    const rateWait = async (kind: "pacing" | "rate-limit", expectedMs: number, wait: (signal: AbortSignal) => Promise<void>, lastChance = false) => {
+      const left = rateBudgetMs - rateWaitedMs;
+      if (left <= 0) {
+        log("the rate-limit budget is used up");
+        throw timeout(false, "rate");
+      }
+      observe(kind, Math.min(expectedMs, left), left);
+      stopTimer.abort();
+      stopTimer = new AbortController();
+      const budget = new AbortController();
+      clock.sleep(left, stopTimer.signal).then(
+        () => budget.abort(new DeadlineReached("rate-limit budget")),
+        () => undefined,
+      );
+      const t = clock.now();
+      let failed = false;
+      try {
+        await wait(budget.signal);
+      } catch {
+        failed = true;
+      }
+      const spent = clock.now() - t;
+      rateWaitedMs += spent;
+      deadlineAt += spent;
+      lockedUntil += spent;
+      // The budget ran out waiting for a token: as with a lock, the last attempt goes out as it ends.
+      if (failed && !(lastChance && budget.signal.aborted)) throw timeout(false, "rate");
+      armDeadline();
+    };
 
     try {
       for (;;) {
-        const waitStart = clock.now();
+        let paced = 0;
         if (this.#o.limiter) {
-          try {
-            await this.#o.limiter.acquire(routeKey, deadline.signal);
-          } catch {
-            throw timeout(false);
+          const limiter = this.#o.limiter;
+          // A retry, or a batch engine steps wait on, is already under way: it goes first.
+          const urgent = attempts > 0 || spec.urgent === true;
+          const expected = limiter.expectedWaitMs(urgent);
+          const before = clock.now();
+          if (expected === 0) {
+            // A token is there; at most a slow start's round trip or a route's second stands between.
+            try {
+              await limiter.acquire(routeKey, deadline.signal, urgent);
+            } catch {
+              throw timeout(false);
+            }
           }
+          else await rateWait(lastStatus() === 429 ? "rate-limit" : "pacing", expected, (signal) => limiter.acquire(routeKey, signal, urgent), true);
+          paced = clock.now() - before;
         }
         attempts++;
-        const paced = clock.now() - waitStart;
         const t0 = clock.now();
         const tag = `${method} ${path} attempt ${attempts}/${this.#o.retry.maxAttempts} (request id ${ourRequestId}${paced > 0 ? `, paced ${paced} ms` : ""})`;
 
@@ -153,6 +215,7 @@ export class Transport {
           });
         } catch (e) {
           if (!(e instanceof AttemptNetworkError)) throw e;
+          this.#o.limiter?.succeeded();
           const code = errorCode(e.original);
           const acted = method !== "GET" && networkMayHaveActed(code, e.requestSent);
           if (e.aborted && deadline.signal.aborted) {
@@ -179,11 +242,12 @@ export class Transport {
           if (!shouldRetry(method, { kind: "network", mayHaveActed: acted, ...(code ? { code } : {}) })) throw err;
           if (cannotConnect && attempts >= CONNECT_ATTEMPTS) throw err;
           lastError = err;
-          await this.#pause(attempts - locks, undefined, deadlineAt, deadline.signal, err, log, () => timeout(false));
+          await this.#pause(attempts - notCounted, undefined, deadlineAt, deadline.signal, err, log, () => timeout(false));
           continue;
         }
 
         const requestId = cleanRequestId(headerValue(res.headers["x-neon-ret-request-id"]));
+        if (res.status !== 429) this.#o.limiter?.succeeded();
         if (res.status >= 200 && res.status < 300) {
           log(`${tag}: ${res.status} in ${clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);
           if (spec.success !== undefined && !spec.success.includes(res.status)) {
@@ -199,19 +263,28 @@ export class Transport {
         const err = this.#apiError(res, method, path, attempts, requestId, ourRequestId, secrets, anyActed);
         anyActed = err.mayHaveActed;
         log(`${tag}: ${res.status} in ${clock.now() - t0} ms${err.neonMessage ? ` (${err.neonMessage})` : ""}`);
-        if (res.status === 429) this.#o.limiter?.drain(routeKey);
         if (!shouldRetry(method, { kind: "status", status: res.status })) throw err;
         lastError = err;
         const retryAfter = parseRetryAfter(res.headers["retry-after"], clock.now(), this.#o.retry.maxRetryAfterMs);
-        if (res.status === 423) {
-          locks++;
+        if (res.status === 429) {
+          // Waited out against the rate budget, not the attempts: the limiter (slowed down, and
+          // drained) spaces the retry; a Retry-After, when the service sends one, comes first.
+          notCounted++;
+          limited++;
+          this.#o.limiter?.drain(routeKey, t0);
+          const wait = retryAfter ?? (this.#o.limiter ? 0 : backoffDelay(limited, this.#o.random, this.#o.retry));
+          log(`${tag}: rate limited; retrying ${wait > 0 ? `in ${wait} ms${retryAfter !== undefined ? " (Retry-After)" : ""}` : "at the next token"}`);
+          if (wait > 0) await rateWait("rate-limit", wait, (signal) => clock.sleep(wait, signal));
+          else if (rateWaitedMs >= rateBudgetMs) throw timeout(false, "rate");
+        } else if (res.status === 423) {
+          notCounted++;
           if (!lockArmed) {
             lockArmed = true;
-            armDeadline(lockedUntil + this.#o.timeouts.headers);
+            armDeadline();
           }
-          await this.#pause(undefined, retryAfter, lockedUntil, deadline.signal, err, log, () => timeout(false), attempts);
+          await this.#pause(undefined, retryAfter, lockedUntil, deadline.signal, err, log, () => timeout(false), attempts, observe);
         } else {
-          await this.#pause(attempts - locks, retryAfter, deadlineAt, deadline.signal, err, log, () => timeout(false));
+          await this.#pause(attempts - notCounted, retryAfter, deadlineAt, deadline.signal, err, log, () => timeout(false));
         }
       }
     } finally {
@@ -244,6 +317,7 @@ export class Transport {
     log: (m: string) => void,
     timeout: () => NeonTimeoutError,
     backoffStep = counted ?? 1,
+    observe?: (kind: WaitKind, waitMs: number, leftMs: number) => void,
   ): Promise<void> {
     if (counted !== undefined && counted >= this.#o.retry.maxAttempts) {
       log(`giving up after ${counted} attempts`);
@@ -258,6 +332,7 @@ export class Transport {
         throw timeout();
       }
       delay = Math.min(delay, left);
+      observe?.("lock", delay, left);
     } else if (this.#o.clock.now() + delay >= until) {
       log(`next attempt in ${delay} ms would pass the deadline`);
       throw timeout();

@@ -1,8 +1,9 @@
 /** A branch's integration (enable, read, disable, app name), its trusted domains and its users. */
 import { branchEndpoints as B } from "../schemas/endpointsBranch";
-import { branchAuth, findBranch, route, sameText, type AuthBranchRec, type BranchAuthRec } from "./branchKit";
+import { branchAuth, findBranch, route, sameText, type BranchAuthRec } from "./branchKit";
 import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "./http";
 import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "./integration";
+import { changeUser, createUser, deleteUser } from "./neonAuthTables";
 import { iso, type ProjectRec } from "./store";
 
 /** Better Auth's base URL for a branch; `.invalid` so that nothing ever resolves it. */
@@ -86,11 +87,6 @@ function disable(ctx: ApiContext, branchId: string, deleteData: boolean) {
   if (deleteData) delete branch.neon_auth;
 }
 
-function users(b: AuthBranchRec) {
-  b.neon_auth ??= { users: [] };
-  return b.neon_auth.users;
-}
-
 export const branchAuthRoutes: ApiRoute[] = [
   route(B.getBranchAuth, (ctx, { params }) => {
     const { project, auth } = branchAuth(ctx, params);
@@ -124,26 +120,17 @@ export const branchAuthRoutes: ApiRoute[] = [
     auth.domains = auth.domains.filter((d) => !drop.some((x) => sameText(x, d)));
   }),
 
-  route(B.createBranchUser, (ctx, { params, body }) => {
-    const { branch } = branchAuth(ctx, params);
-    const list = users(branch);
-    if (list.some((u) => sameText(u.email, body.email))) throw new HttpError(409, `email: a user with email ${body.email} already exists`);
-    const id = uuid();
-    list.push({ id, email: body.email, name: body.name ?? null, roles: ["user"], created_ms: ctx.clock.now() });
-    return { body: { id } };
+  route(B.createBranchUser, async (ctx, { params, body }) => {
+    const { project, branch } = branchAuth(ctx, params);
+    return { body: { id: await createUser(ctx.store, project.id, branch, body, ctx.clock.now()) } };
   }),
-  route(B.deleteBranchUser, (ctx, { params }) => {
-    const { branch } = branchAuth(ctx, params);
-    const list = users(branch);
-    const at = list.findIndex((u) => u.id === params.auth_user_id);
-    if (at < 0) throw new HttpError(404, `user ${params.auth_user_id} not found`);
-    list.splice(at, 1);
+  route(B.deleteBranchUser, async (ctx, { params }) => {
+    const { project, branch } = branchAuth(ctx, params);
+    await deleteUser(ctx.store, project.id, branch, params.auth_user_id);
   }),
-  route(B.setBranchUserRoles, (ctx, { params, body }) => {
-    const { branch } = branchAuth(ctx, params);
-    const u = users(branch).find((x) => x.id === params.auth_user_id);
-    if (u === undefined) throw new HttpError(404, `user ${params.auth_user_id} not found`);
-    u.roles = [...new Set(body.roles)];
-    return { body: { id: u.id } };
+  route(B.setBranchUserRoles, async (ctx, { params, body }) => {
+    const { project, branch } = branchAuth(ctx, params);
+    await changeUser(ctx.store, project.id, branch, params.auth_user_id, { roles: body.roles }, ctx.clock.now());
+    return { body: { id: params.auth_user_id } };
   }),
 ];

@@ -9,6 +9,7 @@ import type { AuthBranchRec } from "./branchKit";
 import { REDACTED } from "../client/redact";
 import type { ControlRoute } from "./core";
 import { HttpError, parseParam, parseWith } from "./http";
+import { refreshSnapshot } from "./neonAuthTables";
 import { iso, type Store } from "./store";
 
 const emailTestSwitch = z.strictObject({ success: z.boolean(), error_message: z.string().min(1).max(1000).optional() });
@@ -48,7 +49,12 @@ export const branchControlRoutes: ControlRoute[] = [
   {
     method: "GET",
     template: "/projects/{project_id}/branches/{branch_id}/auth",
-    control: ({ core, params, query }) => ({ status: 200, body: dump(branchOf(core.store, params), query.get("secrets") === "true") }),
+    control: async ({ core, params, query }) => {
+      const b = branchOf(core.store, params);
+      // The users as the branch's table holds them now (SQL clients may have changed it).
+      await refreshSnapshot(core.store, params.project_id as string, b);
+      return { status: 200, body: dump(b, query.get("secrets") === "true") };
+    },
   },
   {
     method: "PUT",

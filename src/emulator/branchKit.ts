@@ -13,12 +13,21 @@ import { assertUnlocked, projectFromPath } from "./access";
 import { HttpError, type ApiContext } from "./http";
 import type { BranchRec, ProjectRec } from "./store";
 
+/** A row of `neon_auth."user"` as the state keeps it (see neonAuthTables.ts). */
 export interface BranchUserRec {
   id: string;
   email: string;
+  /** NOT NULL in the table; older state files may hold null (written as ""). */
   name: string | null;
+  /** `role`, split at commas. */
   roles: string[];
   created_ms: number;
+  updated_ms?: number;
+  email_verified?: boolean;
+  image?: string | null;
+  banned?: boolean | null;
+  ban_reason?: string | null;
+  ban_expires_ms?: number | null;
 }
 
 export interface BranchOAuthRec {

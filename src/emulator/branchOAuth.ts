@@ -5,9 +5,11 @@ import { HttpError, type ApiRoute } from "./http";
 
 /**
  * Providers for which Neon has no shared (development) credentials: adding one without
- * client_id/client_secret fails with INVALID_SHARED_OAUTH_PROVIDER (see README).
+ * client_id/client_secret fails with INVALID_SHARED_OAUTH_PROVIDER. Neon shares credentials for
+ * Google only (https://neon.com/docs/auth/guides/setup-oauth: GitHub and Vercel "require custom
+ * credentials"; Microsoft needs an app and tenant of its own).
  */
-export const UNSHAREABLE_OAUTH_PROVIDERS: readonly string[] = ["microsoft", "vercel"];
+export const UNSHAREABLE_OAUTH_PROVIDERS: readonly string[] = ["github", "microsoft", "vercel"];
 
 /** `microsoft_tenant_id` is never returned; `client_secret` only by add and update, never by lists. */
 export function oauthView(o: BranchOAuthRec, withSecret: boolean) {

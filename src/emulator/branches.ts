@@ -4,20 +4,40 @@
  */
 import { hostingEndpoints as H } from "../schemas/endpointsProject";
 import { assertUnlocked, projectFromPath } from "./access";
-import { findBranch, route } from "./branchKit";
+import { findBranch, route, type AuthBranchRec } from "./branchKit";
 import { HttpError, newBranchId, uuid, type ApiContext, type ApiRoute } from "./http";
+import { refreshSnapshot } from "./neonAuthTables";
 import { fullBranchView, operationView } from "./projects";
 import type { BranchRec } from "./store";
 
-function createBranch(ctx: ApiContext, req: { name?: string | undefined; parent_id?: string | undefined }) {
+/**
+ * Neon Auth branches with the database (https://neon.com/docs/auth/branching-authentication): the
+ * child gets a copy, as of now, of the parent's branch-scoped integration (settings, OAuth
+ * providers with their credentials, trusted domains, email provider, webhooks, plugins, app name)
+ * and of its `neon_auth` users, under an auth endpoint of its own (`auth_provider_project_id`, so
+ * `base_url` and `jwks_url`). Nothing is shared afterwards. A project-level integration lives at
+ * the project and does not branch.
+ */
+function copyAuth(parent: AuthBranchRec, child: AuthBranchRec, now: number): void {
+  if (parent.auth !== undefined) child.auth = { ...structuredClone(parent.auth), auth_provider_project_id: uuid(), created_ms: now };
+  if (parent.neon_auth !== undefined) child.neon_auth = structuredClone(parent.neon_auth);
+}
+
+async function createBranch(ctx: ApiContext, req: { name?: string | undefined; parent_id?: string | undefined }) {
   const project = projectFromPath(ctx);
-  const parent = req.parent_id ?? (project.branches.find((b) => b.default) as BranchRec).id;
-  if (!project.branches.some((b) => b.id === parent)) throw new HttpError(404, `parent branch ${parent} not found in project ${project.id}`);
+  const parentId = req.parent_id ?? (project.branches.find((b) => b.default) as BranchRec).id;
+  const parent = project.branches.find((b) => b.id === parentId) as AuthBranchRec | undefined;
+  if (parent === undefined) throw new HttpError(404, `parent branch ${parentId} not found in project ${project.id}`);
+  assertUnlocked(ctx, project);
+  // The parent's users as its table holds them now (SQL clients may have changed them).
+  await refreshSnapshot(ctx.store, project.id, parent);
+  // Again: other requests ran while the table was read.
   assertUnlocked(ctx, project);
   const now = ctx.clock.now();
   let id = newBranchId();
   while (project.branches.some((b) => b.id === id)) id = newBranchId();
-  const b: BranchRec & { parent_id: string } = { id, name: req.name ?? id, default: false, created_ms: now, parent_id: parent };
+  const b: AuthBranchRec & { parent_id: string } = { id, name: req.name ?? id, default: false, created_ms: now, parent_id: parentId };
+  copyAuth(parent, b, now);
   project.branches.push(b);
   const finish = now + ctx.config.operationDelayMs;
   const op = { id: uuid(), project_id: project.id, branch_id: id, action: "create_branch", created_ms: now, finish_ms: finish };

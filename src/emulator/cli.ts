@@ -32,6 +32,8 @@ const USAGE = `Usage: neon-auth-emulator [options]
                            port (repeatable), e.g. a container's published name and port
   --database on|unreachable  the projects' Postgres (default on); unreachable: connections are
                            refused, as behind a network policy (switch: PUT /_emulator/database)
+  --strict                 refuse request fields Neon's API does not define (400), instead of
+                           ignoring them as Neon's OpenAPI document allows; for a client's own tests
   -h, --help               this help
 
 Auth lives in a project. Seed one with --seed-project, or create one as Neon's API does
@@ -100,6 +102,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
         break;
       case "--operation-delay":
         opts.operationDelayMs = int(value(), 0, 3_600_000);
+        break;
+      case "--strict":
+        opts.strict = true;
         break;
       case "--control-token":
         opts.controlToken = value();

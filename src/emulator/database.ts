@@ -2,14 +2,19 @@
  * The emulated projects' Postgres: one embedded PostgreSQL (PGlite, a WebAssembly build of the
  * real server) per branch database, served over the wire protocol on a loopback port by
  * pglite-socket, so clients connect with any Postgres driver. Nothing to install: no server on
- * the machine, no temp cluster, works on a fresh CI runner.
+ * the machine, no temp cluster, works on a fresh CI runner. A database starts on first need (a
+ * `connection_uri` request), keeping start-up fast for everything that never connects.
  *
- * The databases are a projection of the emulator's state, never a second source of truth: the
- * `neon_auth.users_sync` table of a branch is rewritten from the store after each change (live users,
- * and deleted users with `deleted_at` set, as Neon's sync soft-deletes). So `--state` persistence
- * and `/_emulator/reset` cover them with no file of their own, and a restarted emulator rebuilds
- * the same rows. A database starts on first need (a `connection_uri` request), keeping start-up
- * fast for everything that never connects.
+ * What a branch's `neon_auth` schema holds depends on the generation:
+ * - a project-level (Stack Auth) integration: `users_sync`, a projection of the state rewritten
+ *   after each change (live users, and deleted users with `deleted_at` set, as Neon's sync
+ *   soft-deletes), since Neon's sync writes that table and nothing reads it back;
+ * - a branch-scoped integration: `"user"` and `project_config` (neonAuthTables.ts). Once the
+ *   database runs, `"user"` is the truth for that branch's users: the API reads and writes it, and
+ *   a row changed by SQL is what the API sees next. `project_config` follows the API's settings.
+ * The state keeps a snapshot of each `"user"` table (taken after every API access to it, and when a
+ * database stops), so `--state` persistence and `/_emulator/reset` cover the databases with no
+ * file of their own, and a restarted emulator seeds the same rows.
  */
 import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
@@ -17,6 +22,7 @@ import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { AuthBranchRec } from "./branchKit";
 import { HttpError } from "./http";
 import { SCHEMA_NAME, TABLE_NAME } from "./integration";
+import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, lit, pull, USER_DDL, USER_TABLE, type SqlSession } from "./neonAuthSql";
 import { iso, type ProjectRec, type Store } from "./store";
 
 /** The database and owner role every emulated project has (Neon's defaults). */
@@ -60,8 +66,8 @@ function row(u: { id: string; email: string; name: string | null; created_ms: nu
 
 /**
  * The rows `neon_auth.users_sync` of one branch's database holds, or undefined when the branch has
- * no `neon_auth` schema. The one place that says which users sync where: a project-level
- * integration into the branch it was created on; a branch-scoped one into its own branch.
+ * no such table: a project-level integration syncs into the branch it was created on. A
+ * branch-scoped integration has no `users_sync` (its users are rows of `neon_auth."user"`).
  */
 export function usersSyncOf(p: ProjectRec, branchId: string): UsersSyncRow[] | undefined {
   let rows: UsersSyncRow[] | undefined;
@@ -69,17 +75,28 @@ export function usersSyncOf(p: ProjectRec, branchId: string): UsersSyncRow[] | u
     if (i.branch_id !== branchId) continue;
     rows = [...(rows ?? []), ...i.users.map((u) => row(u)), ...(i.deleted_users ?? []).map((u) => row(u, u.deleted_ms))];
   }
-  const branch = p.branches.find((b) => b.id === branchId) as AuthBranchRec | undefined;
-  if (branch?.neon_auth !== undefined) rows = [...(rows ?? []), ...branch.neon_auth.users.map((u) => row(u))];
   return rows;
+}
+
+/** What the schema of one branch's database should hold, from the state. */
+function wantedOf(p: ProjectRec | undefined, branchId: string) {
+  const branch = p?.branches.find((b) => b.id === branchId) as AuthBranchRec | undefined;
+  return {
+    usersSync: p === undefined ? undefined : usersSyncOf(p, branchId),
+    /** The stored users, when the branch has Better Auth tables (kept after a disable without delete_data). */
+    users: branch?.neon_auth?.users,
+    config: p === undefined || branch?.auth === undefined ? undefined : configRowSql(branch.auth, p.name),
+  };
 }
 
 interface Running {
   db: PGlite;
   server: PGLiteSocketServer;
   port: number;
-  /** JSON of the rows last written, to skip rewrites when nothing changed. */
+  /** JSON of the projections last written (users_sync, project_config), to skip rewrites when nothing changed. */
   written: string;
+  /** `neon_auth."user"` exists: made (and seeded from the state) once, then changed only by statements. */
+  usersTable: boolean;
   /** Writes run one after another, in the order of the changes. */
   queue: Promise<void>;
 }
@@ -137,15 +154,25 @@ export class Databases {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
     await this.#stopAll();
+    this.#closed = true;
     registry.delete(this.#store);
   }
 
+  /**
+   * Stops every database; the users tables are copied into the state first, so what SQL clients
+   * changed is kept (and seeded again at the next start).
+   */
   async #stopAll(): Promise<void> {
-    const all = [...this.#running.values()];
+    const all = [...this.#running.entries()];
+    const pulled = await Promise.all(all.map(([key]) => {
+      const [projectId, branchId] = key.split("/") as [string, string];
+      const branch = this.#store.data.projects[projectId]?.branches.find((b) => b.id === branchId);
+      return branch === undefined ? false : this.onUserTable(projectId, branchId, (db) => pull(db, branch)).catch(() => false);
+    }));
+    if (pulled.includes(true)) this.#store.mutated();
     this.#running.clear();
-    await Promise.all(all.map(async (r) => {
+    await Promise.all(all.map(async ([, r]) => {
       const db = await r.catch(() => undefined);
       if (db === undefined) return;
       await db.server.stop().catch(() => undefined);
@@ -169,7 +196,7 @@ export class Databases {
         const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 16 });
         await server.start();
         const port = Number(server.getServerConn().split(":").pop());
-        const running: Running = { db, server, port, written: "", queue: Promise.resolve() };
+        const running: Running = { db, server, port, written: "", usersTable: false, queue: Promise.resolve() };
         this.#sync(projectId, branchId, running);
         await running.queue;
         return running;
@@ -190,15 +217,38 @@ export class Databases {
   }
 
   #sync(projectId: string, branchId: string, running: Running): void {
-    const p = this.#store.data.projects[projectId];
-    const rows = p === undefined ? undefined : usersSyncOf(p, branchId);
-    const text = JSON.stringify(rows ?? null);
+    const want = wantedOf(this.#store.data.projects[projectId], branchId);
+    const text = JSON.stringify([want.usersSync ?? null, want.config ?? null, want.users !== undefined]);
     if (text === running.written) return;
     running.written = text;
-    running.queue = running.queue.then(() => writeRows(running.db, rows)).catch((e: Error) => {
+    let script = "";
+    if (want.users !== undefined && !running.usersTable) script += USER_DDL + insertUsersSql(want.users);
+    if (want.users === undefined && running.usersTable) script += ` DROP TABLE IF EXISTS ${USER_TABLE};`;
+    running.usersTable = want.users !== undefined;
+    script += want.config === undefined ? ` DROP TABLE IF EXISTS ${CONFIG_TABLE};` : `${CONFIG_DDL} DELETE FROM ${CONFIG_TABLE};${want.config}`;
+    script += usersSyncScript(want.usersSync);
+    if (want.users === undefined && want.config === undefined && want.usersSync === undefined) script += ` DROP SCHEMA IF EXISTS ${SCHEMA_NAME} CASCADE;`;
+    running.queue = running.queue.then(() => writeScript(running.db, script)).catch((e: Error) => {
       running.written = "";
-      process.emitWarning(`neon-auth-emulator: could not write ${SCHEMA_NAME}.${TABLE_NAME}: ${e.message}`);
+      process.emitWarning(`neon-auth-emulator: could not write the ${SCHEMA_NAME} schema: ${e.message}`);
     });
+  }
+
+  /**
+   * @internal
+   * Runs `fn` on a branch's `neon_auth."user"` table, after the writes queued before it and before
+   * those queued after; undefined when the database does not run or has no such table (then
+   * nobody can have changed the users since the state was written).
+   */
+  async onUserTable<T>(projectId: string, branchId: string, fn: (db: SqlSession) => Promise<T>): Promise<T | undefined> {
+    const r = this.#running.get(`${projectId}/${branchId}`);
+    const running = await r?.catch(() => undefined);
+    if (running === undefined) return undefined;
+    await running.queue;
+    if (!running.usersTable) return undefined;
+    const result = running.queue.then(() => fn(running.db));
+    running.queue = result.then(() => undefined, () => undefined);
+    return result;
   }
 
   /** Resolves once every pending write to the running databases is done. */
@@ -210,9 +260,15 @@ export class Databases {
   }
 }
 
-/** A SQL literal (standard_conforming_strings is on: only quotes need doubling). */
-function lit(v: string | null): string {
-  return v === null ? "NULL" : `'${v.replace(/'/g, "''")}'`;
+function usersSyncScript(rows: UsersSyncRow[] | undefined): string {
+  if (rows === undefined) return ` DROP TABLE IF EXISTS ${SCHEMA_NAME}.${TABLE_NAME};`;
+  const values = rows.map((r) =>
+    `(${[r.id, r.email, r.name, r.created_at, r.updated_at, r.deleted_at].map(lit).join(", ")}, ${lit(JSON.stringify(r.raw_json))})`,
+  );
+  return (
+    `${DDL} DELETE FROM ${SCHEMA_NAME}.${TABLE_NAME};` +
+    (values.length === 0 ? "" : ` INSERT INTO ${SCHEMA_NAME}.${TABLE_NAME} (id, email, name, created_at, updated_at, deleted_at, raw_json) VALUES ${values.join(", ")};`)
+  );
 }
 
 /**
@@ -220,20 +276,9 @@ function lit(v: string | null): string {
  * server's queue would stall on a query that arrives while a transaction of ours is open between
  * statements.
  */
-async function writeRows(db: PGlite, rows: UsersSyncRow[] | undefined): Promise<void> {
-  if (rows === undefined) {
-    await db.exec(`DROP SCHEMA IF EXISTS ${SCHEMA_NAME} CASCADE`);
-    return;
-  }
-  const values = rows.map((r) =>
-    `(${[r.id, r.email, r.name, r.created_at, r.updated_at, r.deleted_at].map(lit).join(", ")}, ${lit(JSON.stringify(r.raw_json))})`,
-  );
-  const script =
-    `BEGIN; ${DDL} DELETE FROM ${SCHEMA_NAME}.${TABLE_NAME};` +
-      (values.length === 0 ? "" : ` INSERT INTO ${SCHEMA_NAME}.${TABLE_NAME} (id, email, name, created_at, updated_at, deleted_at, raw_json) VALUES ${values.join(", ")};`) +
-      " COMMIT;";
+async function writeScript(db: PGlite, script: string): Promise<void> {
   try {
-    await db.exec(script);
+    await db.exec(`BEGIN; ${script} COMMIT;`);
   } catch (e) {
     await db.exec("ROLLBACK").catch(() => undefined);
     throw e;

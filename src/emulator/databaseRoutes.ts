@@ -11,6 +11,7 @@ import type { AuthBranchRec } from "./branchKit";
 import { checkDatabaseAndRole, databasesOf } from "./database";
 import type { ControlRoute } from "./core";
 import { HttpError, parseParam, parseWith, type ApiContext, type ApiRoute, type Reply } from "./http";
+import { changeUser, refreshSnapshot } from "./neonAuthTables";
 import type { Store } from "./store";
 import { removeUser } from "./users";
 
@@ -46,12 +47,17 @@ function notFound(params: Record<string, string>): HttpError {
 }
 
 /**
- * A user of a branch-scoped integration, for a rename made in Neon's console; deleting one goes
+ * The branch holding a branch-scoped user, for a change made in Neon's console; deleting one goes
  * through the public API (`DELETE …/auth/users/{id}`).
  */
-function branchUser(store: Store, params: Record<string, string>) {
-  const branches = (store.data.projects[params.project_id as string]?.branches ?? []) as AuthBranchRec[];
-  return branches.flatMap((b) => b.neon_auth?.users ?? []).find((u) => u.id === params.user_id);
+async function branchOfUser(store: Store, params: Record<string, string>): Promise<AuthBranchRec | undefined> {
+  const projectId = params.project_id as string;
+  for (const b of (store.data.projects[projectId]?.branches ?? []) as AuthBranchRec[]) {
+    if (b.neon_auth === undefined) continue;
+    await refreshSnapshot(store, projectId, b);
+    if (b.neon_auth.users.some((u) => u.id === params.user_id)) return b;
+  }
+  return undefined;
 }
 
 async function database(store: Store): Promise<Reply> {
@@ -93,14 +99,19 @@ export const databaseControlRoutes: ControlRoute[] = [
   {
     method: "PATCH",
     template: "/projects/{project_id}/users/{user_id}",
-    control: ({ core, params, body }) => {
-      const found = projectUser(core.store, params);
-      const user = found?.user ?? branchUser(core.store, params);
-      if (user === undefined) throw notFound(params);
+    control: async ({ core, params, body }) => {
       const change = parseWith(userChange, body);
-      if (change.name !== undefined) user.name = change.name;
-      if (change.email !== undefined) user.email = change.email;
-      if (found !== undefined) found.user.updated_ms = core.store.now();
+      const found = projectUser(core.store, params);
+      if (found !== undefined) {
+        if (change.name !== undefined) found.user.name = change.name;
+        if (change.email !== undefined) found.user.email = change.email;
+        found.user.updated_ms = core.store.now();
+        return changed(core.store);
+      }
+      const branch = await branchOfUser(core.store, params);
+      if (branch === undefined) throw notFound(params);
+      const name = change.name === null ? "" : change.name;
+      await changeUser(core.store, params.project_id as string, branch, params.user_id as string, { name, email: change.email }, core.store.now());
       return changed(core.store);
     },
   },

@@ -25,6 +25,8 @@ export interface Reply {
 
 export interface EmulatorConfig {
   operationDelayMs: number;
+  /** Refuse unknown request fields instead of ignoring them (EmulatorOptions.strict). */
+  strict: boolean;
 }
 
 /** What a handler of an /api/v2 route gets. */
@@ -145,6 +147,31 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix
   const r = schema.safeParse(input);
   if (!r.success) throw new HttpError(400, issueText(r.error.issues, input, prefix));
   return r.data;
+}
+
+/**
+ * @internal The input without the fields `schema` does not define, at any depth: Neon's OpenAPI
+ * document does not forbid other fields (no `additionalProperties: false`), so a tolerant server
+ * ignores them. The request schemas are strict (for the client's sake); their refusals name the
+ * fields to drop.
+ */
+export function withoutUnknownFields(schema: z.ZodType, input: unknown): unknown {
+  let cur = input;
+  // Each round drops the unknown fields zod reports; nested objects may report theirs only once
+  // their parent parses, hence a few rounds.
+  for (let round = 0; round < 8; round++) {
+    const r = schema.safeParse(cur);
+    const unknown = r.success ? [] : r.error.issues.filter((i) => i.code === "unrecognized_keys");
+    if (unknown.length === 0) return cur;
+    cur = structuredClone(cur);
+    for (const iss of unknown) {
+      let at: unknown = cur;
+      for (const k of iss.path) at = (at as Record<PropertyKey, unknown> | undefined)?.[k];
+      if (typeof at !== "object" || at === null) continue;
+      for (const k of iss.keys) delete (at as Record<string, unknown>)[k];
+    }
+  }
+  return cur;
 }
 
 /** @internal Validates one path parameter with its field schema; the message names the parameter. */

@@ -53,6 +53,12 @@ export interface EmulatorOptions {
   clock?: Clock;
   /** How long project operations stay `running` (and the project locked). Default 0. */
   operationDelayMs?: number;
+  /**
+   * True: a request body field Neon's API does not define is refused with 400 naming it, so a
+   * client's tests catch a misspelt field. Default false: such fields are ignored, as Neon's
+   * OpenAPI document allows them (no `additionalProperties: false`).
+   */
+  strict?: boolean;
   /** Check every JSON response against its zod schema and answer 500 on a mismatch. Default true. */
   validateResponses?: boolean;
   /** Maximum entries kept in the request log. Default 10000. */
@@ -138,7 +144,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     limiter: new RequestThrottle(options.rateLimit ?? "spec", clock),
     faults: new Faults(faultSettings, options.random ?? Math.random),
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
-    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0) },
+    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false },
     keys,
     router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, controlRoutes),
     validateResponses: options.validateResponses ?? true,

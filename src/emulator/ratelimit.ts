@@ -1,5 +1,8 @@
 /**
- * The service's rate limits (schemas/limits.ts) as two token buckets per API key:
+ * The service's rate limits (schemas/limits.ts) as two token buckets per account. Neon counts per
+ * account, whatever the connection or process (API-FACTS.md, "Rate limits"); the emulator holds one
+ * account per API key (assumption: it does not model several keys of one account), so every
+ * connection of a key draws from one bucket (test/contract/emulator-ratelimit.test.ts):
  *  - account bucket: capacity `burst` (40), refilled at `perMinute / 60` tokens per second (700/60);
  *  - route bucket (per key and route, route = method + path template): capacity `burst` (40),
  *    refilled at `burst` tokens per second.

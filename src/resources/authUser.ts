@@ -5,7 +5,7 @@ import { token } from "../schemas/fields";
 import { api } from "./context";
 import { createOwned } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props } from "./kit";
-import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
+import { liveUserByEmail, readBackProblem, userById, userTableOf } from "./usersSync";
 import {
   branchRules,
   branchWhere,
@@ -127,8 +127,8 @@ const CREATE_TRIES = 3;
 
 /**
  * Creates the user, or takes over the one `createOwned` allows: made by a try whose answer was
- * lost (found by its address in the read-back table, where it was absent before the first try),
- * or adopted on purpose. Without read-back nothing can be decided after a lost answer: the
+ * lost (found by its address in the users table, `neon_auth."user"` on a NeonAuth or `users_sync`,
+ * where it was absent before the first try), or adopted on purpose. Without read-back nothing can be decided after a lost answer: the
  * honest error says what to look for.
  */
 async function createOrTakeOver(inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
@@ -167,13 +167,24 @@ async function setRoles(inputs: Inputs, userId: string): Promise<void> {
   await api().branchAuth.setBranchUserRoles({ ...branchWhere(inputs), auth_user_id: userId }, { roles: inputs.roles! });
 }
 
+/** Where the user lives and how it is deleted by hand, for the messages below. */
+function userPlace(inputs: Inputs) {
+  const branch = isBranch(inputs);
+  return {
+    table: userTableOf(inputs),
+    where: placeOf(inputs),
+    deletePath: branch ? `/projects/${inputs.projectId}/branches/${inputs.branchId}/auth/users/<id>` : `/projects/${inputs.projectId}/auth/users/<id>`,
+  };
+}
+
 function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Error {
+  const { table, where, deletePath } = userPlace(inputs);
   return new Error(
     `AuthUser ${inputs.email}: the create request may have reached Neon but its answer was lost, ` +
       `so the user may exist without this stack knowing its id` +
-      (why === undefined ? "" : `, and it cannot be read back from neon_auth.users_sync (${why})`) +
-      `. Look for ${inputs.email} in neon_auth.users_sync of project ${inputs.projectId}: if it is there, delete that user ` +
-      `(DELETE /projects/${inputs.projectId}/auth/users/<id>) or remove it from this stack, then run ` +
+      (why === undefined ? "" : `, and it cannot be read back from ${table} (${why})`) +
+      `. Look for ${inputs.email} in ${table} of ${where}: if it is there, delete that user ` +
+      `(DELETE ${deletePath}) or remove it from this stack, then run ` +
       `\`pulumi up\` again. (${(err as Error).message})`,
   );
 }
@@ -204,7 +215,8 @@ export const userHandler: Handler = {
       }
     }
     // A project-level user's id stays the bare user id, as existing stacks have it.
-    return { id: isBranch(inputs) ? childId(inputs, userId) : userId, outs: compact({ ...inputs, userId }) };
+    const banned = isBranch(inputs) ? { banned: false } : {};
+    return { id: isBranch(inputs) ? childId(inputs, userId) : userId, outs: compact({ ...inputs, userId, ...banned }) };
   },
 
   async read(id, props) {
@@ -229,8 +241,13 @@ export const userHandler: Handler = {
       authProvider: provider,
       integration: parent.identity,
       email: user.email.toLowerCase(),
-      name: user.name ?? undefined,
+      // Better Auth keeps "" for a user made without a name (the column is NOT NULL).
+      name: user.name === null || user.name === "" ? undefined : user.name,
       userId: user.id,
+      // Roles read back where the stack manages them (or looks the user up); roles left out of
+      // the program stay unmanaged and are not shown as drift.
+      roles: user.roles !== undefined && (props.roles !== undefined || lookup) ? user.roles : props.roles,
+      banned: user.banned,
     });
     return lookup ? { id, props: outs, inputs: compact({ ...outs, userId: undefined }) } : { id, props: outs };
   },
@@ -253,9 +270,10 @@ export const userHandler: Handler = {
 /**
  * A user of the project's auth. The API can create and delete users but not read or update
  * them: a new email or name is refused at preview unless `recreateOnChange` is set (then the
- * account is deleted and created anew). Users are read back from the database's
- * neon_auth.users_sync (setting `neon-auth:readUsersFromDatabase`, default true): a create whose
- * answer was lost converges, and refresh sees a user deleted or renamed elsewhere.
+ * account is deleted and created anew). Users are read back from the database (setting
+ * `neon-auth:readUsersFromDatabase`, default true): `neon_auth."user"` on a NeonAuth (with roles
+ * and bans), `neon_auth.users_sync` at project level. A create whose answer was lost converges,
+ * and refresh sees a user deleted, renamed or given other roles elsewhere.
  *
  * @example
  * ```ts
@@ -268,8 +286,16 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
   /** The branch, for a NeonAuth integration; undefined for a project-level one. */
   declare readonly branchId: pulumi.Output<string | undefined>;
-  /** The roles as last set (NeonAuth only). */
+  /**
+   * The roles (NeonAuth only): as set, and as read back from `neon_auth."user"` when the program
+   * manages them or looks the user up.
+   */
   declare readonly roles: pulumi.Output<string[] | undefined>;
+  /**
+   * Whether the user is banned (NeonAuth only, read back from `neon_auth."user"`); a ban is made
+   * outside the stack (Better Auth's admin plugin) and is never changed by it.
+   */
+  declare readonly banned: pulumi.Output<boolean | undefined>;
   /** The identity of the integration the user was made in. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** The email address the user was created with. */
@@ -282,16 +308,16 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, { ...childInputs(args), userId: undefined }, opts, MODULE, KIND);
+    super(providerOf(KIND), name, { ...childInputs(args), userId: undefined, banned: undefined }, opts, MODULE, KIND);
   }
 
   /**
    * Looks up a user made outside the stack by `<projectId>/<user id>` or `<projectId>/<email>`
    * (on a NeonAuth `<projectId>/<branchId>/<user id or email>`),
-   * read from neon_auth.users_sync (so it needs read-back, see the README), without managing it:
+   * read from the users table (`neon_auth."user"` on a NeonAuth, `neon_auth.users_sync` at project level) (so it needs read-back, see the README), without managing it:
    * `destroy` only forgets it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): AuthUser {
-    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined } as unknown as AuthUserArgs, { ...opts, id });
+    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined, banned: undefined } as unknown as AuthUserArgs, { ...opts, id });
   }
 }

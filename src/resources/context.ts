@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { systemClock } from "../clock";
 import { getClient, type BatchOptions, type ClientOptions, type NeonClient } from "../client";
 import { resolveSettings, type Settings } from "./settings";
+import { onWait } from "./waits";
 import type { Integration, KeySet } from "../schemas";
 
 let settings: Settings | Error | undefined;
@@ -44,6 +45,8 @@ export function api(): NeonClient {
     ...(s.apiUrl === undefined ? {} : { baseUrl: s.apiUrl }),
     settingNames: { apiKey: s.apiKeyFrom, baseUrl: s.apiUrlFrom },
     ...(s.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: s.lockTimeoutMs }),
+    ...(s.rateLimitTimeoutMs === undefined ? {} : { rateLimitTimeoutMs: s.rateLimitTimeoutMs }),
+    onWait,
     ...(pacing === false ? { pacing } : {}),
     ...(batch === undefined ? {} : { batch }),
   });

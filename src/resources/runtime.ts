@@ -7,7 +7,7 @@ import { assertNodeVersion } from "../nodeVersion";
 // First, before the rest loads: on an old Node our dependencies fail without saying why.
 assertNodeVersion("pulumi-neon-auth");
 import { collectSecrets, redactText, rememberSecrets } from "../client";
-import type { Handler, Kind } from "./kit";
+import type { Handler, Kind, Props } from "./kit";
 import { integrationHandler } from "./authIntegration";
 import { sdkKeysHandler } from "./authSdkKeys";
 import { ownershipTransferHandler } from "./authOwnershipTransfer";
@@ -18,6 +18,7 @@ import { emailServerHandler } from "./emailServer";
 import { neonAuthHandler } from "./neonAuth";
 
 import { settingsReady } from "./context";
+import { forResource } from "./waits";
 
 export { configure } from "./context";
 
@@ -41,8 +42,17 @@ export function handler(kind: Kind): Handler {
   // what is missing, for each resource, without sending anything.
   settingsReady();
   let g = guardedHandlers.get(kind);
-  if (!g) guardedHandlers.set(kind, (g = guarded(h)));
+  if (!g) guardedHandlers.set(kind, (g = guarded(kind, h)));
   return g;
+}
+
+/** How a wait line names the resource: its kind and what tells it apart (never a secret). */
+function label(kind: Kind, props: Props | undefined, id?: string): string {
+  const domain = props?.domain;
+  if (typeof domain === "string") return `${kind} ${domain}`;
+  if (id !== undefined && id !== "") return `${kind} ${id}`;
+  const where = [props?.projectId, props?.branchId].filter((v): v is string => typeof v === "string");
+  return where.length > 0 ? `${kind} on ${where.join("/")}` : kind;
 }
 
 /**
@@ -51,7 +61,7 @@ export function handler(kind: Kind): Handler {
  * them: an error about one resource may quote a secret that belongs to another, or one that
  * was never sent in that request (an old client secret echoed by the API).
  */
-function guarded(h: Handler): Handler {
+function guarded(kind: Kind, h: Handler): Handler {
   const wrap =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -65,16 +75,20 @@ function guarded(h: Handler): Handler {
       }
     };
   const check = wrap(h.check.bind(h));
+  const create = wrap(h.create.bind(h));
+  const read = wrap(h.read.bind(h));
+  const update = wrap(h.update.bind(h));
+  const del = wrap(h.delete.bind(h));
   return {
     check: async (olds, news) => {
       const r = await check(olds, news);
       return r.failures ? { ...r, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : r;
     },
     diff: wrap(h.diff.bind(h)),
-    create: wrap(h.create.bind(h)),
-    read: wrap(h.read.bind(h)),
-    update: wrap(h.update.bind(h)),
-    delete: wrap(h.delete.bind(h)),
+    create: (inputs) => forResource(label(kind, inputs), () => create(inputs)),
+    read: (id, props) => forResource(label(kind, props, id), () => read(id, props)),
+    update: (id, olds, news) => forResource(label(kind, news, id), () => update(id, olds, news)),
+    delete: (id, props) => forResource(label(kind, props, id), () => del(id, props)),
   };
 }
 

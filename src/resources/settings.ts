@@ -17,6 +17,7 @@ export const SETTING = {
   envUrl: "NEON_API_URL",
   registryKey: "neon:apiKey",
   lockTimeout: "neon-auth:lockTimeoutSeconds",
+  rateLimitTimeout: "neon-auth:rateLimitTimeoutSeconds",
   readUsers: "neon-auth:readUsersFromDatabase",
   /** Read by 0.1.0; refused now, so that a stack that had it never silently talks to the default. */
   oldUrl: "neon:apiUrl",
@@ -32,6 +33,8 @@ export interface Settings {
   apiUrlFrom: string;
   /** `neon-auth:lockTimeoutSeconds` in ms: how long one request waits out a locked project (423). */
   lockTimeoutMs?: number;
+  /** `neon-auth:rateLimitTimeoutSeconds` in ms: how long one request waits for the rate limit (pacing, 429). */
+  rateLimitTimeoutMs?: number;
   /** `neon-auth:readUsersFromDatabase` (default true): AuthUser reads users back from neon_auth.users_sync. */
   readUsersFromDatabase: boolean;
 }
@@ -71,10 +74,12 @@ export function resolveSettings(config: (name: string) => string | undefined, en
         `${key.place === "stack" ? SETTING.envKey : SETTING.stackKey}`,
     );
   }
-  const lock = lockTimeoutMs(config(SETTING.lockTimeout));
+  const lock = seconds(SETTING.lockTimeout, config(SETTING.lockTimeout));
+  const rate = seconds(SETTING.rateLimitTimeout, config(SETTING.rateLimitTimeout));
   return {
     readUsersFromDatabase: flag(SETTING.readUsers, config(SETTING.readUsers), true),
     ...(lock === undefined ? {} : { lockTimeoutMs: lock }),
+    ...(rate === undefined ? {} : { rateLimitTimeoutMs: rate }),
     apiKey: key.value,
     apiKeyFrom: key.from,
     apiUrl: own.url,
@@ -83,13 +88,13 @@ export function resolveSettings(config: (name: string) => string | undefined, en
 }
 
 /** A positive number of seconds, in ms; undefined when unset (the client's default applies). */
-function lockTimeoutMs(value: string | undefined): number | undefined {
+function seconds(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new NeonConfigError(`${SETTING.lockTimeout} must be a positive number of seconds, got ${JSON.stringify(value.slice(0, 40))}`);
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new NeonConfigError(`${name} must be a positive number of seconds, got ${JSON.stringify(value.slice(0, 40))}`);
   }
-  return Math.round(seconds * 1000);
+  return Math.round(n * 1000);
 }
 
 /** `true` or `false` (any case); the default when unset. */

@@ -1,8 +1,10 @@
 /**
- * Reading users back from `neon_auth.users_sync`, the table into which Neon synchronises an
- * integration's users, through the connection string the API hands out for the integration's
- * database. The API itself cannot read a user; this is how AuthUser converges a create whose
- * answer was lost, sees users deleted or renamed elsewhere, and looks users up.
+ * Reading users back from the integration's database, through the connection string the API hands
+ * out for it: `neon_auth.users_sync` for a project-level (Stack Auth) integration, the table into
+ * which Neon synchronises its users; `neon_auth."user"` for a NeonAuth (Better Auth) branch, where
+ * Better Auth keeps them itself (with roles in `role` and `banned`). The API itself cannot read a
+ * user; this is how AuthUser converges a create whose answer was lost, sees users deleted, renamed
+ * or given other roles elsewhere, and looks users up.
  *
  * Best effort by design: when the database cannot be asked (setting off, network policy, a compute
  * that does not wake in time, a role without access) every function answers `undefined`, the
@@ -22,6 +24,47 @@ export interface SyncedUser {
   name: string | null;
   /** Neon's sync keeps a deleted user's row with `deleted_at` set. */
   deleted: boolean;
+  /** Better Auth only: the roles (`role`, comma-separated) and whether the user is banned. */
+  roles?: string[];
+  banned?: boolean;
+}
+
+/** Where each generation keeps its users, and how a row reads. */
+interface UserTable {
+  name: string;
+  select: string;
+  live: string;
+  newestFirst: string;
+}
+
+const USERS_SYNC: UserTable = {
+  name: "neon_auth.users_sync",
+  select: "SELECT id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync",
+  live: "deleted_at IS NULL",
+  newestFirst: "created_at DESC",
+};
+
+/** Better Auth deletes a user's row; one address is one user (`email` is unique). */
+const BETTER_AUTH_USERS: UserTable = {
+  name: 'neon_auth."user"',
+  select: 'SELECT id::text AS id, email, name, false AS deleted, role, banned FROM neon_auth."user"',
+  live: "true",
+  newestFirst: '"createdAt" DESC',
+};
+
+/** The table AuthUser reads in this scope: a NeonAuth's `neon_auth."user"`, else `neon_auth.users_sync`. */
+export function userTableOf(s: Scope): string {
+  return tableOf(s).name;
+}
+
+function tableOf(s: Scope): UserTable {
+  return isBranch(s) ? BETTER_AUTH_USERS : USERS_SYNC;
+}
+
+function userOf(row: SyncedUser & { role?: string | null; banned?: boolean | null }): SyncedUser {
+  const { role, banned, ...rest } = row;
+  if (!("role" in row)) return rest;
+  return { ...rest, roles: (role ?? "").split(",").map((r) => r.trim()).filter((r) => r !== ""), banned: banned === true };
 }
 
 /**
@@ -43,7 +86,7 @@ function notice(key: string, s: Scope, why: string): void {
   reported.add(key);
   const where = s.branchId === undefined ? `project ${s.projectId}` : `branch ${s.branchId} of project ${s.projectId}`;
   const text =
-    `neon-auth: AuthUser cannot read users back from neon_auth.users_sync of ${where} (${redactText(why)}). ` +
+    `neon-auth: AuthUser cannot read users back from ${tableOf(s).name} of ${where} (${redactText(why)}). ` +
     "Users are managed without read-back this run: a create whose answer is lost stops with an error instead of " +
     "converging, and refresh cannot see users deleted or renamed outside the stack. " +
     `To stop trying, set \`pulumi config set ${SETTING.readUsers} false\`.`;
@@ -83,11 +126,11 @@ async function open(s: Scope, provider: string): Promise<Conn> {
   // An idle connection dropped by the server must not crash the provider.
   pool.on("error", () => undefined);
   try {
-    await pool.query("SELECT 1 FROM neon_auth.users_sync LIMIT 1");
+    await pool.query(`SELECT 1 FROM ${tableOf(s).name} LIMIT 1`);
     return { pool };
   } catch (err) {
     await pool.end().catch(() => undefined);
-    return { unavailable: describe(err) };
+    return { unavailable: describe(err, s) };
   }
 }
 
@@ -100,19 +143,20 @@ function secretsOf(uri: string): string[] {
   }
 }
 
-function describe(err: unknown): string {
+function describe(err: unknown, s: Scope): string {
   const e = err as { code?: string; message?: string };
+  const table = tableOf(s).name;
   if (e.code === "ECONNREFUSED") return "the database refused the connection";
   if (e.code === "ETIMEDOUT" || /timeout/i.test(e.message ?? "")) return `the database did not answer within ${TIMEOUT_MS / 1000} s`;
-  if (e.code === "42P01" || e.code === "3F000") return "the database has no neon_auth.users_sync table";
-  if (e.code === "42501") return `role ${ROLE} may not read neon_auth.users_sync`;
+  if (e.code === "42P01" || e.code === "3F000") return `the database has no ${table} table`;
+  if (e.code === "42501") return `role ${ROLE} may not read ${table}`;
   return e.message ?? String(err);
 }
 
 /** Connections are per project and branch: each branch-scoped integration has its own database. */
 const connKey = (s: Scope, provider: string) => `${scopeOf(s)}\u0000${provider}`;
 
-async function withDatabase<T>(s: Scope, provider: string, run: (pool: Pool) => Promise<T>): Promise<T | undefined> {
+async function withDatabase<T>(s: Scope, provider: string, run: (pool: Pool, table: UserTable) => Promise<T>): Promise<T | undefined> {
   if (!settingsReady().readUsersFromDatabase) return undefined;
   const key = connKey(s, provider);
   let conn = conns.get(key);
@@ -126,27 +170,26 @@ async function withDatabase<T>(s: Scope, provider: string, run: (pool: Pool) => 
     return undefined;
   }
   try {
-    return await run(c.pool);
+    return await run(c.pool, tableOf(s));
   } catch (err) {
-    notice(key, s, describe(err));
+    notice(key, s, describe(err, s));
     return undefined;
   }
 }
 
-const COLUMNS = "id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync";
-
 /** The user with this id (deleted or not); null when the table has no such row; undefined when it cannot be asked. */
 export async function userById(s: Scope, provider: string, id: string): Promise<SyncedUser | null | undefined> {
-  const rows = await withDatabase(s, provider, async (pool) => (await pool.query<SyncedUser>(`SELECT ${COLUMNS} WHERE id = $1`, [id])).rows);
-  return rows === undefined ? undefined : (rows[0] ?? null);
+  // Better Auth's ids are uuids: compared as text, an id of another form is no row rather than an error.
+  const rows = await withDatabase(s, provider, async (pool, t) => (await pool.query<SyncedUser>(`${t.select} WHERE id::text = $1`, [id])).rows);
+  return rows === undefined ? undefined : rows[0] === undefined ? null : userOf(rows[0]);
 }
 
 /** The live user with this address (case-insensitive); null when there is none; undefined when it cannot be asked. */
 export async function liveUserByEmail(s: Scope, provider: string, email: string): Promise<SyncedUser | null | undefined> {
-  const rows = await withDatabase(s, provider, async (pool) =>
-    (await pool.query<SyncedUser>(`SELECT ${COLUMNS} WHERE lower(email) = lower($1) AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1`, [email])).rows,
+  const rows = await withDatabase(s, provider, async (pool, t) =>
+    (await pool.query<SyncedUser>(`${t.select} WHERE lower(email) = lower($1) AND ${t.live} ORDER BY ${t.newestFirst} LIMIT 1`, [email])).rows,
   );
-  return rows === undefined ? undefined : (rows[0] ?? null);
+  return rows === undefined ? undefined : rows[0] === undefined ? null : userOf(rows[0]);
 }
 
 /** Why read-back is off for this project in this run, if it is (for error messages). */

@@ -142,7 +142,7 @@ describe("integration", () => {
     await enable(h);
     await enable(h, two);
     await call(B.updateBranchAllowLocalhost, IDS, { body: { allow_localhost: false } });
-    await call(B.addBranchOAuthProvider, two, { body: { id: "github" } });
+    await call(B.addBranchOAuthProvider, two, { body: { id: "google" } });
     expect((await call(B.getBranchAllowLocalhost, two)).json).toEqual({ allow_localhost: true });
     expect((await call(B.listBranchOAuthProviders, IDS)).json).toEqual({ providers: [] });
     await call(B.disableBranchAuth, two);
@@ -210,26 +210,26 @@ describe("OAuth providers", () => {
     expect(redacted.json.auth.oauth_providers[1].client_secret).toBe("[redacted]");
   });
 
-  it("INVALID_SHARED_OAUTH_PROVIDER for microsoft and vercel without credentials; 409, 404 and 400 cases", async () => {
+  it("INVALID_SHARED_OAUTH_PROVIDER for github, microsoft and vercel without credentials (Google only is shared); 409, 404 and 400 cases", async () => {
     await enable(h);
-    for (const id of ["vercel", "microsoft"]) {
+    for (const id of ["github", "vercel", "microsoft"]) {
       const r = await call(B.addBranchOAuthProvider, IDS, { body: { id } });
       expect([r.status, r.json.code]).toEqual([400, "INVALID_SHARED_OAUTH_PROVIDER"]);
     }
-    await call(B.addBranchOAuthProvider, IDS, { body: { id: "github" } });
-    expect((await call(B.addBranchOAuthProvider, IDS, { body: { id: "github" } })).status).toBe(409);
-    const gh = { ...IDS, oauth_provider_id: "github" };
-    expect((await call(B.updateBranchOAuthProvider, gh, { body: { client_id: "only-id" } })).json.message).toBe(
+    await call(B.addBranchOAuthProvider, IDS, { body: { id: "google" } });
+    expect((await call(B.addBranchOAuthProvider, IDS, { body: { id: "google" } })).status).toBe(409);
+    const google = { ...IDS, oauth_provider_id: "google" };
+    expect((await call(B.updateBranchOAuthProvider, google, { body: { client_id: "only-id" } })).json.message).toBe(
       "client_secret: is required to use own credentials (standard)",
     );
-    expect((await call(B.updateBranchOAuthProvider, gh, { body: { microsoft_tenant_id: "t" } })).json.message).toBe(
+    expect((await call(B.updateBranchOAuthProvider, google, { body: { microsoft_tenant_id: "t" } })).json.message).toBe(
       'microsoft_tenant_id: is only accepted for the "microsoft" provider',
     );
     expect((await call(B.addBranchOAuthProvider, IDS, { body: { id: "google", microsoft_tenant_id: "t" } })).status).toBe(400);
-    expect((await call(B.updateBranchOAuthProvider, { ...IDS, oauth_provider_id: "google" }, { body: {} })).status).toBe(404);
+    expect((await call(B.updateBranchOAuthProvider, { ...IDS, oauth_provider_id: "github" }, { body: {} })).status).toBe(404);
     expect((await call(B.deleteBranchOAuthProvider, { ...IDS, oauth_provider_id: "apple" })).status).toBe(400);
-    const del = await call(B.deleteBranchOAuthProvider, gh);
+    const del = await call(B.deleteBranchOAuthProvider, google);
     expect([del.status, del.text]).toEqual([200, ""]);
-    expect((await call(B.deleteBranchOAuthProvider, gh)).status).toBe(404);
+    expect((await call(B.deleteBranchOAuthProvider, google)).status).toBe(404);
   });
 });

@@ -147,6 +147,21 @@ describe("neon-auth-emulator CLI", () => {
     await r.exited;
   });
 
+  it("ignores unknown request fields, or with --strict refuses them naming the field", async () => {
+    const body = JSON.stringify({ project: { name: "p" }, extra: true });
+    for (const [args, status, message] of [
+      [[], 201, undefined],
+      [["--strict"], 400, "extra: is not a known field"],
+    ] as const) {
+      const r = await run(["--api-key", "k", "--rate-limit", "off", ...args]);
+      const res = await fetch(`${r.url}/projects`, { method: "POST", headers: { authorization: "Bearer k", "content-type": "application/json" }, body });
+      const json = (await res.json()) as { message?: string };
+      expect([res.status, json.message]).toEqual([status, message]);
+      r.child.kill("SIGTERM");
+      await r.exited;
+    }
+  });
+
   it("rejects bad arguments with exit code 2 and usage", () => {
     const bad = exitOf(["--rate-limit", "fast"]);
     expect(bad.status).toBe(2);

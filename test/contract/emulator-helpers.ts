@@ -31,7 +31,8 @@ async function toResult(res: Response): Promise<HttpResult> {
 }
 
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
-  const emu = await startEmulator({ apiKeys: [KEY_A, KEY_B], seedProjects: [PROJECT], ...options });
+  // Strict: a field the client misspells fails here rather than being ignored (as Neon would).
+  const emu = await startEmulator({ apiKeys: [KEY_A, KEY_B], seedProjects: [PROJECT], strict: true, ...options });
   return {
     emu,
     async api(method, path, opts = {}) {

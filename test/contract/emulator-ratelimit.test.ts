@@ -1,6 +1,7 @@
 /** Rate limits: the account bucket (700/min, burst 40) and the per-route bucket, with Retry-After. */
+import * as http from "node:http";
 import { describe, expect, it } from "vitest";
-import { KEY_B, manualClock, PROJECT, startHarness } from "./emulator-helpers";
+import { KEY_A, KEY_B, manualClock, PROJECT, startHarness } from "./emulator-helpers";
 
 describe("rate limits (spec model)", () => {
   it("a fresh key gets 40 requests at once, then 429 with Retry-After, then 700/60 per second", async () => {
@@ -101,6 +102,49 @@ describe("rate limits (spec model)", () => {
       for (let i = 0; i < 5; i++) expect((await l.control("GET", "/health")).status).toBe(200);
     } finally {
       await l.close();
+    }
+  });
+
+  // Neon's limit is per account, whatever the connection (API-FACTS.md, "Rate limits"): a fleet of
+  // provider processes, each with its own connections, draws from one bucket. The emulator holds
+  // one account per key (assumption: it does not model several keys of one account), so the
+  // bucket is the key's, and the fleet bench (npm run bench) is only as honest as this.
+  it("one bucket per account, shared by every connection: two processes' sockets on one key", async () => {
+    const clock = manualClock();
+    const h = await startHarness({ clock, rateLimit: "spec" });
+    // Two keep-alive agents stand for two provider processes, each with its own sockets.
+    const agents = [new http.Agent({ keepAlive: true, maxSockets: 4 }), new http.Agent({ keepAlive: true, maxSockets: 4 })];
+    const get = (agent: http.Agent, path: string, key = KEY_A) =>
+      new Promise<{ status: number; socket: string }>((resolve, reject) => {
+        const req = http.request(`${h.emu.url}${path}`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, socket: `${req.socket?.localPort}` }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const paths = [`/projects/${PROJECT}`, `/projects/${PROJECT}/branches`, `/projects/${PROJECT}/auth/integrations`, "/projects"];
+      const sockets = [new Set<string>(), new Set<string>()];
+      // 20 requests from each, interleaved over four routes: all pass (40 is the account's burst).
+      for (let i = 0; i < 40; i++) {
+        const r = await get(agents[i % 2]!, paths[(i >> 1) % paths.length]!);
+        expect(r.status).toBe(200);
+        sockets[i % 2]!.add(r.socket);
+      }
+      // The two never shared a socket.
+      expect([...sockets[0]!].filter((p) => sockets[1]!.has(p))).toEqual([]);
+      // The 41st is refused to either, on any route: one bucket, not one per connection or route.
+      for (const agent of agents) for (const p of paths) expect((await get(agent, p)).status).toBe(429);
+      // Another account (key) has a bucket of its own.
+      expect((await get(agents[0]!, "/projects", KEY_B)).status).toBe(200);
+      // And the one token that comes back after 60/700 s goes to whichever asks first.
+      await clock.advance(86);
+      expect((await get(agents[1]!, "/projects")).status).toBe(200);
+      expect((await get(agents[0]!, "/projects")).status).toBe(429);
+    } finally {
+      for (const a of agents) a.destroy();
+      await h.close();
     }
   });
 });

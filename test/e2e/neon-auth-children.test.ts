@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
+import { API_KEY, branchUserRows, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-nac";
@@ -64,21 +64,6 @@ async function emailTest(em: EmulatorHandle, b: string, body?: unknown): Promise
   expect(res.status).toBe(200);
 }
 
-/** `neon_auth.users_sync` of one branch, as `pg` reads it through the URI `connection_uri` gives. */
-async function syncRows(em: EmulatorHandle, b: string): Promise<{ email: string; deleted: boolean }[]> {
-  const res = await fetch(`${em.url}/projects/${P}/connection_uri?branch_id=${b}&database_name=neondb&role_name=neondb_owner`, {
-    headers: { authorization: `Bearer ${API_KEY}` },
-  });
-  expect(res.status).toBe(200);
-  const { Client } = await import("pg");
-  const c = new Client({ connectionString: ((await res.json()) as { uri: string }).uri, connectionTimeoutMillis: 10_000 });
-  await c.connect();
-  try {
-    return (await c.query("SELECT email, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync ORDER BY email, deleted")).rows;
-  } finally {
-    await c.end();
-  }
-}
 
 /** What the branch holds of the children's areas, secrets included. */
 function children(state: any) {
@@ -110,7 +95,7 @@ describe("children of a NeonAuth", () => {
     expect(made.status).toBe(201);
     b2 = ((await made.json()) as any).branch.id;
     one = await stackFor({ program: PROGRAM, stackName: "one", config: { ...neonConfig(em), args: { value: JSON.stringify(argsOne()), secret: true } } });
-    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "gh", providerId: "github" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
+    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "google", providerId: "google" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
     two = await stackFor({ program: PROGRAM, stackName: "two", config: { ...neonConfig(em), args: { value: JSON.stringify(small), secret: true } } });
   });
 
@@ -126,7 +111,7 @@ describe("children of a NeonAuth", () => {
     expect(changesOf(up1.summary.resourceChanges)).toEqual({ create: 28 }); // the stack, the NeonAuth and its 26 children
     expect(changesOf(up2.summary.resourceChanges)).toEqual({ create: 6 });
     expect(em.faults.injected.lost).toBe(1);
-    expect(await syncRows(em, B1)).toEqual(USERS.map((u) => ({ email: u.email, deleted: false })));
+    expect((await branchUserRows(em, P, B1)).map((r) => [r.email, r.name, r.role])).toEqual(USERS.map((u) => [u.email, u.displayName, u.roles.join(",")]));
     const ids = up1.outputs.userIds!.value as string[];
     expect(ids.every((id) => id.startsWith(`${P}/${B1}/`))).toBe(true);
 
@@ -143,7 +128,7 @@ describe("children of a NeonAuth", () => {
     const other = await control(em, b2);
     expect(children(other)).toEqual({
       domains: ["https://preview.example.com"],
-      oauth: [{ id: "github", type: "shared" }],
+      oauth: [{ id: "google", type: "shared" }],
       email: { type: "shared" },
       users: [{ email: "dave@example.com", name: null, roles: ["user"] }],
     });
@@ -215,7 +200,7 @@ describe("children of a NeonAuth", () => {
     expect({ ...back, users: back.users }).toEqual({ ...updated, users: updated.users });
     await expectNoChanges(one.stack);
 
-    // A user made outside the stack, looked up on the branch by address (read from users_sync).
+    // A user made outside the stack, looked up on the branch by address (read from neon_auth."user").
     expect(await outOfBand(em, "POST", `${auth(B1)}/users`, { email: "grace@example.com", name: "Grace" })).toBe(201);
     const lookupArgs = { ...argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[1], users: changedUsers, domains: [...DOMAINS, "https://new.example.com"] }) };
     await one.stack.setConfig("args", { value: JSON.stringify({ ...lookupArgs, lookupUser: `${P}/${B1}/grace@example.com` }), secret: true });

@@ -9,7 +9,8 @@ import { startEmulator, type EmulatorHandle } from "../../src/emulator";
 export const API_KEY = "e2e-key-4f1d2c9a7b";
 
 export async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): Promise<EmulatorHandle> {
-  return startEmulator({ port: 0, apiKeys: [API_KEY], operationDelayMs: 0, ...opts });
+  // Strict: a field the package misspells fails its tests rather than being ignored (as Neon would).
+  return startEmulator({ port: 0, apiKeys: [API_KEY], operationDelayMs: 0, strict: true, ...opts });
 }
 
 /** Stack config that points a program at the emulator with the e2e key. */
@@ -105,22 +106,32 @@ export async function outOfBand(em: EmulatorHandle, method: string, path: string
   return res.status;
 }
 
-/** `neon_auth.users_sync` as `pg` reads it through the URI `connection_uri` gives (email order). */
-export async function usersSyncRows(em: EmulatorHandle, projectId: string): Promise<{ id: string; email: string; name: string | null; deleted: boolean }[]> {
-  const res = await fetch(`${em.url}/projects/${projectId}/connection_uri?database_name=neondb&role_name=neondb_owner`, {
+/** Runs one statement on a branch's database (default: the project's default branch) through the URI `connection_uri` gives. */
+export async function branchSql<R = any>(em: EmulatorHandle, projectId: string, branchId: string | undefined, text: string, params: unknown[] = []): Promise<R[]> {
+  const branch = branchId === undefined ? "" : `&branch_id=${branchId}`;
+  const res = await fetch(`${em.url}/projects/${projectId}/connection_uri?database_name=neondb&role_name=neondb_owner${branch}`, {
     headers: { authorization: `Bearer ${API_KEY}`, accept: "application/json" },
   });
   if (res.status !== 200) throw new Error(`connection_uri: ${res.status} ${await res.text()}`);
   const { uri } = (await res.json()) as { uri: string };
   const { Client } = await import("pg");
-  const c = new Client({ connectionString: uri, connectionTimeoutMillis: 10_000 });
+  const c = new Client({ connectionString: uri, connectionTimeoutMillis: 20_000 });
   await c.connect();
   try {
-    const r = await c.query("SELECT id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync ORDER BY email, deleted");
-    return r.rows;
+    return (await c.query(text, params)).rows as R[];
   } finally {
     await c.end();
   }
+}
+
+/** `neon_auth.users_sync` as `pg` reads it through the URI `connection_uri` gives (email order). */
+export async function usersSyncRows(em: EmulatorHandle, projectId: string): Promise<{ id: string; email: string; name: string | null; deleted: boolean }[]> {
+  return branchSql(em, projectId, undefined, "SELECT id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync ORDER BY email, deleted");
+}
+
+/** `neon_auth."user"` of a Better Auth branch (email order). */
+export async function branchUserRows(em: EmulatorHandle, projectId: string, branchId: string): Promise<{ id: string; email: string; name: string; role: string | null; banned: boolean | null }[]> {
+  return branchSql(em, projectId, branchId, 'SELECT id::text, email, name, role, banned FROM neon_auth."user" ORDER BY email');
 }
 
 export interface BranchSnapshot {

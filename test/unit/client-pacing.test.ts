@@ -86,7 +86,7 @@ describe("pacing", () => {
     expect(serverRefusals(arrivals.map((x) => x.at))).toBe(0);
   });
 
-  it("a 429 drains the bucket so that every request backs off", async () => {
+  it("a 429 drains the bucket and slows the rate, so that every request backs off; the retry goes first", async () => {
     let first = true;
     const { clock, arrivals, make } = setup(() => {
       if (first) {
@@ -98,15 +98,16 @@ describe("pacing", () => {
     const client = make();
     const t0 = clock.now();
     // The first request meets a 429 (console traffic used the budget, say); 4 more follow it.
-    const p1 = client.listDomains("p-1");
+    const p1 = client.listDomains("p-retry");
     await clock.settle();
     const rest = Array.from({ length: 4 }, () => client.listDomains("p-1"));
     await clock.run(Promise.all([p1, ...rest]));
     const at = arrivals.map((a) => a.at - t0);
     expect(at[0]).toBe(0);
-    // After the drain each request needs a fresh token: one per ~86 ms, the retry (after 125 ms backoff) queues behind.
-    expect(at.slice(1, 5).map((x) => Math.round(x / PER_TOKEN_MS))).toEqual([1, 2, 3, 4]);
-    expect(at).toHaveLength(6);
+    // After the drain each request needs a fresh token, at 0.6 of the rate: one per ~144 ms. The
+    // retry is already under way: it goes before the four new requests.
+    expect(arrivals.map((a) => a.path.split("/")[4])).toEqual(["p-retry", "p-retry", "p-1", "p-1", "p-1", "p-1"]);
+    expect(at.slice(1).map((x) => Math.round(x / (PER_TOKEN_MS / 0.6)))).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("the per-route bucket limits one route", async () => {
@@ -140,7 +141,13 @@ describe("pacing", () => {
 
     const l = new RateLimiter({ ...DEFAULT_PACING, burst: 2, reserve: 0, rateFactor: 1 }, clock);
     const order: number[] = [];
-    const ps = [0, 1, 2, 3].map(() => l.acquire("GET /x").then(() => order.push(clock.now())));
+    // Each request is answered at once (succeeded): the slow start of a new limiter lets the second go after the first answer.
+    const ps = [0, 1, 2, 3].map(() =>
+      l.acquire("GET /x").then(() => {
+        order.push(clock.now());
+        l.succeeded();
+      }),
+    );
     await clock.run(Promise.all(ps));
     expect(order).toEqual([0, 0, Math.ceil(60_000 / 700), Math.ceil(60_000 / 700) * 2]);
     // A waiter whose signal aborts leaves the queue.

@@ -400,8 +400,9 @@ describe("retry policy", () => {
     on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 200, data: { domains: [] } }));
     await s.clock.run(s.client.listDomains("p-1"));
     const gaps = s.seen.slice(1).map((x, i) => x.at - s.seen[i]!.at);
-    // 3 s; 3600 s clamped to 30 s; the date (5 s after the start, ~33 s ago) clamps to 0; unparseable → backoff 4th attempt: 0.5*2000.
-    expect(gaps).toEqual([3_000, 30_000, 0, 1_000]);
+    // 3 s; 3600 s clamped to 30 s; the date (5 s after the start, ~33 s ago) clamps to 0; unparseable → backoff of
+    // the 3rd counted attempt (the 429 counts against the rate budget, not the attempts): 0.5*1000.
+    expect(gaps).toEqual([3_000, 30_000, 0, 500]);
   });
 
   it("stops at the overall deadline while waiting between attempts", async () => {

@@ -16,6 +16,7 @@ vi.mock("../../src/resources/usersSync", () => ({
   liveUserByEmail: fake.byEmail,
   userById: vi.fn(),
   readBackProblem: fake.problem,
+  userTableOf: () => "neon_auth.users_sync",
 }));
 vi.mock("../../src/resources/context", async (original) => ({
   ...(await original<Record<string, unknown>>()),

@@ -7,7 +7,7 @@ interface Args {
   settings?: Record<string, unknown>;
   domains: string[];
   oauth: { name: string; providerId: "google" | "github" | "microsoft" | "vercel"; clientId?: string; clientSecret?: string; microsoftTenantId?: string }[];
-  users: { name: string; email: string; displayName?: string; roles?: string[] }[];
+  users: { name: string; email: string; displayName?: string; roles?: string[]; recreateOnChange?: boolean }[];
   /** `<projectId>/<branchId>/<email>` of a user to look up (not managed). */
   lookupUser?: string;
   /** Declare no EmailServer at all (otherwise a shared one when `smtp` is absent). */
@@ -28,7 +28,9 @@ for (const o of args.oauth) {
   const { name, clientSecret, ...rest } = o;
   new OAuthProvider(name, { integration: auth, ...rest, ...(clientSecret === undefined ? {} : { clientSecret: pulumi.secret(clientSecret) }) });
 }
-const users = args.users.map((u) => new AuthUser(u.name, { integration: auth, email: u.email, name: u.displayName, roles: u.roles }));
+const users = args.users.map(
+  (u) => new AuthUser(u.name, { integration: auth, email: u.email, name: u.displayName, roles: u.roles, recreateOnChange: u.recreateOnChange }),
+);
 if (args.smtp !== undefined) {
   const { password, ...rest } = args.smtp;
   new EmailServer("smtp", { integration: auth, type: "standard", ...rest, password: pulumi.secret(password) });
