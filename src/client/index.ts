@@ -36,7 +36,7 @@ export {
 export { DEFAULT_RETRY, type RetryOptions } from "./retry";
 export { DEFAULT_BATCH, type BatchOptions } from "./batch";
 export { DEFAULT_PACING, RateLimiter, TokenBucket, sharedLimiter, type PacingOptions } from "./pacing";
-export { redactValue, redactText, collectSecrets, rememberSecrets, SECRET_FIELDS, REDACTED } from "./redact";
+export { redactValue, redactText, collectSecrets, leaves, rememberSecrets, SECRET_FIELDS, REDACTED } from "./redact";
 export type {
   AddDomainRequest,
   AddOAuthProviderRequest,

@@ -89,6 +89,11 @@ export interface ClientOptions {
    * URL in use and that setting.
    */
   settingNames?: { apiKey?: string; baseUrl?: string };
+  /**
+   * Where the key came from, in words, for a refused key (401, 403): e.g. "NEON_API_KEY from the
+   * environment". Default: the `settingNames.apiKey`, when given.
+   */
+  keySource?: string;
 }
 
 export type WaitKind = "pacing" | "rate-limit" | "lock" | "operation";
@@ -142,6 +147,8 @@ export interface Resolved {
   readonly batch: BatchOptions;
   /** Appended to errors a wrong base URL can cause; empty when the caller did not say where it came from. */
   readonly urlHint: string;
+  /** Appended to a 401 or 403: where the key came from (`keySource`), or nothing. */
+  readonly keyHint: string;
   readonly settings: { apiKey: string; baseUrl: string };
 }
 
@@ -254,6 +261,9 @@ export function resolveOptions(options: ClientOptions): Resolved {
     : options.baseUrl === undefined
       ? `; Neon API at ${baseUrl} (the default base URL; ${named} sets another)`
       : `; Neon API at ${baseUrl} (base URL from ${named})`;
+  // A refused key (401, 403) says where it came from, never what it is.
+  const source = options.keySource ?? options.settingNames?.apiKey;
+  const keyHint = source ? `; the API key is ${source}` : "";
   const clock = options.clock ?? systemClock;
   const timeouts = {
     connect: positive("attemptTimeoutMs.connect", options.attemptTimeoutMs?.connect ?? 10_000),
@@ -267,6 +277,7 @@ export function resolveOptions(options: ClientOptions): Resolved {
     origin: url.origin,
     prefix: url.pathname,
     urlHint,
+    keyHint,
     clock,
     random: options.random ?? Math.random,
     logger: options.logger,

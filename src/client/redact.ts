@@ -2,29 +2,23 @@
  * Redaction of secrets in anything derived from request or response bodies, and of the API key.
  * Used for error messages, `cause`s and debug logs, by the client and by the resources' runtime.
  */
-import { stripUnsafeText } from "../schemas/fields";
+import { ENDPOINTS } from "../schemas/endpoints";
+import { secretLeafNames, stripUnsafeText } from "../schemas/fields";
+
+/** Secret names that are no body field of the API: the credential itself, and outputs made of secrets. */
+const CREDENTIALS = ["api_key", "apiKey", "authorization", "token", "envVars"];
 
 /**
- * Fields whose values are secrets, wherever they appear (compared in lower case): the API's
- * snake_case body fields and the resources' camelCase inputs and outputs.
+ * Fields whose values are secrets, wherever they appear (compared in lower case): every body field
+ * the endpoint table marks secret (`secretField` in schemas/fields.ts), under its wire name and its
+ * program name (camelCase), and the credentials.
  */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  "secret_server_key",
-  "pub_client_key",
-  "client_secret",
-  "password",
-  "api_key",
-  "apikey",
-  "authorization",
-  "token",
-  "secretserverkey",
-  "pubclientkey",
-  "clientsecret",
-  "envvars",
-  // A database connection string carries its role's password.
-  "uri",
-  "connection_uri",
-]);
+export const SECRET_FIELDS: ReadonlySet<string> = (() => {
+  const names = new Set<string>(CREDENTIALS);
+  for (const e of ENDPOINTS) for (const s of [e.request, e.response]) if (s) secretLeafNames(s, names);
+  const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return new Set([...names].flatMap((n) => [n.toLowerCase(), camel(n).toLowerCase()]));
+})();
 
 export const REDACTED = "[redacted]";
 
@@ -42,7 +36,7 @@ export function redactValue(value: unknown): unknown {
 }
 
 /** Every string inside `value` (the leaves of a secret field's value, such as `envVars`). */
-function leaves(value: unknown, into: string[]): void {
+export function leaves(value: unknown, into: string[] = []): string[] {
   if (typeof value === "string") {
     if (value !== "") into.push(value);
   } else if (Array.isArray(value)) {
@@ -50,6 +44,7 @@ function leaves(value: unknown, into: string[]): void {
   } else if (value !== null && typeof value === "object") {
     for (const v of Object.values(value)) leaves(v, into);
   }
+  return into;
 }
 
 /** The string values of secret fields found anywhere in `value` (to scrub them from free text). */

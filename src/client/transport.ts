@@ -384,6 +384,7 @@ export class Transport {
       retryable: isRetryableStatus(res.status),
       mayHaveActed: acted,
       ...(res.status === 404 && this.#o.urlHint ? { hint: this.#o.urlHint } : {}),
+      ...((res.status === 401 || res.status === 403) && this.#o.keyHint ? { hint: this.#o.keyHint } : {}),
     });
   }
 

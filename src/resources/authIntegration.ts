@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, roleName } from "../schemas";
+import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, roleName } from "../schemas";
 import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
 import { deleteUnlessHidden, liveIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
@@ -197,7 +197,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      {
+      ...secretArgs(authIntegrationInputs, {
         ...args,
         authProviderProjectId: undefined,
         pubClientKey: undefined,
@@ -210,8 +210,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
         transferStatus: undefined,
         createdAt: undefined,
         envVars: undefined,
-      },
-      { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
+      }, opts, [...secretOutputs(keySet), "envVars"]),
       MODULE,
       KIND,
     );

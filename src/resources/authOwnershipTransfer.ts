@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, projectId, type Integration } from "../schemas";
+import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { afterWrite, api, findIntegration } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -67,8 +67,10 @@ export const ownershipTransferHandler: Handler = {
     return { outs: { ...olds, integration: news.integration } };
   },
 
-  async delete() {
+  async delete(id) {
     // A requested transfer cannot be withdrawn through the API; the URL simply goes unused.
+    const [projectId] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
+    await forgetUnlessHidden(KIND, { projectId });
   },
 };
 
@@ -102,8 +104,12 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...childInputs(args), url: undefined, ownedBy: undefined, transferStatus: undefined },
-      { ...opts, additionalSecretOutputs: ["url", ...(opts?.additionalSecretOutputs ?? [])] },
+      ...secretArgs(
+        authOwnershipTransferInputs,
+        { ...childInputs(args), url: undefined, ownedBy: undefined, transferStatus: undefined },
+        childOptions(args, opts),
+        secretOutputs(transferOwnershipResponse),
+      ),
       MODULE,
       KIND,
     );

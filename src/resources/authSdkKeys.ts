@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, projectId, type KeySet, triggerText } from "../schemas";
+import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { api, appEnv } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props } from "./kit";
-import { childInputs, explainMissingIntegration, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -80,8 +80,10 @@ export const sdkKeysHandler: Handler = {
     return { outs: { ...olds, integration: news.integration } };
   },
 
-  async delete() {
+  async delete(id) {
     // The API has no call to revoke a key set: forgetting it is all that can be done.
+    const [projectId] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
+    await forgetUnlessHidden(KIND, { projectId });
   },
 };
 
@@ -118,8 +120,12 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      { ...childInputs(args), authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
-      { ...opts, additionalSecretOutputs: ["pubClientKey", "secretServerKey", "envVars", ...(opts?.additionalSecretOutputs ?? [])] },
+      ...secretArgs(
+        authSdkKeysInputs,
+        { ...childInputs(args), authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
+        childOptions(args, opts),
+        [...secretOutputs(keySet), "envVars"],
+      ),
       MODULE,
       KIND,
     );

@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { email, projectId, userName } from "../schemas";
+import { projectId, userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import { api } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props, secretArgs } from "./kit";
 import { liveUserByEmail, readBackProblem, userById, userTableOf } from "./usersSync";
 import {
   branchRules,
@@ -12,6 +12,7 @@ import {
   childAuthProvider,
   childId,
   childInputs,
+  childOptions,
   placeOf,
   deleteUnlessHidden,
   despiteIntegration,
@@ -39,7 +40,7 @@ export const authUserInputs = z
     integration: integrationIdentity,
     // Addresses are compared case-insensitively by the auth provider; normalising here keeps
     // `Ada@Example.com` and `ada@example.com` from showing as a change.
-    email: z.string().trim().toLowerCase().pipe(email),
+    email: userEmail,
     name: userName.optional(),
     authProvider: childAuthProvider,
     roles: z.array(token(64)).min(1, { message: "must name at least one role" }).optional(),
@@ -111,7 +112,8 @@ function refusedChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[]
   return (["email", "name"] as const)
     .filter((f) => news[f] !== UNKNOWN && (olds[f] ?? null) !== (news[f] ?? null))
     .map((f) => ({
-      property: f,
+      // Not the property: the engine would print its value beside the reason (see checkInputs).
+      property: "",
       reason:
         `${KIND} ${f} cannot change in place: the API has no update for users, so changing it from ` +
         `${JSON.stringify(olds[f] ?? null)} to ${JSON.stringify(news[f] ?? null)} would delete the account ` +
@@ -308,7 +310,7 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, { ...childInputs(args), userId: undefined, banned: undefined }, opts, MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts)), MODULE, KIND);
   }
 
   /**

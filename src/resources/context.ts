@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { systemClock } from "../clock";
 import { getClient, type BatchOptions, type ClientOptions, type NeonClient } from "../client";
-import { resolveSettings, type Settings } from "./settings";
+import { keySource, resolveSettings, type Settings } from "./settings";
 import { onWait } from "./waits";
 import type { Integration, KeySet } from "../schemas";
 
@@ -44,6 +44,7 @@ export function api(): NeonClient {
     apiKey: s.apiKey,
     ...(s.apiUrl === undefined ? {} : { baseUrl: s.apiUrl }),
     settingNames: { apiKey: s.apiKeyFrom, baseUrl: s.apiUrlFrom },
+    keySource: keySource(s),
     ...(s.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: s.lockTimeoutMs }),
     ...(s.rateLimitTimeoutMs === undefined ? {} : { rateLimitTimeoutMs: s.rateLimitTimeoutMs }),
     onWait,

@@ -4,12 +4,13 @@ import { isNotFound, redactText } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
 import { notOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
   childId,
   childInputs,
+  childOptions,
   placeOf,
   deleteUnlessHidden,
   despiteIntegration,
@@ -288,12 +289,10 @@ export class EmailServer extends pulumi.dynamic.Resource {
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: EmailServerArgs, opts?: pulumi.CustomResourceOptions) {
-    const password = args.password === undefined ? undefined : pulumi.secret(args.password);
     super(
       providerOf(KIND),
       name,
-      { ...childInputs(args, false), password },
-      { ...opts, additionalSecretOutputs: ["password", ...(opts?.additionalSecretOutputs ?? [])] },
+      ...secretArgs(emailServerInputs, childInputs(args, false), childOptions(args, opts)),
       MODULE,
       KIND,
     );

@@ -5,7 +5,7 @@
  * filled by the kind's own `read`, against the service, so it records what Neon shows.
  */
 import "../nodeVersion";
-import { NeonConfigError, SECRET_FIELDS } from "../client";
+import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
 import { configure } from "./context";
 import { joinId, MODULE, type Kind, type Props } from "./kit";
 import { childId, type Scope } from "./parent";
@@ -29,10 +29,14 @@ export interface ImportResource {
   id: string;
 }
 
+/**
+ * Where `importFile` sends its GET requests. It runs outside Pulumi and reads no stack
+ * configuration: `neon-auth:apiKey` and `neon-auth:apiUrl` of a stack do not apply here.
+ */
 export interface ImportFileOptions {
   /** Default: `NEON_API_KEY`. */
   apiKey?: string;
-  /** Default: `NEON_API_URL`, then Neon's API. */
+  /** Default: `NEON_API_URL` when the key is `NEON_API_KEY`; otherwise Neon's API. */
   apiUrl?: string;
 }
 
@@ -60,6 +64,13 @@ export interface ImportFile {
  * ```
  */
 export async function importFile(resources: readonly ImportResource[], options: ImportFileOptions = {}): Promise<ImportFile> {
+  if (!options.apiKey && !process.env.NEON_API_KEY?.trim()) {
+    throw new NeonConfigError(
+      "importFile has no Neon API key: it runs outside Pulumi and does not read the stack's configuration " +
+        "(neon-auth:apiKey). Pass it, `importFile(resources, { apiKey, apiUrl })`, or set NEON_API_KEY (and NEON_API_URL " +
+        "for the emulator: without it the requests go to Neon's API)",
+    );
+  }
   const config: Record<string, string | undefined> = { "neon-auth:apiKey": options.apiKey, "neon-auth:apiUrl": options.apiUrl };
   await configure({ config: { get: (name: string) => config[name] } } as Parameters<typeof configure>[0]);
   const entries: ImportFile["resources"] = [];
@@ -85,13 +96,12 @@ export async function importFile(resources: readonly ImportResource[], options: 
   return { resources: entries };
 }
 
-/** Pulumi's secret envelope around secret fields, so that state keeps them encrypted. */
+/** Pulumi's secret envelope around secret fields and the settings that hold one (webhooks), so that state keeps them encrypted. */
 function secretsMarked(props: Props): Props {
-  const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   return Object.fromEntries(
     Object.entries(props).map(([k, v]) => [
       k,
-      SECRET_FIELDS.has(snake(k)) ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) } : v,
+      SECRET_FIELDS.has(k.toLowerCase()) || collectSecrets(v).length > 0 ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) } : v,
     ]),
   );
 }

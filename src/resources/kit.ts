@@ -2,8 +2,9 @@
  * The small shared kit of the resources: input validation for `check`, field-list diffs, ids,
  * and each kind's provider object, looked up in the registry (providers/index.ts).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { secretKeys } from "../schemas/fields";
 import { PROVIDERS, type Kind } from "./providers";
 
 export type { Kind };
@@ -24,7 +25,7 @@ export function providerOf(kind: Kind): pulumi.dynamic.ResourceProvider {
 /** What each resource file implements; the runtime dispatches to it by kind. */
 export interface Handler {
   check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
   create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
@@ -51,10 +52,30 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.
       return issue.keys.map((key) => ({ property: "", reason: `${kind} ${safeName(key)} ${unknownField(key, knownFields(schema))}` }));
     }
     if (unknown.has(String(issue.path[0] ?? ""))) return [];
+    // A child's project comes from its integration: when that is missing, it alone is the problem.
+    if (issue.path[0] === "projectId" && inputs.projectId === undefined && inputs.integration === undefined && "integration" in (knownShape(schema) ?? {})) return [];
     const field = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
     return [{ property: "", reason: `${kind} ${field} ${issue.message}` }];
   });
-  return failures.length > 0 ? { inputs, failures } : { inputs };
+  return failures.length > 0 ? { inputs, failures } : { inputs: eachField(schema, inputs, unknown) };
+}
+
+/**
+ * Inputs whose only failures are fields still unknown (preview): each known field parsed on its
+ * own, so that it gets its default and canonical form as it will at `up`. Passed on raw, a field
+ * left to its default (`adopt`, a child's `authProvider`) would differ from the recorded value
+ * and preview a change, even a replacement, that `up` does not make. Cross-field rules wait for
+ * `up`, when every value is known.
+ */
+function eachField(schema: z.ZodType, inputs: Props, unknown: Set<string>): Props {
+  const shape = knownShape(schema) ?? {};
+  const out: Props = { ...inputs };
+  for (const [k, field] of Object.entries(shape)) {
+    if (unknown.has(k)) continue;
+    const parsed = field.safeParse(inputs[k]);
+    if (parsed.success && parsed.data !== undefined) out[k] = parsed.data;
+  }
+  return out;
 }
 
 /** An unknown input's name as written, unless it is long or holds what a terminal would act on. */
@@ -62,9 +83,12 @@ function safeName(key: string): string {
   return /^[\x21-\x7e]{1,64}$/.test(key) ? key : "(an input whose name is not shown)";
 }
 
+function knownShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  return (schema as { shape?: Record<string, z.ZodType> }).shape;
+}
+
 function knownFields(schema: z.ZodType): string[] {
-  const shape = (schema as { shape?: Record<string, unknown> }).shape;
-  return shape ? Object.keys(shape) : [];
+  return Object.keys(knownShape(schema) ?? {});
 }
 
 function unknownField(key: string, known: string[]): string {
@@ -101,7 +125,8 @@ function typeMessage(issue: { code?: string; expected?: string; input?: unknown 
   return issue.input === undefined ? "is required" : `must be a ${issue.expected}`;
 }
 
-function containsUnknown(value: unknown): boolean {
+/** Whether a value is, or holds, what the engine sends for a value it does not know yet. */
+export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
   if (Array.isArray(value)) return value.some(containsUnknown);
   if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
@@ -113,6 +138,23 @@ export interface FieldRule {
   name: string;
   /** A change to this field replaces the object. */
   replaces?: boolean;
+  /**
+   * A value still unknown at preview is taken as unchanged: the field changes only when something
+   * the engine already shows as a step changes (a child's integration identity, see parent.ts).
+   */
+  unknownIsSame?: boolean;
+}
+
+/** How one property changed, as the engine's detailed diff names it. */
+export type PropertyChange = "add" | "addReplace" | "delete" | "deleteReplace" | "update" | "updateReplace";
+
+/**
+ * A diff with the changed property paths (`clientSecret`, `webhooks.webhookUrl`): what makes
+ * `pulumi preview --diff` name the fields of an update. runtime.ts hands it to the engine
+ * (diffDetail.ts says how, and what the dynamic-provider protocol lacks).
+ */
+export interface FieldsDiff extends pulumi.dynamic.DiffResult {
+  detailedDiff?: Record<string, PropertyChange>;
 }
 
 /**
@@ -124,20 +166,52 @@ export function diffFields(
   news: Props,
   fields: readonly FieldRule[],
   opts: { deleteBeforeReplace?: boolean } = {},
-): pulumi.dynamic.DiffResult {
-  const changed = fields.filter((f) => !sameValue(olds[f.name], news[f.name]));
+): FieldsDiff {
+  const changed = fields.filter((f) => !sameValue(olds[f.name], news[f.name]) && !(f.unknownIsSame && containsUnknown(news[f.name])));
   const replaces = changed.filter((f) => f.replaces).map((f) => f.name);
+  const detailedDiff: Record<string, PropertyChange> = {};
+  for (const f of changed) changedPaths(f.name, olds[f.name], news[f.name], f.replaces ?? false, detailedDiff);
   return {
     changes: changed.length > 0,
     replaces,
     stables: fields.filter((f) => f.replaces && !changed.includes(f)).map((f) => f.name),
     deleteBeforeReplace: replaces.length > 0 && (opts.deleteBeforeReplace ?? false),
+    ...(changed.length > 0 ? { detailedDiff } : {}),
   };
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
+/**
+ * The paths of what changed under one field: into objects on both sides (a setting area, the
+ * webhooks), so that the field named is the one that changed; arrays and values whole.
+ */
+function changedPaths(path: string, old: unknown, now: unknown, replaces: boolean, out: Record<string, PropertyChange>): void {
+  if (sameValue(old, now)) return;
+  const suffix = replaces ? "Replace" : "";
+  if (old === undefined || old === null) out[path] = `add${suffix}` as PropertyChange;
+  else if (now === undefined || now === null) out[path] = `delete${suffix}` as PropertyChange;
+  else if (isPlainObject(old) && isPlainObject(now)) {
+    for (const k of new Set([...Object.keys(old), ...Object.keys(now)])) changedPaths(`${path}.${k}`, old[k], now[k], replaces, out);
+  } else out[path] = `update${suffix}` as PropertyChange;
+}
+
+function isPlainObject(v: unknown): v is Props {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * Whether two property values are the same, absent and null alike. Object keys are compared in
+ * any order: values that went through the engine come back with their keys sorted, while values
+ * checked by a schema have them in the schema's order.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
   if (a === undefined || a === null) return b === undefined || b === null;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
 }
 
 /** `a/b` ids: the natural key of an object, so `import` and read-back can find it. */
@@ -168,4 +242,47 @@ export function lookupArgs<T>(inputs: z.ZodObject): T {
 /** Drops undefined values, so outputs never carry keys without values. */
 export function compact<T extends Props>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+// ---- secrets -----------------------------------------------------------------------------------
+
+/**
+ * @internal
+ * The hidden input that names the inputs a program gave as secrets beyond those the schemas mark
+ * (a secret-wrapped email, say): the provider process gets every value in plain text, so this is
+ * how it knows to scrub them from errors and logs (runtime.ts). Names only, never values.
+ */
+export const SECRET_INPUTS = "__secretInputs";
+
+const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** @internal The program names (camelCase) of the fields a wire schema marks secret: a resource's secret outputs. */
+export function secretOutputs(schema: z.ZodType): string[] {
+  return secretKeys(schema).map(camel);
+}
+
+/**
+ * @internal
+ * What every constructor registers: each input whose rule is marked secret (schemas/fields.ts)
+ * made a secret whatever the program passed, the names of the other inputs the program made
+ * secret in `SECRET_INPUTS`, and every secret input and `outputs` kept secret among the outputs.
+ */
+export function secretArgs(
+  schema: z.ZodType,
+  inputs: Props,
+  opts: pulumi.CustomResourceOptions | undefined,
+  outputs: readonly string[] = [],
+): [Props, pulumi.CustomResourceOptions] {
+  const marked = secretKeys(schema);
+  const made: Props = { ...inputs };
+  for (const k of marked) if (made[k] !== undefined) made[k] = pulumi.secret(made[k]);
+  const others = Object.keys(made).filter((k) => made[k] !== undefined && !marked.includes(k));
+  const wrapped = Promise.all(others.map(async (k) => ((await pulumi.isSecret(pulumi.output(made[k]))) ? k : undefined)));
+  // Left out when none, so that a stack without such secrets has the inputs it always had.
+  made[SECRET_INPUTS] = pulumi.output(wrapped.then((ks) => {
+    const names = ks.filter((k): k is string => k !== undefined);
+    return names.length > 0 ? names : undefined;
+  }));
+  const secretOuts = [...new Set([...marked, ...outputs, ...(opts?.additionalSecretOutputs ?? [])])];
+  return [made, { ...opts, additionalSecretOutputs: secretOuts }];
 }

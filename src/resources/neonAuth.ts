@@ -9,7 +9,7 @@ import { isNotFound } from "../client";
 import * as s from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, compact, diffFields, joinId, MODULE, parsedInputs, providerOf, splitId, type Handler, type Props } from "./kit";
+import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type Props, secretArgs } from "./kit";
 import { deleteUnlessHidden, liveBranchAuth } from "./parent";
 
 const KIND = "NeonAuth";
@@ -58,6 +58,13 @@ type Inputs = z.infer<typeof neonAuthInputs>;
 
 const SETTINGS = ["appName", "allowLocalhost", ...(Object.keys(AREAS) as Area[])] as const;
 type Setting = (typeof SETTINGS)[number];
+
+/** Every setting and every field of each, as `liveSettings` takes what it should read. */
+const EVERY_SETTING: Props = {
+  appName: true,
+  allowLocalhost: true,
+  ...Object.fromEntries(Object.entries(AREAS).map(([k, v]) => [k, Object.fromEntries(Object.keys(v.shape).map((f) => [f, true]))])),
+};
 
 const FIELDS = [
   { name: "projectId", replaces: true },
@@ -188,6 +195,8 @@ export const neonAuthHandler: Handler = {
     // Shared with the branch's children; forgotten only when the branch is visible and lacks it.
     const record = await liveBranchAuth(KIND, { projectId, branchId });
     if (record === undefined) return {};
+    // A lookup (`NeonAuth.get`) has no recorded props: it reads every setting.
+    const managed = props.projectId === undefined ? EVERY_SETTING : props;
     const inputs = compact({
       projectId,
       branchId,
@@ -195,7 +204,7 @@ export const neonAuthHandler: Handler = {
       databaseName: props.databaseName,
       deleteDataOnDestroy: props.deleteDataOnDestroy ?? false,
       adopt: props.adopt,
-      ...(await liveSettings(p, record, props)),
+      ...(await liveSettings(p, record, managed)),
     });
     return { id, props: outputsOf(inputs, record), inputs };
   },
@@ -204,7 +213,7 @@ export const neonAuthHandler: Handler = {
     const inputs: Inputs = parsedInputs(neonAuthInputs, news);
     const p = where(inputs);
     // A setting the program stops naming is left as the service has it.
-    const changed = SETTINGS.filter((a) => inputs[a] !== undefined && JSON.stringify(olds[a]) !== JSON.stringify(inputs[a]));
+    const changed = SETTINGS.filter((a) => inputs[a] !== undefined && !sameValue(olds[a], inputs[a]));
     for (const area of changed) await write(p, area, inputs[area]);
     afterWrite(scopeOf(inputs));
     const record = await api().branchAuth.getBranchAuth(p);
@@ -220,26 +229,41 @@ export const neonAuthHandler: Handler = {
   },
 };
 
-/** Published setting shapes: plain types, so the package's types reach no zod. */
+/**
+ * Published setting shapes: plain types, so the package's types reach no zod. Each `…Fields` is
+ * the setting as an output; each `…Settings` the same fields as inputs.
+ */
 type In<T> = { [K in keyof T]?: pulumi.Input<T[K]> };
-export type EmailAndPasswordSettings = In<{
-  enabled: boolean;
-  emailVerificationMethod: "link" | "otp";
-  requireEmailVerification: boolean;
-  autoSignInAfterVerification: boolean;
-  sendVerificationEmailOnSignUp: boolean;
-  sendVerificationEmailOnSignIn: boolean;
-  disableSignUp: boolean;
-}>;
-export type OrganizationSettings = In<{
-  enabled: boolean;
-  organizationLimit: number;
-  membershipLimit: number;
-  creatorRole: "admin" | "owner";
-  sendInvitationEmail: boolean;
-}>;
-export type MagicLinkSettings = In<{ enabled: boolean; expiresIn: number; disableSignUp: boolean }>;
-export type PhoneNumberSettings = In<{ enabled: boolean; otpExpiresIn: number }>;
+export interface EmailAndPasswordFields {
+  enabled?: boolean;
+  emailVerificationMethod?: "link" | "otp";
+  requireEmailVerification?: boolean;
+  autoSignInAfterVerification?: boolean;
+  sendVerificationEmailOnSignUp?: boolean;
+  sendVerificationEmailOnSignIn?: boolean;
+  disableSignUp?: boolean;
+}
+export type EmailAndPasswordSettings = In<EmailAndPasswordFields>;
+export interface OrganizationFields {
+  enabled?: boolean;
+  organizationLimit?: number;
+  membershipLimit?: number;
+  creatorRole?: "admin" | "owner";
+  sendInvitationEmail?: boolean;
+}
+export type OrganizationSettings = In<OrganizationFields>;
+export interface MagicLinkFields {
+  enabled?: boolean;
+  expiresIn?: number;
+  disableSignUp?: boolean;
+}
+export type MagicLinkSettings = In<MagicLinkFields>;
+export interface PhoneNumberFields {
+  enabled?: boolean;
+  otpExpiresIn?: number;
+}
+export type PhoneNumberSettings = In<PhoneNumberFields>;
+/** The events a webhook can be sent for (Neon's list; the README's NeonAuth section lists them too). */
 export type WebhookEvent =
   | "user.before_create"
   | "user.created"
@@ -248,7 +272,17 @@ export type WebhookEvent =
   | "organization.invitation.created"
   | "organization.invitation.accepted"
   | "phone_number.verified";
-export type WebhookSettings = { enabled: pulumi.Input<boolean> } & In<{ webhookUrl: string; enabledEvents: WebhookEvent[]; timeoutSeconds: number }>;
+// The published union is the schema's list, checked both ways when this compiles.
+s.WEBHOOK_EVENTS satisfies readonly WebhookEvent[];
+(undefined as unknown as WebhookEvent) satisfies (typeof s.WEBHOOK_EVENTS)[number];
+
+export interface WebhookFields {
+  enabled: boolean;
+  webhookUrl?: string;
+  enabledEvents?: WebhookEvent[];
+  timeoutSeconds?: number;
+}
+export type WebhookSettings = { enabled: pulumi.Input<boolean> } & In<Omit<WebhookFields, "enabled">>;
 
 export interface NeonAuthArgs {
   /** Neon project id (`^[a-z0-9-]{1,60}$`). */
@@ -320,12 +354,44 @@ export class NeonAuth extends pulumi.dynamic.Resource {
   declare readonly ownedBy: pulumi.Output<string>;
   /** When Neon enabled auth on the branch (ISO 8601, UTC). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** The database given to hold `neon_auth`, if any (`dbName` is Neon's answer). */
+  declare readonly databaseName: pulumi.Output<string | undefined>;
+  /** The app name, when managed. */
+  declare readonly appName: pulumi.Output<string | undefined>;
+  /** Whether sign-in from localhost is allowed, when managed. */
+  declare readonly allowLocalhost: pulumi.Output<boolean | undefined>;
+  /** The managed email-and-password fields. */
+  declare readonly emailAndPassword: pulumi.Output<EmailAndPasswordFields | undefined>;
+  /** The managed organization plugin fields. */
+  declare readonly organization: pulumi.Output<OrganizationFields | undefined>;
+  /** The managed magic-link fields. */
+  declare readonly magicLink: pulumi.Output<MagicLinkFields | undefined>;
+  /** The managed phone-number fields. */
+  declare readonly phoneNumber: pulumi.Output<PhoneNumberFields | undefined>;
+  /** The managed webhook configuration (secret: the URL may carry a token). */
+  declare readonly webhooks: pulumi.Output<WebhookFields | undefined>;
 
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };
-    // The webhook URL may carry a token: the whole webhooks setting is a secret.
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
     // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
-    super(providerOf(KIND), name, { deleteDataOnDestroy: undefined, authProvider: undefined, ...args, ...outs }, { ...opts, additionalSecretOutputs: ["webhooks", ...(opts?.additionalSecretOutputs ?? [])] }, MODULE, KIND);
+    // Every setting is registered, given or not, so that each input is also an output.
+    const settings = Object.fromEntries(SETTINGS.map((k) => [k, undefined]));
+    super(
+      providerOf(KIND),
+      name,
+      ...secretArgs(neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs }, opts),
+      MODULE,
+      KIND,
+    );
+  }
+
+  /**
+   * Looks up Neon Auth on a branch by its id, `<projectId>/<branchId>`, without managing it: the
+   * engine reads it (with every setting) on every `up` and `refresh`, and `destroy` only forgets
+   * it. Children may take it as `integration`.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NeonAuth {
+    return new NeonAuth(name, lookupArgs<NeonAuthArgs>(neonAuthInputs), { ...opts, id });
   }
 }

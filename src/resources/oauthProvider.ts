@@ -1,17 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId, type UpdateOAuthProviderRequest } from "../schemas";
-import { BRANCH_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
+import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId as ProjectProviderId, type UpdateOAuthProviderRequest } from "../schemas";
+import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
   childId,
   childInputs,
+  childOptions,
   placeOf,
   deleteUnlessHidden,
   despiteIntegration,
@@ -50,6 +51,13 @@ export const oauthProviderInputs = z
     }
     if (v.microsoftTenantId !== undefined && v.providerId !== "microsoft") {
       ctx.addIssue({ code: "custom", path: ["microsoftTenantId"], message: 'is accepted only for providerId "microsoft"' });
+    }
+    if (isBranch(v) && v.clientId === undefined && v.clientSecret === undefined && !BRANCH_SHARED_OAUTH_PROVIDER_IDS.includes(v.providerId)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["clientId"],
+        message: `is required for providerId "${v.providerId}": Neon has shared credentials for ${BRANCH_SHARED_OAUTH_PROVIDER_IDS.join(", ")} only; set clientId and clientSecret of your own OAuth app`,
+      });
     }
     if ((v.clientId === undefined) !== (v.clientSecret === undefined)) {
       ctx.addIssue({
@@ -98,6 +106,12 @@ export interface NeonAuthOAuthProviderArgs extends OAuthProviderArgsBase {
 
 export type OAuthProviderArgs = ProjectOAuthProviderArgs | NeonAuthOAuthProviderArgs;
 
+/** The sign-in providers Neon offers: `vercel` only on a NeonAuth (the branch-scoped API). */
+export type OAuthProviderId = "google" | "github" | "microsoft" | "vercel";
+
+/** `shared`: Neon's own OAuth app (development only); `standard`: your client id and secret. */
+export type OAuthProviderType = "shared" | "standard";
+
 /** The calls of each generation, so the handler reads the same for both. */
 function calls(s: Scope) {
   if (isBranch(s)) {
@@ -110,7 +124,7 @@ function calls(s: Scope) {
       remove: (id: string) => b.deleteBranchOAuthProvider(at(id)),
     };
   }
-  const id = (x: string) => x as OAuthProviderId;
+  const id = (x: string) => x as ProjectProviderId;
   return {
     list: () => sharedList(s.projectId, "oauth_providers", () => api().listOAuthProviders(s.projectId)),
     add: (body: Props) => api().addOAuthProvider(s.projectId, body as AddOAuthProviderRequest),
@@ -205,7 +219,7 @@ export const oauthProviderHandler: Handler = {
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
     const parent = await parentOf(KIND, { ...props, ...where });
     if (!parent) return {};
-    let found: { id: string; type: string } | undefined;
+    let found: { id: string; type: string; client_id?: string | undefined } | undefined;
     try {
       found = await findProvider(where, providerId);
     } catch (err) {
@@ -213,14 +227,15 @@ export const oauthProviderHandler: Handler = {
       throw err;
     }
     if (!found) return {};
-    // The list shows the type only; credentials stay as last set. A provider switched to shared
-    // keys elsewhere loses them here, so the next `up` sets them again.
+    // The project-level list shows the type only, the branch's the client id too: what Neon
+    // returns is read back (a client id changed elsewhere is drift), the rest stays as last set.
+    // A provider switched to shared keys elsewhere loses them here, so the next `up` sets them again.
     const standard = found.type === "standard";
     const inputs = compact({
       ...where,
       integration: parent.identity,
       providerId,
-      clientId: standard ? props.clientId : undefined,
+      clientId: standard ? (found.client_id ?? props.clientId) : undefined,
       clientSecret: standard ? props.clientSecret : undefined,
       // Never returned by Neon: kept as the program last set it.
       microsoftTenantId: standard ? props.microsoftTenantId : undefined,
@@ -267,7 +282,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   /** The identity of the integration the provider was added to. */
   declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** `google`, `github`, `microsoft` or (NeonAuth) `vercel`. */
-  declare readonly providerId: pulumi.Output<string>;
+  declare readonly providerId: pulumi.Output<OAuthProviderId>;
   /** The Microsoft tenant as last set (NeonAuth; Neon never returns it). */
   declare readonly microsoftTenantId: pulumi.Output<string | undefined>;
   /** Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it). */
@@ -277,15 +292,13 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   /** Whether an existing provider was (or may be) taken over at creation. */
   declare readonly adopt: pulumi.Output<boolean>;
   /** `shared` (Neon's keys) or `standard` (your own). */
-  declare readonly type: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<OAuthProviderType>;
 
   constructor(name: string, args: OAuthProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    const clientSecret = args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret);
     super(
       providerOf(KIND),
       name,
-      { ...childInputs(args, false), clientSecret, type: undefined },
-      { ...opts, additionalSecretOutputs: ["clientSecret", ...(opts?.additionalSecretOutputs ?? [])] },
+      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts)),
       MODULE,
       KIND,
     );

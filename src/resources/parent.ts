@@ -141,8 +141,8 @@ export const integrationIdentity = z.object(
   {
     error: (issue) =>
       issue.input === undefined
-        ? "is required: declare `integration: auth` (the AuthIntegration this lives in) instead of `projectId` " +
-          "and `dependsOn`; the engine then creates it after its integration and replaces it with it"
+        ? "is required: pass the NeonAuth or AuthIntegration this lives in, e.g. `{ integration: auth, ... }` " +
+          "(it gives the project and branch; a 0.1.0 program's `projectId` and `dependsOn` go)"
         : "must be the AuthIntegration or NeonAuth resource this lives in",
   },
 );
@@ -195,9 +195,36 @@ export function childInputs<A extends { integration?: ParentIntegration }>(args:
  * @internal
  * The diff rule of the identity: a change replaces the child. State written before children
  * recorded it has none; the identity is then recorded by an update, not a replacement.
+ *
+ * While the integration is updated in place, the engine does not know its outputs at preview
+ * (a dynamic provider cannot preview an update: the engine takes its inputs as its outputs), so
+ * the identity is unknown there although it will not change. Taken as a change, every child
+ * would preview as replaced and `up` would replace none. So an unknown identity is no change:
+ * a replacement of the integration replaces the child through `replaceWith` (childOptions)
+ * instead, at preview and at `up` alike; a known identity that differs (a child moved to another
+ * integration) still replaces it.
  */
 export function identityRule(olds: Props) {
-  return { name: "integration", replaces: olds.integration !== undefined };
+  return { name: "integration", replaces: olds.integration !== undefined, unknownIsSame: true };
+}
+
+/**
+ * @internal
+ * A child's resource options: `replaceWith` its integration, so that the engine replaces the
+ * child whenever it replaces the integration (Pulumi CLI 3.211 or newer). This, not the
+ * identity input, is what makes a replacement of the integration show at preview as the
+ * replacement of each child, and lets an in-place update of the integration preview as that one
+ * update (identityRule). `replaceWith` rather than `dependsOn`-style inference: the engine
+ * decides it from its own plan, before any provider call, and only for a replacement. A lookup's
+ * args carry no integration, and a lookup is never replaced.
+ */
+export function childOptions(
+  args: { integration?: ParentIntegration | undefined },
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.CustomResourceOptions | undefined {
+  const integration = args.integration;
+  if (!pulumi.Resource.isInstance(integration)) return opts;
+  return { ...opts, replaceWith: [integration, ...(opts?.replaceWith ?? [])] };
 }
 
 /**
@@ -252,6 +279,16 @@ export async function deleteUnlessHidden(kind: Kind, s: Scope, remove: () => Pro
     await mustSee(kind, s, "delete");
   }
   afterWrite(scopeOf(s));
+}
+
+/**
+ * @internal
+ * The delete of a kind that has nothing to remove at Neon (a key set cannot be revoked, a transfer
+ * not withdrawn): it still proves the project visible before the state forgets the resource, as
+ * every other delete does, so that a destroy with another account's key keeps it.
+ */
+export async function forgetUnlessHidden(kind: Kind, s: Scope): Promise<void> {
+  await mustSee(kind, s, "delete");
 }
 
 /**

@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
-import { canonicalOrigin, originInput, projectId } from "../schemas";
+import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
 import { afterWrite, api, scopeOf, sharedList } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
@@ -12,6 +12,7 @@ import {
   childAuthProvider,
   childId,
   childInputs,
+  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -31,7 +32,7 @@ const KIND = "RedirectDomain";
 
 /** `HTTPS://App.Example.com:443/` and `https://app.example.com` are one origin: compare them as one. */
 function sameOrigin(listed: string, wanted: string): boolean {
-  const r = canonicalOrigin(listed);
+  const r = canonicalOrigin(listed, { wildcard: true });
   return ("origin" in r ? r.origin : listed) === wanted;
 }
 
@@ -41,12 +42,18 @@ export const redirectDomainInputs = z
     projectId,
     ...scopeInputs,
     integration: integrationIdentity,
-    domain: originInput,
+    domain: trustedDomainInput,
     authProvider: childAuthProvider,
     // Optional, not false by default: state written before it existed shows no change.
     adopt: z.boolean().optional(),
   })
-  .superRefine((v, ctx) => generationRules(v, ctx, []), despiteIntegration);
+  .superRefine((v, ctx) => {
+    generationRules(v, ctx, []);
+    // Neon documents wildcards for the trusted domains of a branch only.
+    if (!isBranch(v) && v.domain.includes("*")) {
+      ctx.addIssue({ code: "custom", path: ["domain"], message: "may hold a wildcard only on a NeonAuth (a branch's trusted domains); list each origin of an AuthIntegration" });
+    }
+  }, despiteIntegration);
 
 export interface RedirectDomainArgs {
   /**
@@ -171,7 +178,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, childInputs(args), opts, MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts)), MODULE, KIND);
   }
 
   /**

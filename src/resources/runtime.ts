@@ -6,8 +6,9 @@
 import { assertNodeVersion } from "../nodeVersion";
 // First, before the rest loads: on an old Node our dependencies fail without saying why.
 assertNodeVersion("pulumi-neon-auth");
-import { collectSecrets, redactText, rememberSecrets } from "../client";
-import type { Handler, Kind, Props } from "./kit";
+import { collectSecrets, leaves, redactText, rememberSecrets } from "../client";
+import { isEncodable } from "../schemas/fields";
+import { SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
 import { integrationHandler } from "./authIntegration";
 import { sdkKeysHandler } from "./authSdkKeys";
 import { ownershipTransferHandler } from "./authOwnershipTransfer";
@@ -18,6 +19,7 @@ import { emailServerHandler } from "./emailServer";
 import { neonAuthHandler } from "./neonAuth";
 
 import { settingsReady } from "./context";
+import { forEngine, reported } from "./host";
 import { forResource } from "./waits";
 
 export { configure } from "./context";
@@ -59,44 +61,104 @@ function label(kind: Kind, props: Props | undefined, id?: string): string {
  * Every secret a provider method sees (inputs, old outputs, new outputs) is remembered for the
  * rest of the process, and every error it throws or failure it reports is scrubbed of all of
  * them: an error about one resource may quote a secret that belongs to another, or one that
- * was never sent in that request (an old client secret echoed by the API).
+ * was never sent in that request (an old client secret echoed by the API). A secret is a field
+ * the schemas mark, or any input the program made secret (named in `SECRET_INPUTS`, which the
+ * handlers never see and every result carries on, so that refresh and delete know it too).
  */
 function guarded(kind: Kind, h: Handler): Handler {
+  // The host prints the errors of check, diff, read and delete besides returning them (host.ts).
   const wrap =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>, printedByHost = true) =>
     async (...args: A): Promise<R> => {
       for (const a of args) rememberSecrets(secretsIn(a));
       try {
-        const result = await fn(...args);
+        const result = await fn(...(args.map(withoutNames) as A));
         rememberSecrets(secretsIn(result));
         return result;
       } catch (e) {
-        throw scrub(e);
+        const clean = scrub(e);
+        throw printedByHost ? reported(clean) : clean;
       }
     };
   const check = wrap(h.check.bind(h));
-  const create = wrap(h.create.bind(h));
+  const diff = wrap(h.diff.bind(h));
+  const create = wrap(h.create.bind(h), false);
   const read = wrap(h.read.bind(h));
-  const update = wrap(h.update.bind(h));
+  const update = wrap(h.update.bind(h), false);
   const del = wrap(h.delete.bind(h));
   return {
     check: async (olds, news) => {
       const r = await check(olds, news);
-      return r.failures ? { ...r, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : r;
+      const inputs = r.inputs && withNames(r.inputs, news);
+      return r.failures ? { inputs, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : { ...r, inputs };
     },
-    diff: wrap(h.diff.bind(h)),
-    create: (inputs) => forResource(label(kind, inputs), () => create(inputs)),
-    read: (id, props) => forResource(label(kind, props, id), () => read(id, props)),
-    update: (id, olds, news) => forResource(label(kind, news, id), () => update(id, olds, news)),
+    diff: async (id, olds, news) => forEngine(await diff(id, olds, news)),
+    create: (props) =>
+      forResource(label(kind, props), async () => {
+        const r = await create(props);
+        encodable(kind, r.id, r.outs);
+        return { ...r, outs: r.outs && withNames(r.outs, props) };
+      }),
+    read: (id, props) =>
+      forResource(label(kind, props, id), async () => {
+        const r = await read(id, props);
+        encodable(kind, r.id ?? id, r.props);
+        return r.props === undefined ? r : { ...r, props: withNames(r.props, props), ...(r.inputs ? { inputs: withNames(r.inputs, props) } : {}) };
+      }),
+    update: (id, olds, news) =>
+      forResource(label(kind, news, id), async () => {
+        const r = await update(id, olds, news);
+        encodable(kind, id, r.outs);
+        return { ...r, outs: r.outs && withNames(r.outs, news) };
+      }),
     delete: (id, props) => forResource(label(kind, props, id), () => del(id, props)),
   };
 }
 
-/** Secret values in props or a provider result; a transfer's `url` carries a one-time code. */
+/**
+ * Refuses a result holding a string the engine cannot take (a lone surrogate the service stored):
+ * sent on, it fails the whole run with a gRPC encoding error that names no resource.
+ */
+function encodable(kind: Kind, id: string, props: Props | undefined): void {
+  const field = unencodableField(props, "");
+  if (field === undefined) return;
+  throw new Error(
+    `${kind} ${id}: Neon returned ${field} with a character that cannot be encoded (a lone UTF-16 surrogate, half of a ` +
+      "character), so Pulumi cannot record it. Correct that value at Neon (in the console, or through the API), then run again.",
+  );
+}
+
+/** The path of the first string in `value` that cannot be encoded; undefined when there is none. */
+function unencodableField(value: unknown, at: string): string | undefined {
+  if (typeof value === "string") return isEncodable(value) ? undefined : at || "a value";
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = unencodableField(v, at === "" ? k : Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** `value` (props, or a provider result) without the names of the program's secret inputs. */
+function withoutNames(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || !(SECRET_INPUTS in value)) return value;
+  const { [SECRET_INPUTS]: _, ...rest } = value as Props;
+  return rest;
+}
+
+/** `props` with the names `from` carries, if any. */
+function withNames(props: Props, from: Props): Props {
+  const names = from[SECRET_INPUTS];
+  return names === undefined ? props : { ...props, [SECRET_INPUTS]: names };
+}
+
+/** Secret values in props or a provider result: marked fields, and the inputs the program made secret. */
 function secretsIn(value: unknown): string[] {
   const found = collectSecrets(value);
-  const props = value as { url?: unknown; outs?: { url?: unknown }; props?: { url?: unknown } } | undefined;
-  for (const url of [props?.url, props?.outs?.url, props?.props?.url]) if (typeof url === "string") found.push(url);
+  for (const props of [value, (value as { outs?: unknown })?.outs, (value as { props?: unknown })?.props, (value as { inputs?: unknown })?.inputs]) {
+    const names = (props as Props | undefined)?.[SECRET_INPUTS];
+    if (Array.isArray(names)) for (const n of names) if (typeof n === "string") leaves((props as Props)[n], found);
+  }
   return found;
 }
 

@@ -87,6 +87,18 @@ export function resolveSettings(config: (name: string) => string | undefined, en
   };
 }
 
+/**
+ * Where the key came from, for a refused key. The provider process is not told the stack's name
+ * (the dynamic-provider host hands it only the configuration), so "this stack".
+ */
+export function keySource(s: Pick<Settings, "apiKeyFrom">): string {
+  if (s.apiKeyFrom === SETTING.envKey) return `${SETTING.envKey} from the environment of this run`;
+  return (
+    `${s.apiKeyFrom} of this stack's configuration (\`pulumi refresh\` and \`pulumi destroy\` use the value ` +
+    "recorded by the last `pulumi up`, unless given --run-program)"
+  );
+}
+
 /** A positive number of seconds, in ms; undefined when unset (the client's default applies). */
 function seconds(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;

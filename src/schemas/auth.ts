@@ -21,7 +21,7 @@ import {
   projectId,
   userName,
 } from "./common";
-import { port } from "./fields";
+import { port, secretField } from "./fields";
 
 // ---- integration ----------------------------------------------------------------------------
 
@@ -38,8 +38,8 @@ export type CreateIntegrationRequest = z.input<typeof createIntegrationRequest>;
 export const keySet = z.object({
   auth_provider: z.string(),
   auth_provider_project_id: z.string(),
-  pub_client_key: z.string(),
-  secret_server_key: z.string(),
+  pub_client_key: secretField(z.string()),
+  secret_server_key: secretField(z.string()),
   jwks_url: z.string(),
   schema_name: z.string(),
   table_name: z.string(),
@@ -66,7 +66,8 @@ export type GenerateSdkKeysRequest = z.input<typeof generateSdkKeysRequest>;
 
 export const transferOwnershipRequest = generateSdkKeysRequest;
 export type TransferOwnershipRequest = GenerateSdkKeysRequest;
-export const transferOwnershipResponse = z.object({ url: z.string() });
+/** The URL carries a one-time code: whoever opens it takes the project's auth. */
+export const transferOwnershipResponse = z.object({ url: secretField(z.string()) });
 
 // ---- users ----------------------------------------------------------------------------------
 
@@ -88,7 +89,7 @@ export const oauthProvider = z.object({
   id: z.string(),
   type: z.string(),
   client_id: z.string().optional(),
-  client_secret: z.string().optional(),
+  client_secret: secretField(z.string()).optional(),
 });
 export type OAuthProvider = z.infer<typeof oauthProvider>;
 
@@ -147,7 +148,7 @@ export const standardEmailServerResponse = z.object({
   host: z.string(),
   port: z.number(),
   username: z.string(),
-  password: z.string().optional(),
+  password: secretField(z.string()).optional(),
   sender_email: z.string(),
   sender_name: z.string(),
 });

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { credentialsTogether, integration, oauthCredentials, standardEmailServerResponse } from "./auth";
-import { databaseName, domain, email, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
-import { port, text, token } from "./fields";
+import { databaseName, email, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
+import { port, secretField, text, token, trustedDomain, webhookUrl } from "./fields";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
 export const BRANCH_AUTH_PROVIDERS = ["better_auth", "stack", "mock"] as const;
@@ -15,6 +15,11 @@ export const branchAuthProvider = z.enum(BRANCH_AUTH_PROVIDERS, {
 export type BranchAuthProvider = z.infer<typeof branchAuthProvider>;
 
 export const BRANCH_OAUTH_PROVIDER_IDS = ["google", "github", "microsoft", "vercel"] as const;
+/**
+ * The providers Neon offers shared credentials for on a branch (no client id and secret of your
+ * own): Google only ("Set up OAuth", content/docs/auth/guides/setup-oauth.md of neondatabase/website).
+ */
+export const BRANCH_SHARED_OAUTH_PROVIDER_IDS: readonly (typeof BRANCH_OAUTH_PROVIDER_IDS)[number][] = ["google"];
 export const branchOAuthProviderId = z.enum(BRANCH_OAUTH_PROVIDER_IDS, {
   message: 'must be one of "google", "github", "microsoft", "vercel"',
 });
@@ -43,7 +48,7 @@ export const appNameResponse = z.object({ name: z.string() });
 
 // ---- trusted domains ------------------------------------------------------------------------
 
-export const branchAddDomainRequest = z.strictObject({ domain, auth_provider: branchAuthProvider });
+export const branchAddDomainRequest = z.strictObject({ domain: trustedDomain, auth_provider: branchAuthProvider });
 export type BranchAddDomainRequest = z.input<typeof branchAddDomainRequest>;
 export const branchDeleteDomainsRequest = z.strictObject({
   auth_provider: branchAuthProvider,
@@ -67,7 +72,7 @@ export const branchOAuthProvider = z.object({
   id: z.string(),
   type: z.string(),
   client_id: z.string().optional(),
-  client_secret: z.string().optional(),
+  client_secret: secretField(z.string()).optional(),
 });
 export type BranchOAuthProvider = z.infer<typeof branchOAuthProvider>;
 export const branchListOAuthProvidersResponse = z.object({ providers: z.array(branchOAuthProvider) });
@@ -199,14 +204,14 @@ export const WEBHOOK_EVENTS = [
 /** PUT replaces the whole configuration: an omitted field is reset, not kept. */
 export const putWebhooksRequest = z.strictObject({
   enabled: z.boolean({ message: "is required (true or false)" }),
-  webhook_url: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+  webhook_url: webhookUrl.optional(),
   enabled_events: z.array(z.enum(WEBHOOK_EVENTS, { message: `must be one of ${WEBHOOK_EVENTS.join(", ")}` })).optional(),
   timeout_seconds: int(1, 10).optional(),
 });
 export type PutWebhooksRequest = z.input<typeof putWebhooksRequest>;
 export const webhooks = z.object({
   enabled: z.boolean(),
-  webhook_url: z.string().optional(),
+  webhook_url: secretField(z.string()).optional(),
   enabled_events: z.array(z.string()).optional().default([]),
   timeout_seconds: z.number().optional(),
 });

@@ -3,7 +3,7 @@
  * One definition each, so a rule cannot drift between the three.
  */
 import { z } from "zod";
-import { hostname, origin, pgIdentifier, secret, text, token } from "./fields";
+import { hostname, identityRule, origin, personName, pgIdentifier, secret, text, token } from "./fields";
 
 /** Project and branch ids as Neon issues them. */
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;
@@ -25,11 +25,14 @@ export type OAuthProviderId = z.infer<typeof oauthProviderId>;
 
 export const email = z
   .string()
+  .superRefine(identityRule)
   .min(1, { message: "must not be empty" })
   .max(256, { message: "must be at most 256 characters" })
   .pipe(z.email({ message: "must be a valid email address" }));
 
-export const userName = text(255);
+export const userName = personName(255);
+/** A user's address: compared case-insensitively by the auth provider, so lower-cased, but judged as given first. */
+export const userEmail = z.string().superRefine(identityRule).trim().toLowerCase().pipe(email);
 
 /** A redirect domain: an origin in canonical form. */
 export const domain = origin;

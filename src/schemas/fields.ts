@@ -5,6 +5,7 @@
  * run here too, so that `diff` compares canonical forms and stays quiet.
  */
 import { isIPv4, isIPv6 } from "node:net";
+import { parse as parseDomain } from "tldts";
 import { z } from "zod";
 
 // C0 and C1 control characters (CR, LF, TAB, NUL, ESC, ...), and DEL.
@@ -30,6 +31,43 @@ export function stripUnsafeText(s: string): string {
   return s.replace(new RegExp(`${CONTROL.source}|${INVISIBLE_LAYOUT.source}`, "g"), " ");
 }
 
+// Characters that render as nothing (zero-width space and joiners, word joiner, soft hyphen, BOM,
+// variation selectors, Hangul fillers, ...): Unicode's Default_Ignorable_Code_Point property.
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+// Half of a UTF-16 surrogate pair without its other half: no character at all, and not encodable
+// as UTF-8 (nor by protobuf, which carries Pulumi's state).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why a name or email address could pass for another, or for nothing; undefined when it cannot.
+ * Checked on the value as given, before any lower-casing: the Kelvin sign U+212A lower-cases to a
+ * plain `k`, so `\u212Aate@example.com` would silently become `kate@example.com`.
+ */
+export function identityProblem(s: string): string | undefined {
+  if (LONE_SURROGATE.test(s)) return "must not contain lone UTF-16 surrogates (half of a character)";
+  if (s.replace(IGNORABLE, "").trim() === "") return "must not be empty or only invisible characters (such as zero-width spaces)";
+  if (s.normalize("NFKC") !== s) {
+    return "must be written in Unicode NFKC form: it holds characters that stand for others (such as the Kelvin sign for k, full-width letters or ligatures); write them as the characters they fold into";
+  }
+  return undefined;
+}
+
+/** Whether a string can be encoded (UTF-8, protobuf): it has no lone surrogate. */
+export function isEncodable(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
+
+/** A refinement of identityProblem, for rules built on z.string(); blank values are left to the rule's own blank check. */
+export function identityRule(s: string, ctx: z.RefinementCtx<string>): void {
+  const problem = s.trim() === "" ? undefined : identityProblem(s);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+}
+
+/** A name that identifies someone (a user's name): free text that cannot pass for another. */
+export function personName(max: number) {
+  return z.string().superRefine(identityRule).pipe(text(max));
+}
+
 /** Free text (names, labels): trimmed, 1 to `max` characters, no control or layout characters. */
 export function text(max: number) {
   return z
@@ -41,18 +79,83 @@ export function text(max: number) {
     .refine((s) => !INVISIBLE_LAYOUT.test(s), { message: RULES.layout });
 }
 
+// ---- secrets ---------------------------------------------------------------------------------
+
+const SECRET_SCHEMAS = new WeakSet<z.ZodType>();
+
+/**
+ * Marks a field rule as a secret: the one place a field is declared secret. Wrap the finished
+ * rule (zod's `.refine` and the like return a new schema that does not carry the mark); wrappers
+ * put around it later (`.optional()`, `.default()`) are seen through.
+ */
+export function secretField<T extends z.ZodType>(schema: T): T {
+  SECRET_SCHEMAS.add(schema);
+  return schema;
+}
+
+/** The schemas a wrapper or container holds (zod 4 definitions). */
+function innerSchemas(schema: z.ZodType): z.ZodType[] {
+  const def = (schema as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+  switch (def.type) {
+    case "optional": case "nullable": case "default": case "prefault": case "nonoptional": case "readonly": case "catch":
+      return [def.innerType];
+    case "pipe": return [def.in, def.out];
+    case "array": return [def.element];
+    case "object": return Object.values(def.shape as Record<string, z.ZodType>);
+    case "union": return def.options;
+    case "intersection": return [def.left, def.right];
+    case "record": return [def.valueType];
+    default: return [];
+  }
+}
+
+/** Whether a value of this schema is, or holds, a secret. */
+export function holdsSecret(schema: z.ZodType): boolean {
+  return SECRET_SCHEMAS.has(schema) || innerSchemas(schema).some(holdsSecret);
+}
+
+/** The keys of an object schema (of the objects in it, through wrappers and unions) whose values are or hold secrets. */
+export function secretKeys(schema: z.ZodType): string[] {
+  const def = (schema as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+  if (def.type === "object") {
+    return Object.entries(def.shape as Record<string, z.ZodType>).filter(([, v]) => holdsSecret(v)).map(([k]) => k);
+  }
+  return [...new Set(innerSchemas(schema).flatMap(secretKeys))];
+}
+
+/** The names of the fields, at any depth, whose own rule is marked secret (the leaves, not the objects holding them). */
+export function secretLeafNames(schema: z.ZodType, into = new Set<string>()): Set<string> {
+  const def = (schema as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+  if (def.type === "object") {
+    for (const [k, v] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+      if (isSecretLeaf(v)) into.add(k);
+      secretLeafNames(v, into);
+    }
+  } else {
+    for (const inner of innerSchemas(schema)) secretLeafNames(inner, into);
+  }
+  return into;
+}
+
+/** A marked rule, possibly under wrappers, that is not an object holding marked fields. */
+function isSecretLeaf(schema: z.ZodType): boolean {
+  if (SECRET_SCHEMAS.has(schema)) return true;
+  const def = (schema as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+  return def.type !== "object" && def.type !== "array" && innerSchemas(schema).some(isSecretLeaf);
+}
+
 /**
  * A secret (password, client secret): never trimmed (that would change it silently), so
  * surrounding whitespace, usually a pasted newline, is refused instead.
  */
 export function secret(max = 1024) {
-  return z
+  return secretField(z
     .string()
     .max(max, { message: `must be at most ${max} characters` })
     .refine((s) => s.trim() !== "", { message: RULES.blank })
     .refine((s) => s.trim() === s, { message: RULES.edgeSpace })
     .refine((s) => !CONTROL.test(s), { message: RULES.control })
-    .refine((s) => !INVISIBLE_LAYOUT.test(s), { message: RULES.layout });
+    .refine((s) => !INVISIBLE_LAYOUT.test(s), { message: RULES.layout }));
 }
 
 /** An opaque ASCII token such as an OAuth client id: visible ASCII only, no spaces. */
@@ -146,7 +249,7 @@ const ORIGIN_FORM = "must be an origin of the form https://host[:port], with no 
  * slash), or the reason it is not one. `http:` is taken for loopback hosts only: a browser sent
  * back to plain http elsewhere would carry its sign-in code in clear.
  */
-export function canonicalOrigin(value: string, opts: { exact?: boolean } = {}): { origin: string } | { problem: string } {
+export function canonicalOrigin(value: string, opts: { exact?: boolean; wildcard?: boolean } = {}): { origin: string } | { problem: string } {
   const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/*)([?#].*)?$/is.exec(opts.exact ? value : value.trim());
   if (!m) return { problem: ORIGIN_FORM };
   if (opts.exact && m[3] !== "") return { problem: "must have no path, not even a trailing slash" };
@@ -156,7 +259,7 @@ export function canonicalOrigin(value: string, opts: { exact?: boolean } = {}): 
   if (scheme !== "https:" && scheme !== "http:") return { problem: "must use https (or http for a loopback host)" };
   if (authority.includes("@")) return { problem: "must not carry credentials (user@host)" };
   const hp = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(authority);
-  if (!hp) return { problem: ORIGIN_FORM };
+  if (!hp) return { problem: /:.*\*/.test(authority) ? "port must not be a wildcard" : ORIGIN_FORM };
   let host = hp[1]!.toLowerCase();
   const portText = hp[2];
   if (host.startsWith("[")) {
@@ -164,7 +267,7 @@ export function canonicalOrigin(value: string, opts: { exact?: boolean } = {}): 
     if (!isIPv6(inner)) return { problem: "must hold a valid IPv6 address between the brackets" };
     host = new URL(`http://[${inner}]`).hostname;
   } else {
-    const problem = hostProblem(host);
+    const problem = opts.wildcard && host.includes("*") ? wildcardProblem(host) : hostProblem(host);
     if (problem) return { problem: `host ${problem}` };
   }
   let portPart = "";
@@ -178,9 +281,30 @@ export function canonicalOrigin(value: string, opts: { exact?: boolean } = {}): 
   return { origin: `${scheme}//${host}${portPart}` };
 }
 
-function originSchema(exact: boolean) {
+/**
+ * Why `host` (lower case) is not a wildcard pattern Neon documents for trusted domains of a branch
+ * (content/docs/auth/guides/configure-domains.md of neondatabase/website: `https://*.my-app-preview.vercel.app`
+ * for preview deployments): `*` as the whole first label, over a name of at least two labels that
+ * is not a public suffix (`*.vercel.app` or `*.co.uk` would trust every site anyone registers
+ * there). Public suffixes come from the Public Suffix List, private section included (tldts).
+ */
+function wildcardProblem(host: string): string | undefined {
+  if (host === "*") return "must not be a bare wildcard: name the domain it stands under (https://*.example.com)";
+  if (!host.startsWith("*.")) return "may hold a wildcard only as its whole first label (https://*.example.com)";
+  const rest = host.slice(2);
+  if (rest.includes("*")) return "may hold one wildcard only, as its whole first label (https://*.example.com)";
+  const problem = hostProblem(rest);
+  if (problem) return problem;
+  if (isIPv4(rest) || rest.split(".").length < 2) return "must have at least two labels after the wildcard (https://*.example.com)";
+  if (parseDomain(rest, { allowPrivateDomains: true }).publicSuffix === rest) {
+    return "must not put a wildcard over a public suffix (such as *.vercel.app or *.co.uk): name your own domain after the wildcard";
+  }
+  return undefined;
+}
+
+function originSchema(exact: boolean, wildcard = false) {
   return z.string().transform((v, ctx) => {
-    const r = canonicalOrigin(v, { exact });
+    const r = canonicalOrigin(v, { exact, wildcard });
     if ("problem" in r) {
       ctx.addIssue({ code: "custom", message: r.problem });
       return z.NEVER;
@@ -193,6 +317,50 @@ function originSchema(exact: boolean) {
 export const origin = originSchema(true);
 /** A redirect origin as a program gives it (`HTTPS://App.example.com:443/` is fine), made canonical. */
 export const originInput = originSchema(false);
+/** A trusted domain of a branch on the wire: an origin, or one with a leading `*.` label (see wildcardProblem). */
+export const trustedDomain = originSchema(true, true);
+/** A trusted domain of a branch as a program gives it, made canonical. */
+export const trustedDomainInput = originSchema(false, true);
+
+// ---- webhook URLs ----------------------------------------------------------------------------
+
+/**
+ * Cap on a webhook URL. Neon documents none; 2048 characters is the limit many HTTP stacks, proxies
+ * and CDNs keep in practice (RFC 9110 section 4.1 asks only for at least 8000 octets of request
+ * line), far above any real endpoint with a token in its path or query.
+ */
+export const WEBHOOK_URL_MAX = 2048;
+
+/** Why `value` is not a webhook URL; undefined when it is. Checked before parsing: a URL parser drops CR, LF and TAB silently. */
+export function webhookUrlProblem(value: string): string | undefined {
+  if (value.length > WEBHOOK_URL_MAX) return `must be at most ${WEBHOOK_URL_MAX} characters`;
+  if (CONTROL.test(value)) return RULES.control;
+  if (INVISIBLE_LAYOUT.test(value)) return RULES.layout;
+  if (/\s/.test(value)) return "must not contain spaces";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute https:// URL";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an https:// URL";
+  // OTP codes and magic links travel in these events: in clear only to this machine.
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) return "must use https (http is accepted for loopback hosts only)";
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (!isIPv6(host)) {
+    const problem = hostProblem(host);
+    if (problem) return `host ${problem}`;
+  }
+  return undefined;
+}
+
+/** Where Neon sends auth events: a secret, as its path or query often carries a token. */
+export const webhookUrl = secretField(
+  z.string().superRefine((v, ctx) => {
+    const problem = webhookUrlProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+);
 
 // ---- PostgreSQL names ------------------------------------------------------------------------
 

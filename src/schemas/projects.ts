@@ -1,5 +1,6 @@
 /** The small part of Neon's project API that hosts auth: projects, branches, operations. */
 import { z } from "zod";
+import { secretField } from "./fields";
 
 export const OPERATION_STATUSES = [
   "scheduling",
@@ -90,4 +91,5 @@ export const connectionUriQuery = z.strictObject({
 export type ConnectionUriQuery = z.input<typeof connectionUriQuery>;
 
 /** The answer holds the role's password: a secret, never kept in state nor shown. */
-export const connectionUriResponse = z.object({ uri: z.string() });
+/** The URI carries the role's password. */
+export const connectionUriResponse = z.object({ uri: secretField(z.string()) });

@@ -29,6 +29,9 @@ const LABELS = "must be a hostname of dot-separated labels";
 const IPV4 = "must be a valid IPv4 address in dotted decimal";
 const ORIGIN = "must be an origin of the form https://host[:port], with no path, query, fragment or credentials";
 const TOKEN = "must be visible ASCII characters only";
+const IDENTITY_NFKC = "must be written in Unicode NFKC form";
+const INVISIBLE = "must not be empty or only invisible characters (such as zero-width spaces)";
+const WILDCARD_FIRST = "host may hold a wildcard only as its whole first label (https://*.example.com)";
 const unknownInput = (near?: string) => `is not an input of this resource${near ? ` (did you mean ${near}?)` : ""}`;
 
 /** One preview: a resource of `kind` made of `base` with each case's field set to its value. */
@@ -152,7 +155,7 @@ const GROUPS: Group[] = [
     ["https://app.example.com:70000", "port must be a number between 1 and 65535 without leading zeros"],
     ["https://app.example.com:08080", "port must be a number between 1 and 65535 without leading zeros"],
     ["http://app.example.com", "must use https (http is accepted for loopback hosts only)"],
-    ["https://*.example.com", "host must not contain wildcards"],
+    ["https://*.example.com", "may hold a wildcard only on a NeonAuth (a branch's trusted domains)"],
     ["https://b\u00fccher.example", `host ${ASCII_HOST}`],
     ["https://\u0430pple.com", `host ${ASCII_HOST}`],
     ["https://[:::1]", "must hold a valid IPv6 address between the brackets"],
@@ -171,6 +174,39 @@ const GROUPS: Group[] = [
       ...(i === 1 ? ([["projectId", "", PATTERN], ["authProvider", null, 'must be "stack"']] as [string, unknown, string][]) : []),
     ],
   })),
+  // ---- branch children: trusted domains (wildcards), shared OAuth credentials, users -------------
+  ...([
+    ["*", ORIGIN],
+    ["https://*", "host must not be a bare wildcard"],
+    ["https://*.vercel.app", "host must not put a wildcard over a public suffix"],
+    ["https://*.co.uk", "host must not put a wildcard over a public suffix"],
+    ["https://*.com", "host must have at least two labels after the wildcard"],
+    ["https://app.*.example.com", WILDCARD_FIRST],
+    ["https://x*.example.com", WILDCARD_FIRST],
+    ["https://*.*.example.com", "host may hold one wildcard only"],
+    ["https://*.example.com:*", "port must not be a wildcard"],
+  ] as const).map(([domain, rule]): Group => ({ kind: "RedirectDomain", base: { projectId: P, branchId: B }, cases: [["domain", domain, rule]] })),
+  ...(["github", "microsoft", "vercel"] as const).map((providerId): Group => ({
+    kind: "OAuthProvider",
+    base: { projectId: P, branchId: B, providerId },
+    cases: [["clientId", MISSING, `is required for providerId "${providerId}": Neon has shared credentials for google only`]],
+  })),
+  { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["email", "\u212Aate@example.com", IDENTITY_NFKC], ["name", "\u200b\u200c\u200d\ufeff", INVISIBLE]] },
+  { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["email", "a\u200b@example.com", EMAIL], ["name", "\u212Aelvin", IDENTITY_NFKC]] },
+  { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["name", "\uff21da", IDENTITY_NFKC]] },
+  // ---- NeonAuth webhooks ----------------------------------------------------------------------
+  ...([
+    ["http://hooks.example.com/in", "must use https (http is accepted for loopback hosts only)"],
+    ["https://hooks.example.com/in\r\nX-Injected: 1", CONTROL],
+    // 100 KB: a single command-line argument (how the Automation API sets config) stops at 128 KB.
+    [`https://hooks.example.com/${"a".repeat(100_000)}`, "must be at most 2048 characters"],
+    ["ftp://hooks.example.com/in", "must be an https:// URL"],
+    ["https://hooks.exa mple.com/in", "must not contain spaces"],
+  ] as const).map(([webhookUrl, rule]): Group => ({
+    kind: "NeonAuth",
+    base: { projectId: P, branchId: B },
+    cases: [["webhooks.webhookUrl", { enabled: true, webhookUrl }, rule]],
+  })),
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", 42, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", null, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", ["https://app.example.com"], "must be a string"]] },
@@ -182,14 +218,15 @@ const CASES = GROUPS.flatMap((g, gi) => g.cases.filter(([, , rule]) => rule !== 
 function argsOf(g: Group): Record<string, unknown> {
   const args: Record<string, unknown> = Object.fromEntries(Object.entries(g.base).filter(([, v]) => v !== undefined));
   for (const [field, value] of g.cases) {
+    // A nested field (`webhooks.webhookUrl`) carries its whole setting as the value.
     if (value === MISSING) delete args[field];
-    else args[field] = value;
+    else args[field.split(".")[0]!] = value;
   }
   return args;
 }
 
 /** Strings of the cases that must never come back in a message (secrets and anything odd). */
-const NEVER_SHOWN = ["pw-7c1e", "cs-4f2a", "secret-only-9f", "sec\r\nret-9", "p\u0000w-x", "\u202epw-rtl", "pw-tab", "pw-with-space", "RCPT TO", "\u001b[31m", "\u001b]0;", "Bcc: x@evil"];
+const NEVER_SHOWN = ["pw-7c1e", "cs-4f2a", "secret-only-9f", "sec\r\nret-9", "p\u0000w-x", "\u202epw-rtl", "pw-tab", "pw-with-space", "RCPT TO", "\u001b[31m", "\u001b]0;", "Bcc: x@evil", "hooks.example.com/in", "hooks.exa mple.com"];
 
 const STACKS = 3;
 
@@ -227,10 +264,10 @@ describe("bad input is refused at preview", () => {
     for (const s of stacks) await s.cleanup();
   });
 
-  it(`tries at least 100 bad inputs across all seven resources (${CASES.length} in ${GROUPS.length} previews)`, () => {
+  it(`tries at least 100 bad inputs across all eight resources (${CASES.length} in ${GROUPS.length} previews)`, () => {
     expect(CASES.length).toBeGreaterThanOrEqual(100);
     expect(new Set(CASES.map((c) => c.kind))).toEqual(
-      new Set(["AuthIntegration", "AuthSdkKeys", "AuthOwnershipTransfer", "AuthUser", "OAuthProvider", "RedirectDomain", "EmailServer"]),
+      new Set(["AuthIntegration", "AuthSdkKeys", "AuthOwnershipTransfer", "AuthUser", "OAuthProvider", "RedirectDomain", "EmailServer", "NeonAuth"]),
     );
   });
 

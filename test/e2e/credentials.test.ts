@@ -6,11 +6,12 @@
  * The program declares the integration and its six children; the children take the integration
  * as an input, so only the integration is tried: one error, at most one request.
  */
+import { execFile } from "node:child_process";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, outOfBand, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
@@ -136,7 +137,9 @@ describe("destroy with another account's key", () => {
   const D = "p-dest";
   let em: EmulatorHandle;
   let e2e: E2eStack;
-  const CHILDREN = ["AuthUser", "EmailServer", "OAuthProvider", "RedirectDomain"];
+  // Key sets and transfers send no delete request, but prove the project visible like the rest.
+  const CHILDREN = ["AuthOwnershipTransfer", "AuthSdkKeys", "AuthUser", "EmailServer", "OAuthProvider", "RedirectDomain"];
+  const WRITING = ["AuthUser", "EmailServer", "OAuthProvider", "RedirectDomain"];
 
   useEmulatorStack({
     emulator: { apiKeys: [API_KEY, OTHER_KEY], seedProjects: [`${D}:br-main-${D}`], rateLimit: "off" },
@@ -145,7 +148,6 @@ describe("destroy with another account's key", () => {
       config: {
         projectId: { value: D },
         branchId: { value: `br-main-${D}` },
-        without: { value: JSON.stringify(["keys", "transfer"]) },
         clientSecret: { value: "gh-secret-dest-3f", secret: true },
         smtpPassword: { value: "smtp-pw-dest-4a", secret: true },
       },
@@ -162,11 +164,11 @@ describe("destroy with another account's key", () => {
 
   it("fails with one clear error per child, deletes nothing, keeps the state; the owner's key then destroys", { timeout: 300_000 }, async () => {
     const up = await e2e.stack.up({ color: "never" });
-    expect(up.summary.resourceChanges).toEqual({ create: 6 });
+    expect(up.summary.resourceChanges).toEqual({ create: 8 });
     const before = await snapshot(em, D);
     expect(before.domains).toEqual(["https://app.example.com"]);
     const inState = await kindsInState();
-    expect(inState).toEqual(["auth", "domain", "email", "github", "user"]);
+    expect(inState).toEqual(["auth", "domain", "email", "github", "keys", "transfer", "user"]);
 
     e2e.stack.workspace.envVars.NEON_API_KEY = OTHER_KEY;
     const failures = new Map<string, string>();
@@ -199,7 +201,7 @@ describe("destroy with another account's key", () => {
       const looks = log.filter((r: any) => r.method === "GET").map((r: any) => r.path);
       expect(new Set(looks)).toEqual(new Set([`/api/v2/projects/${D}/auth/integrations`]));
       expect(looks.length).toBeLessThanOrEqual(CHILDREN.length);
-      expect(log.filter((r: any) => r.method !== "GET")).toHaveLength(CHILDREN.length);
+      expect(log.filter((r: any) => r.method !== "GET")).toHaveLength(WRITING.length);
       expect(await kindsInState()).toEqual(inState);
       expect(await snapshot(em, D)).toEqual(before);
     } finally {
@@ -207,7 +209,107 @@ describe("destroy with another account's key", () => {
     }
     await expectNoChanges(e2e.stack);
     const destroy = await e2e.stack.destroy({ color: "never" });
-    expect(destroy.summary.resourceChanges).toEqual({ delete: 6 });
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 8 });
     expect(await snapshot(em, D)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+  });
+});
+
+/**
+ * A refused key says where it came from, once (under the engine's Diagnostics), with no stack trace: the stack's
+ * `neon-auth:apiKey` (which `refresh` without `--run-program` takes as recorded by the last `up`),
+ * or `NEON_API_KEY` from the environment. Run with the CLI as a user types it (asynchronously: the
+ * emulator answers in this process).
+ */
+describe("a refused key names where it came from", () => {
+  const R = "p-refused";
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+
+  useEmulatorStack({
+    emulator: { seedProjects: [`${R}:br-main-${R}`], rateLimit: "off" },
+    stack: (em) => ({
+      program: PROGRAM,
+      config: {
+        "neon-auth:apiUrl": { value: em.url },
+        "neon-auth:apiKey": { value: API_KEY, secret: true },
+        projectId: { value: R },
+        branchId: { value: `br-main-${R}` },
+        without: { value: JSON.stringify(["keys", "transfer", "user", "oauth", "email"]) },
+        clientSecret: { value: "gh-secret-refused-5c", secret: true },
+        smtpPassword: { value: "smtp-pw-refused-6d", secret: true },
+      },
+    }),
+    ready: (s) => ({ em, e2e } = s),
+  });
+
+  /** The CLI's whole output (stdout and stderr) and its exit code. */
+  function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+    return new Promise((resolve) => {
+      execFile("pulumi", [...args, "--cwd", e2e.dir, "--stack", e2e.stack.name, "--color", "never"], { env: { ...process.env, ...e2e.env, ...env } }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      );
+    });
+  }
+
+  /**
+   * The refusals the output reports: the engine shows a resource's error on its progress line and
+   * once more under "Diagnostics", which is where a user reads it; the provider prints nothing of
+   * its own (the dynamic-provider host used to add the error with its stack trace).
+   */
+  function refusalsIn(output: string): string[] {
+    const lines = output.split("\n").filter((l) => l.includes("401 from"));
+    const diagnostics = output
+      .slice(output.indexOf("\nDiagnostics:"))
+      .split("\n")
+      .filter((l) => l.includes("401 from"))
+      .map((l) => l.trim().replace(/^error: (Preview failed: )?/, ""));
+    // Each diagnostic once on a progress line and once under Diagnostics, nothing printed besides.
+    // How many diagnostics is the engine's: a resource refreshed at that moment (the integration,
+    // perhaps a child sharing its read) reports it, and the refresh's preview may add its own
+    // "Preview failed:" copy. All of them are the one refusal.
+    expect(lines.length, output).toBe(2 * diagnostics.length);
+    expect(new Set(diagnostics).size, output).toBe(1);
+    return [...new Set(diagnostics)];
+  }
+
+  const STACK_KEY =
+    "the API key is neon-auth:apiKey of this stack's configuration (`pulumi refresh` and `pulumi destroy` use the value recorded by the last `pulumi up`, unless given --run-program)";
+
+  it("refresh --run-program with a wrong neon-auth:apiKey, and refresh with a wrong NEON_API_KEY", { timeout: 600_000 }, async () => {
+    expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 3 });
+    await e2e.stack.setConfig("neon-auth:apiKey", { value: "wrong-key-refused-8e1f", secret: true });
+
+    // Without the program, refresh takes the key recorded by the last up: it still works.
+    expect((await run(["refresh", "--yes"])).code).toBe(0);
+
+    // With the program, the stack's (wrong) key: one refusal, reported once, no stack trace.
+    await clearRequestLog(em);
+    const refused = await run(["refresh", "--run-program", "--yes"]);
+    expect(refused.code, refused.output).not.toBe(0);
+    expect(refusalsIn(refused.output)).toEqual([
+      expect.stringMatching(/^401 from GET \/projects\/p-refused\/auth\/integrations: authentication failed: unknown API key \(request id [^)]+\); /),
+    ]);
+    expect(refusalsIn(refused.output)[0]).toContain(STACK_KEY);
+    expect(refused.output).not.toMatch(/^\s+at /m);
+    expect(refused.output).not.toContain("wrong-key-refused-8e1f");
+    // Refused requests only, none retried.
+    expect(new Set((await requestLog(em)).filter((r: any) => r.path.startsWith("/api/v2")).map((r: any) => r.status))).toEqual(new Set([401]));
+
+    // A key from the environment is this run's own, and named so.
+    // (An up with the key in the environment first, so that the recorded configuration has none.)
+    await e2e.stack.removeConfig("neon-auth:apiKey");
+    await e2e.stack.removeConfig("neon-auth:apiUrl");
+    expect((await run(["up", "--yes"], { NEON_API_KEY: API_KEY, NEON_API_URL: em.url })).code).toBe(0);
+    const { code, output } = await run(["refresh", "--yes"], { NEON_API_KEY: "wrong-env-key-2b7c", NEON_API_URL: em.url });
+    expect(code, output).not.toBe(0);
+    const refusals = refusalsIn(output);
+    expect(refusals, output).toHaveLength(1);
+    expect(refusals[0]).toContain("the API key is NEON_API_KEY from the environment of this run");
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output).not.toContain("wrong-env-key-2b7c");
+
+    await e2e.stack.setAllConfig({ "neon-auth:apiUrl": { value: em.url }, "neon-auth:apiKey": { value: API_KEY, secret: true } });
+    await e2e.stack.up({ color: "never" });
+    await expectNoChanges(e2e.stack);
   });
 });

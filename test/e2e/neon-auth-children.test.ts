@@ -130,7 +130,7 @@ describe("children of a NeonAuth", () => {
       domains: ["https://preview.example.com"],
       oauth: [{ id: "google", type: "shared" }],
       email: { type: "shared" },
-      users: [{ email: "dave@example.com", name: null, roles: ["user"] }],
+      users: [{ email: "dave@example.com", name: "", roles: ["user"] }], // no name given: "" (the column is NOT NULL)
     });
     await expectNoChanges(one.stack);
     await expectNoChanges(two.stack);
@@ -192,10 +192,12 @@ describe("children of a NeonAuth", () => {
     expect(await outOfBand(em, "DELETE", `${auth(B1)}/oauth_providers/vercel`)).toBeLessThan(300);
     expect(await outOfBand(em, "DELETE", `${auth(B1)}/users/${bob.id}`)).toBeLessThan(300);
     expect(await outOfBand(em, "PATCH", `${auth(B1)}/email_provider`, { type: "shared" })).toBe(200);
+    // The branch API returns an OAuth provider's client id: one changed elsewhere is drift too.
+    expect(await outOfBand(em, "PATCH", `${auth(B1)}/oauth_providers/microsoft`, { client_id: "ms-client-outside" })).toBe(200);
     const drift = await one.stack.refresh({ color: "never" });
-    expect(changesOf(drift.summary.resourceChanges)).toEqual({ delete: 3, update: 1 });
+    expect(changesOf(drift.summary.resourceChanges)).toEqual({ delete: 3, update: 2 });
     const restored = await one.stack.up({ color: "never" });
-    expect(changesOf(restored.summary.resourceChanges)).toEqual({ create: 3, update: 1 });
+    expect(changesOf(restored.summary.resourceChanges)).toEqual({ create: 3, update: 2 });
     const back = children(await control(em, B1));
     expect({ ...back, users: back.users }).toEqual({ ...updated, users: updated.users });
     await expectNoChanges(one.stack);

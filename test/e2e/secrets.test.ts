@@ -8,10 +8,10 @@
  * provider errors (a 409 and a 401), and in the emulator's request log. The engine's `-v=9` log
  * is captured and what it holds is reported, not asserted: it is plaintext by Pulumi's design.
  */
-import type { EngineEvent } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
+import { capture, found } from "./census";
 import { useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, neonConfig, outOfBand, projectConfig } from "./neon";
 
@@ -24,28 +24,7 @@ const OTHER_CLIENT_SECRET = "gh-secret-outside-c93e";
 const SMTP_PASSWORD = "smtp-pw-s3cr3t-d04f";
 const WRONG_KEY = "wrong-key-s3cr3t-e15a";
 
-/** All output of the operations with --diff (what a CI log shows), provider errors included. */
-const seen: string[] = [];
-const LOUD = {
-  color: "never" as const,
-  diff: true,
-  onOutput: (s: string) => seen.push(s),
-  onError: (s: string) => seen.push(s),
-};
-/** The same with --debug, of one preview and one up, kept apart. */
-const debugSeen: string[] = [];
-/** The engine events of those runs (what the CLI renders), the SDK's RPC response messages left out. */
-const debugEvents: string[] = [];
-const SDK_RPC_RESPONSE = /^(RegisterResource|ReadResource|RegisterResourceOutputs|getResource Invoke) RPC finished/;
-const DEBUG = {
-  ...LOUD,
-  debug: true,
-  onOutput: (s: string) => debugSeen.push(s),
-  onError: (s: string) => debugSeen.push(s),
-  onEvent: (e: EngineEvent) => {
-    if (!SDK_RPC_RESPONSE.test(e.diagnosticEvent?.message ?? "")) debugEvents.push(JSON.stringify(e));
-  },
-};
+const { seen, LOUD, debugSeen, debugEvents, DEBUG, failing } = capture();
 /** The engine's verbose log (-v=9 --logtostderr --logflow) of one preview, kept apart. */
 const verbose: string[] = [];
 const VERBOSE = {
@@ -63,17 +42,6 @@ describe("secrets stay secret", () => {
   let e2e: E2eStack;
 
   const cli = (...args: string[]) => e2e.cli(...args);
-
-  /** Runs an operation that must fail; keeps its whole output and error. */
-  async function failing(op: () => Promise<unknown>): Promise<string> {
-    const err = await op().then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    expect(err, "operation must fail").toBeInstanceOf(Error);
-    seen.push(String(err!.message), String((err as any).stdout ?? ""), String((err as any).stderr ?? ""));
-    return String(err!.message);
-  }
 
   useEmulatorStack({
     emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" },
@@ -158,11 +126,8 @@ describe("secrets stay secret", () => {
     ];
     expect(debugSeen.join("").length).toBeGreaterThan(10_000); // the debug output really was captured
     expect(debugEvents.some((e) => e.includes('"severity":"debug"'))).toBe(true);
-    const found: string[] = [];
-    for (const [where, text] of places) {
-      for (const [what, value] of secrets) if (text.includes(value)) found.push(`${what} in ${where}`);
-    }
-    expect(found).toEqual([]);
+    const hits = found(places, secrets);
+    expect(hits).toEqual([]);
     // The secrets are really in the state, encrypted: the export has ciphertexts for them.
     expect(cli("stack", "export")).toContain("1b47061264138c4ac30d75fd1eb44270");
     // The engine's -v=9 log is not for sharing: it holds inputs, outputs and config in
@@ -170,7 +135,7 @@ describe("secrets stay secret", () => {
     const inVerbose = secrets.filter(([, v]) => verbose.join("\n").includes(v)).map(([w]) => w);
     const inSdkDebug = secrets.filter(([, v]) => debugSeen.join("\n").includes(v)).map(([w]) => w);
     console.log(
-      `secrets figures: ${JSON.stringify({ secrets: secrets.length, places: places.length, bytesSearched: places.reduce((n, [, t]) => n + t.length, 0), found: found.length, inSdkDebugLines: inSdkDebug, inVerboseLog: inVerbose, verboseBytes: verbose.join("").length })}`,
+      `secrets figures: ${JSON.stringify({ secrets: secrets.length, places: places.length, bytesSearched: places.reduce((n, [, t]) => n + t.length, 0), found: hits.length, inSdkDebugLines: inSdkDebug, inVerboseLog: inVerbose, verboseBytes: verbose.join("").length })}`,
     );
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The README is read on the npm page, where only the packed files exist: every relative link must
  * resolve inside the tarball, every `#anchor` must name a heading, and the tarball carries the
- * licence and the changelog.
+ * licence and the changelog. Every command line a user types from the README runs a command that
+ * exists, with options that command has.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -67,4 +68,80 @@ describe("the packed package's documentation", () => {
       expect(broken).toEqual([]);
     });
   }
+});
+
+/** Each command of the README's `bash` blocks: continuations joined, comments, `&&` and `&` split off. */
+function commandsOf(markdown: string): string[] {
+  const blocks = [...markdown.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]!.replace(/\\\n\s*/g, " "));
+  return blocks
+    .flatMap((b) => b.split("\n"))
+    .map((l) => l.replace(/\s+#\s.*$/, "").replace(/&\s*$/, "").trim())
+    .flatMap((l) => l.split(" && ").map((c) => c.trim()))
+    .filter((c) => c !== "");
+}
+
+/** The options (`--name`) of a command line, outside quotes. */
+function optionsOf(command: string): string[] {
+  return [...command.replace(/'[^']*'|"[^"]*"/g, "").matchAll(/(?:^|\s)(--?[a-z][a-z-]*)/g)].map((m) => m[1]!);
+}
+
+describe("the README's command lines", () => {
+  const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
+  const commands = commandsOf(readme);
+  const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
+  const emulatorHelp = fs.readFileSync(path.join(repo, "src", "emulator", "cli.ts"), "utf8");
+  const makeTargets = [...fs.readFileSync(path.join(repo, "Makefile"), "utf8").matchAll(/^([a-z-]+):/gm)].map((m) => m[1]);
+
+  it("finds the quick start's commands", () => {
+    expect(commands).toContain("npx neon-auth-emulator --port 4000 --seed-project p-quick");
+    expect(commands.length).toBeGreaterThan(20);
+  });
+
+  it("runs only commands that exist, with options they have", { timeout: 120_000 }, () => {
+    const problems: string[] = [];
+    const pulumiHelp = new Map<string, string>();
+    for (const command of commands) {
+      const [program, ...args] = command.split(/\s+/);
+      switch (program) {
+        case "pulumi": {
+          // The subcommand: the leading plain words (`config set`, `stack output`, `new typescript`).
+          const words = args.slice(0, args.findIndex((a) => !/^[a-z]+$/.test(a)) >>> 0);
+          const key = words.join(" ");
+          if (!pulumiHelp.has(key)) {
+            try {
+              pulumiHelp.set(key, execFileSync("pulumi", [...words, "--help"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } }));
+            } catch {
+              pulumiHelp.set(key, "");
+            }
+          }
+          const help = pulumiHelp.get(key)!;
+          if (help === "") problems.push(`${command}: \`pulumi ${key}\` is not a command`);
+          for (const o of optionsOf(command)) if (!new RegExp(`${o}(?![a-z-])`).test(help)) problems.push(`${command}: pulumi ${key} has no ${o}`);
+          break;
+        }
+        case "npx": {
+          // The package's own command, installed with it.
+          if (args[0] !== Object.keys(pkg.bin)[0]) problems.push(`${command}: npx of something this package does not install`);
+          for (const o of optionsOf(command)) if (!new RegExp(`^\\s+(-h, )?${o}\\b`, "m").test(emulatorHelp)) problems.push(`${command}: no ${o}`);
+          break;
+        }
+        case "npm": {
+          const [verb, ...rest] = args;
+          const installs = rest.every((a) => a === pkg.name || a === "@pulumi/pulumi" || /\/pulumi-neon-auth-<version>\.tgz$/.test(a));
+          if (!(verb === "pack" && rest.length === 0) && !(verb === "install" && installs)) problems.push(`${command}: not an npm command of this package`);
+          break;
+        }
+        case "make":
+          if (!makeTargets.includes(args[0])) problems.push(`${command}: no make target ${args[0]}`);
+          break;
+        case "mkdir":
+        case "cd":
+        case "curl":
+          break;
+        default:
+          problems.push(`${command}: ${program} is not a command the README should ask for`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 });

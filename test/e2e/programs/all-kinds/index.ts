@@ -23,7 +23,7 @@ const integrationId = cfg.get("integrationId");
 // Everything else lives inside the integration and takes it as an input: no dependsOn.
 const auth =
   integrationId === undefined
-    ? new AuthIntegration("auth", { projectId, branchId, adopt, databaseName: cfg.get("databaseName") })
+    ? new AuthIntegration("auth", { projectId, branchId, adopt: cfg.getBoolean("adoptIntegration") ?? adopt, databaseName: cfg.get("databaseName") })
     : AuthIntegration.get("auth", integrationId);
 
 const keys = without.has("keys")

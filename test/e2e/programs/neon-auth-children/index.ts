@@ -7,7 +7,8 @@ interface Args {
   settings?: Record<string, unknown>;
   domains: string[];
   oauth: { name: string; providerId: "google" | "github" | "microsoft" | "vercel"; clientId?: string; clientSecret?: string; microsoftTenantId?: string }[];
-  users: { name: string; email: string; displayName?: string; roles?: string[]; recreateOnChange?: boolean }[];
+  /** `secretEmail`: the program wraps the address in pulumi.secret. */
+  users: { name: string; email: string; displayName?: string; roles?: string[]; recreateOnChange?: boolean; secretEmail?: boolean }[];
   /** `<projectId>/<branchId>/<email>` of a user to look up (not managed). */
   lookupUser?: string;
   /** Declare no EmailServer at all (otherwise a shared one when `smtp` is absent). */
@@ -15,25 +16,27 @@ interface Args {
   smtp?: { host: string; port: number; username: string; password: string; senderEmail: string; senderName: string; testRecipient?: string };
 }
 
-// Secrets (client secrets, the SMTP password, the webhook URL) arrive in `args`, a secret.
+// Secrets (client secrets, the SMTP password, the webhook URL) arrive in `args` and are passed
+// as plain values: the constructors make them secrets.
 const args = new pulumi.Config().requireObject<Args>("args");
-const auth = new NeonAuth("auth", {
-  projectId: args.projectId,
-  branchId: args.branchId,
-  ...(args.settings as object),
-  ...(args.settings?.webhooks ? { webhooks: pulumi.secret(args.settings.webhooks as any) } : {}),
-});
+const auth = new NeonAuth("auth", { projectId: args.projectId, branchId: args.branchId, ...(args.settings as object) });
 for (const [i, domain] of args.domains.entries()) new RedirectDomain(`domain-${i}`, { integration: auth, domain });
 for (const o of args.oauth) {
-  const { name, clientSecret, ...rest } = o;
-  new OAuthProvider(name, { integration: auth, ...rest, ...(clientSecret === undefined ? {} : { clientSecret: pulumi.secret(clientSecret) }) });
+  const { name, ...rest } = o;
+  new OAuthProvider(name, { integration: auth, ...rest });
 }
 const users = args.users.map(
-  (u) => new AuthUser(u.name, { integration: auth, email: u.email, name: u.displayName, roles: u.roles, recreateOnChange: u.recreateOnChange }),
+  (u) =>
+    new AuthUser(u.name, {
+      integration: auth,
+      email: u.secretEmail ? pulumi.secret(u.email) : u.email,
+      name: u.displayName,
+      roles: u.roles,
+      recreateOnChange: u.recreateOnChange,
+    }),
 );
 if (args.smtp !== undefined) {
-  const { password, ...rest } = args.smtp;
-  new EmailServer("smtp", { integration: auth, type: "standard", ...rest, password: pulumi.secret(password) });
+  new EmailServer("smtp", { integration: auth, type: "standard", ...args.smtp });
 } else if (!args.noEmail) {
   new EmailServer("smtp", { integration: auth, type: "shared" });
 }

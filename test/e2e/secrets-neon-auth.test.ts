@@ -1,0 +1,135 @@
+/**
+ * The secret census of secrets.test.ts on a NeonAuth stack whose program passes every secret as a
+ * plain value (the webhook URL, the OAuth client secret, the SMTP password) and wraps one user's
+ * email in `pulumi.secret`: the constructors make the first secrets, the provider scrubs the
+ * second from its errors. Looked for in `pulumi stack export`, stack outputs and history, the CLI
+ * output of `up --diff` and `preview --diff`, the engine events of `--debug` runs (less the SDK's
+ * own RPC-response lines, as in secrets.test.ts), provider errors (a 409 that names the user, a
+ * refusal at preview that names it, a 401) and the emulator's request log.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { capture, found } from "./census";
+import { expectNoChanges, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, neonConfig, outOfBand } from "./neon";
+
+const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
+const P = "p-secrets-na";
+const B = `br-main-${P}`;
+const WEBHOOK = ["https://hooks.example.com/in/wh-s3cr3t-1a2b", "https://hooks.example.com/in/wh-s3cr3t-3c4d"] as const;
+const SECRET_EMAIL = "sue.s3cr3t@example.com";
+const TAKEN_EMAIL = "taken.s3cr3t@example.com";
+const MS_SECRET = "ms-secret-s3cr3t-5e6f";
+const SMTP_PW = ["smtp-pw-s3cr3t-7a8b", "smtp-pw-s3cr3t-9c0d"] as const;
+const WRONG_KEY = "wrong-key-s3cr3t-b1c2";
+
+function args(o: { webhook?: string; smtpPassword?: string; taken?: boolean; rename?: boolean } = {}) {
+  return {
+    projectId: P,
+    branchId: B,
+    settings: { appName: "Acme", webhooks: { enabled: true, webhookUrl: o.webhook ?? WEBHOOK[0], enabledEvents: ["user.created"] } },
+    // A wildcard trusted domain, as Neon documents for preview deployments, converges like any other.
+    domains: ["https://app.example.com", "HTTPS://*.My-App-Preview.vercel.app/"],
+    oauth: [{ name: "ms", providerId: "microsoft", clientId: "ms-client", clientSecret: MS_SECRET, microsoftTenantId: "tenant-a" }],
+    users: [
+      { name: "sue", email: o.rename ? `x${SECRET_EMAIL}` : SECRET_EMAIL, displayName: "Sue", roles: ["admin"], secretEmail: true },
+      ...(o.taken ? [{ name: "taken", email: TAKEN_EMAIL, secretEmail: true }] : []),
+    ],
+    smtp: { host: "smtp.example.com", port: 587, username: "mailer", password: o.smtpPassword ?? SMTP_PW[0], senderEmail: "auth@example.com", senderName: "Acme" },
+  };
+}
+
+const { seen, LOUD, debugSeen, debugEvents, DEBUG, failing } = capture();
+
+describe("secrets of a NeonAuth stack given as plain values", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" },
+    // Secret config keeps the values out of the stack's config and history; the program reads
+    // them with requireObject, which hands it plain values: nothing in it says they are secrets.
+    stack: (em) => ({ program: PROGRAM, config: { ...neonConfig(em), args: { value: JSON.stringify(args()), secret: true } } }),
+    ready: (s) => ({ em, e2e } = s),
+  });
+
+  const setArgs = (a: unknown) => e2e.stack.setConfig("args", { value: JSON.stringify(a), secret: true });
+
+  it("up, an update with --diff and debug, three errors; 0 secrets found anywhere", { timeout: 1_200_000 }, async () => {
+    const up = await e2e.stack.up(LOUD);
+    seen.push(up.stdout, up.stderr);
+    expect(up.summary.result).toBe("succeeded");
+    const branchAuth = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/auth`)).json()) as any;
+    expect([...branchAuth.auth.domains].sort()).toEqual(["https://*.my-app-preview.vercel.app", "https://app.example.com"]);
+
+    // An in-place update of the webhook URL and the SMTP password, previewed and applied with --diff and --debug.
+    await setArgs(args({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1] }));
+    const preview = await e2e.stack.preview(DEBUG);
+    debugSeen.push(preview.stdout, preview.stderr);
+    const update = await e2e.stack.up(DEBUG);
+    debugSeen.push(update.stdout, update.stderr);
+    expect(update.summary.resourceChanges).toEqual({ update: 2, same: 5 });
+
+    // A 409 whose message names the user: made outside the stack, then declared with a secret-wrapped email.
+    expect(await outOfBand(em, "POST", `/projects/${P}/branches/${B}/auth/users`, { email: TAKEN_EMAIL, name: "Taken" })).toBe(201);
+    await setArgs(args({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1], taken: true }));
+    const conflict = await failing(() => e2e.stack.up(LOUD));
+    expect(conflict).toContain("AuthUser [redacted]: ");
+    expect(conflict).toContain("already has a user with this email");
+
+    // A refusal at preview whose message names the old address.
+    await setArgs(args({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1], rename: true }));
+    const refused = await failing(() => e2e.stack.preview(LOUD));
+    expect(refused).toContain("[redacted]");
+
+    // A 401, on a change whose PUT carries the webhook URL.
+    await setArgs(args({ webhook: WEBHOOK[0], smtpPassword: SMTP_PW[1] }));
+    await e2e.stack.setConfig("neon-auth:apiKey", { value: WRONG_KEY, secret: true });
+    const unauthorised = await failing(() => e2e.stack.up(LOUD));
+    expect(unauthorised).toContain("401 from ");
+    await e2e.stack.setConfig("neon-auth:apiKey", { value: API_KEY, secret: true });
+    await setArgs(args({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1] }));
+    // Refresh uses the key the last up recorded (README limits): an up with the right key first.
+    const again = await e2e.stack.up(LOUD);
+    seen.push(again.stdout, again.stderr);
+    expect(again.summary.resourceChanges).toEqual({ same: 7 });
+    await expectNoChanges(e2e.stack);
+
+    const exported = e2e.cli("stack", "export");
+    const resources = JSON.parse(exported).deployment.resources as any[];
+    const user = resources.find((r) => r.type.endsWith(":AuthUser") && r.urn.endsWith("::sue"));
+    // The names of the inputs the program made secret, never their values.
+    expect(user.inputs.__secretInputs).toEqual(["email"]);
+    const neonAuth = resources.find((r) => r.type.endsWith(":NeonAuth"));
+    expect(Object.keys(neonAuth.inputs.webhooks)).toEqual(["4dabf18193072939515e22adb298388d", "ciphertext"]);
+    expect(Object.keys(neonAuth.outputs.webhooks)).toEqual(["4dabf18193072939515e22adb298388d", "ciphertext"]);
+
+    const secrets: [string, string][] = [
+      ["API key", API_KEY],
+      ["wrong API key", WRONG_KEY],
+      ["webhook URL", WEBHOOK[0]],
+      ["second webhook URL", WEBHOOK[1]],
+      ["secret-wrapped email", SECRET_EMAIL],
+      ["secret-wrapped email of a user made outside", TAKEN_EMAIL],
+      ["OAuth client secret", MS_SECRET],
+      ["SMTP password", SMTP_PW[0]],
+      ["second SMTP password", SMTP_PW[1]],
+    ];
+    const places: [string, string][] = [
+      ["pulumi stack export (state inputs and outputs)", exported],
+      ["pulumi stack output --json", e2e.cli("stack", "output", "--json")],
+      ["pulumi stack history --json", e2e.cli("stack", "history", "--json")],
+      ["CLI output with --diff, provider errors (a 409, a refusal at preview, a 401)", seen.join("\n")],
+      ["engine events of --debug runs, without the SDK's RPC response messages", debugEvents.join("\n")],
+      ["emulator request log", await (await fetch(`${em.controlUrl}/requests`)).text()],
+    ];
+    expect(debugSeen.join("").length).toBeGreaterThan(10_000); // the debug output really was captured
+    expect(debugEvents.some((e) => e.includes('"severity":"debug"'))).toBe(true);
+    const hits = found(places, secrets);
+    expect(hits).toEqual([]);
+    console.log(
+      `secrets figures (NeonAuth): ${JSON.stringify({ secrets: secrets.length, places: places.length, bytesSearched: places.reduce((n, [, t]) => n + t.length, 0), found: hits.length })}`,
+    );
+  });
+});

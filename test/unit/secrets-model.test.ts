@@ -1,0 +1,44 @@
+/**
+ * The one secrets model: a field is marked secret where its rule is defined (schemas/fields.ts);
+ * the constructors, the redaction of request bodies and errors, and the import file all read
+ * that mark.
+ */
+import { describe, expect, it } from "vitest";
+import { collectSecrets, forgetSecrets, redactText, rememberSecrets, SECRET_FIELDS } from "../../src/client/redact";
+import { authIntegrationInputs } from "../../src/resources/authIntegration";
+import { authUserInputs } from "../../src/resources/authUser";
+import { emailServerInputs } from "../../src/resources/emailServer";
+import { secretOutputs } from "../../src/resources/kit";
+import { neonAuthInputs } from "../../src/resources/neonAuth";
+import { oauthProviderInputs } from "../../src/resources/oauthProvider";
+import { redirectDomainInputs } from "../../src/resources/redirectDomain";
+import { keySet, transferOwnershipResponse } from "../../src/schemas";
+import { secretKeys } from "../../src/schemas/fields";
+
+describe("one secrets model", () => {
+  it("each resource's secret inputs come from the marks on its field rules", () => {
+    expect(secretKeys(neonAuthInputs)).toEqual(["webhooks"]);
+    expect(secretKeys(oauthProviderInputs)).toEqual(["clientSecret"]);
+    expect(secretKeys(emailServerInputs)).toEqual(["password"]);
+    expect([secretKeys(authUserInputs), secretKeys(redirectDomainInputs), secretKeys(authIntegrationInputs)]).toEqual([[], [], []]);
+  });
+
+  it("secret outputs come from the marks on the response fields", () => {
+    expect(secretOutputs(keySet)).toEqual(["pubClientKey", "secretServerKey"]);
+    expect(secretOutputs(transferOwnershipResponse)).toEqual(["url"]);
+  });
+
+  it("redaction knows every marked body field under its wire and program names", () => {
+    expect([...SECRET_FIELDS].sort()).toEqual(
+      ["api_key", "apikey", "authorization", "client_secret", "clientsecret", "envvars", "password", "pub_client_key", "pubclientkey", "secret_server_key", "secretserverkey", "token", "uri", "url", "webhook_url", "webhookurl"].sort(),
+    );
+  });
+
+  it("a webhook URL inside the webhooks setting is collected, so errors are scrubbed of it", () => {
+    forgetSecrets();
+    const url = "https://hooks.example.com/in/tok-9f3a";
+    rememberSecrets(collectSecrets({ webhooks: { enabled: true, webhookUrl: url } }));
+    expect(redactText(`PUT failed for ${url}`)).toBe("PUT failed for [redacted]");
+    forgetSecrets();
+  });
+});
