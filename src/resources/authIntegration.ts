@@ -1,9 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict } from "../client";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, roleName } from "../schemas";
 import { afterWrite, api, appEnv, findIntegration } from "./context";
-import { createConverging } from "./converge";
+import { createOwned } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
 import { deleteUnlessHidden, liveIntegration } from "./parent";
 
@@ -93,26 +92,15 @@ export const integrationHandler: Handler = {
       afterWrite(inputs.projectId);
       return findIntegration(inputs.projectId, inputs.authProvider);
     };
-    const newKeys = async () =>
-      (await createConverging({
-        create: () => api().generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }),
-      })).created!;
-    let keys: KeySet;
-    try {
-      const made = await createConverging({ create: () => api().createIntegration(request), find });
-      keys = made.created ?? (await newKeys());
-    } catch (err) {
-      if (!isConflict(err)) throw err;
-      if (!inputs.adopt) {
-        throw new Error(
-          `${KIND}: project ${inputs.projectId} already has a "${inputs.authProvider}" integration ` +
-            "(made outside this stack or by an interrupted run). Set `adopt: true` to take it over, " +
-            "or delete it first.",
-        );
-      }
-      if (!(await find())) throw err;
-      keys = await newKeys();
-    }
+    const made = await createOwned({
+      create: () => api().createIntegration(request),
+      find,
+      adopt: inputs.adopt,
+      object: `${KIND}: project ${inputs.projectId}'s "${inputs.authProvider}" integration`,
+    });
+    const keys =
+      made.created ??
+      (await createOwned({ create: () => api().generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }) })).created!;
     afterWrite(inputs.projectId);
     const record = await findIntegration(inputs.projectId, inputs.authProvider);
     return { id: joinId(inputs.projectId, inputs.authProvider), outs: outputsOf(inputs, keys, record) };

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { afterWrite, api, findIntegration } from "./context";
-import { createConverging } from "./converge";
+import { createOwned } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
 import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
@@ -45,7 +45,7 @@ export const ownershipTransferHandler: Handler = {
     // A URL nobody saw cannot be used; asking for another is harmless.
     let url: string;
     try {
-      ({ url } = (await createConverging({ create: () => api().transferOwnership(request) })).created!);
+      ({ url } = (await createOwned({ create: () => api().transferOwnership(request) })).created!);
     } catch (err) {
       throw explainMissingIntegration(KIND, inputs.projectId, err);
     }

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { api, appEnv } from "./context";
-import { createConverging } from "./converge";
+import { createOwned } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
 import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
@@ -60,7 +60,7 @@ export const sdkKeysHandler: Handler = {
     // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
     let keys: KeySet;
     try {
-      keys = (await createConverging({ create: () => api().generateSdkKeys(request) })).created!;
+      keys = (await createOwned({ create: () => api().generateSdkKeys(request) })).created!;
     } catch (err) {
       throw explainMissingIntegration(KIND, inputs.projectId, err);
     }

@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, mayHaveActed } from "../client";
 import { projectId, userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import { api } from "./context";
+import { createOwned } from "./converge";
 import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props, secretArgs } from "./kit";
 import { liveUserByEmail, readBackProblem, userById, userTableOf } from "./usersSync";
 import {
@@ -13,6 +13,7 @@ import {
   childId,
   childInputs,
   childOptions,
+  placeOf,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -44,6 +45,7 @@ export const authUserInputs = z
     authProvider: childAuthProvider,
     roles: z.array(token(64)).min(1, { message: "must name at least one role" }).optional(),
     recreateOnChange: z.boolean().optional(),
+    adopt: z.boolean().optional(),
   })
   .superRefine((v, ctx) => generationRules(v, ctx, ["roles"]), despiteIntegration);
 
@@ -58,6 +60,11 @@ interface AuthUserArgsBase {
    * is true. Default false.
    */
   recreateOnChange?: pulumi.Input<boolean>;
+  /**
+   * Take over a user with this address that already exists (made outside this stack) instead of
+   * failing; it needs read-back (see the README). The stack then deletes it on destroy. Default false.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** A user of a project-level AuthIntegration. */
@@ -121,33 +128,39 @@ type Inputs = z.output<typeof authUserInputs>;
 const CREATE_TRIES = 3;
 
 /**
- * Creates the user. A try whose answer was lost is resolved by reading the users table
- * (`neon_auth."user"` on a NeonAuth, `users_sync` at project level): the user is
- * there (taken over) or not (created again); a 409 on such a second try means the lost try made
- * it after all, so the user found by email is taken over. A 409 on the first try is a user made
- * outside this stack, never taken over silently. Without read-back, today's honest errors.
+ * Creates the user, or takes over the one `createOwned` allows: made by a try whose answer was
+ * lost (found by its address in the users table, `neon_auth."user"` on a NeonAuth or `users_sync`,
+ * where it was absent before the first try), or adopted on purpose. Without read-back nothing can be decided after a lost answer: the
+ * honest error says what to look for.
  */
-async function createOrTakeOver(inputs: Inputs): Promise<string> {
+async function createOrTakeOver(inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
   const scope: Scope = { projectId: inputs.projectId, branchId: inputs.branchId };
   const named = inputs.name !== undefined ? { name: inputs.name } : {};
-  let lost: unknown;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const { id } = isBranch(inputs)
-        ? await api().branchAuth.createBranchUser(branchWhere(scope), { email: inputs.email, ...named })
-        : await api().createUser({ project_id: inputs.projectId, auth_provider: inputs.authProvider as "stack", email: inputs.email, ...named });
-      return id;
-    } catch (err) {
-      const missing = explainMissingIntegration(KIND, inputs.projectId, err);
-      if (missing !== err) throw missing;
-      const resolvable = mayHaveActed(err) || (isConflict(err) && lost !== undefined);
-      if (!resolvable && !isConflict(err)) throw err;
-      const found = await liveUserByEmail(scope, inputs.authProvider, inputs.email);
-      if (!resolvable) throw conflict(inputs, err, found?.id);
-      if (found) return found.id;
-      if (found === undefined || attempt >= CREATE_TRIES) throw lostAnswer(inputs, lost ?? err, await readBackProblem(scope, inputs.authProvider));
-      lost = err;
-    }
+  const noReadBack = async (err: unknown) => lostAnswer(inputs, err, await readBackProblem(scope, inputs.authProvider));
+  const find = async () => {
+    const found = await liveUserByEmail(scope, inputs.authProvider, inputs.email);
+    if (found === undefined) throw await noReadBack(new Error("the user could not be read back"));
+    return found ?? undefined;
+  };
+  let why: Error | undefined;
+  try {
+    const made = await createOwned({
+      create: () =>
+        isBranch(inputs)
+          ? api().branchAuth.createBranchUser(branchWhere(scope), { email: inputs.email, ...named })
+          : api().createUser({ project_id: inputs.projectId, auth_provider: inputs.authProvider as "stack", email: inputs.email, ...named }),
+      find,
+      adopt: inputs.adopt,
+      object: `${KIND} ${inputs.email} of ${placeOf(scope)}`,
+      how: { extra: "or look it up without managing it with AuthUser.get" },
+      // Read-back may be off: known only once the first try failed ambiguously.
+      undecidable: (err) => (why = err as Error),
+      attempts: CREATE_TRIES,
+    });
+    return made.created ? { id: made.created.id, adopted: false } : { id: made.found.id, adopted: made.adopted };
+  } catch (err) {
+    if (why !== undefined && err === why) throw await noReadBack(err);
+    throw explainMissingIntegration(KIND, inputs.projectId, err);
   }
 }
 
@@ -157,17 +170,17 @@ async function setRoles(inputs: Inputs, userId: string): Promise<void> {
 }
 
 /** Where the user lives and how it is deleted by hand, for the messages below. */
-function placeOf(inputs: Inputs) {
+function userPlace(inputs: Inputs) {
   const branch = isBranch(inputs);
   return {
     table: userTableOf(inputs),
-    where: branch ? `branch ${inputs.branchId} of project ${inputs.projectId}` : `project ${inputs.projectId}`,
+    where: placeOf(inputs),
     deletePath: branch ? `/projects/${inputs.projectId}/branches/${inputs.branchId}/auth/users/<id>` : `/projects/${inputs.projectId}/auth/users/<id>`,
   };
 }
 
 function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Error {
-  const { table, where, deletePath } = placeOf(inputs);
+  const { table, where, deletePath } = userPlace(inputs);
   return new Error(
     `AuthUser ${inputs.email}: the create request may have reached Neon but its answer was lost, ` +
       `so the user may exist without this stack knowing its id` +
@@ -175,16 +188,6 @@ function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Erro
       `. Look for ${inputs.email} in ${table} of ${where}: if it is there, delete that user ` +
       `(DELETE ${deletePath}) or remove it from this stack, then run ` +
       `\`pulumi up\` again. (${(err as Error).message})`,
-  );
-}
-
-function conflict(inputs: Inputs, err: unknown, foundId: string | undefined): Error {
-  const { table, where, deletePath } = placeOf(inputs);
-  const found = foundId === undefined ? `find its id in ${table}` : `its id is ${foundId}`;
-  return new Error(
-    `AuthUser ${inputs.email}: ${where} already has a user with this email, made outside this stack. ` +
-      `It is not taken over silently: ${found}; look it up with AuthUser.get instead, or delete it (DELETE ${deletePath}) and run ` +
-      `\`pulumi up\` again, or remove it from this stack. (${(err as Error).message})`,
   );
 }
 
@@ -202,13 +205,14 @@ export const userHandler: Handler = {
 
   async create(props) {
     const inputs = parsedInputs(authUserInputs, props);
-    const userId = await createOrTakeOver(inputs);
+    const { id: userId, adopted } = await createOrTakeOver(inputs);
     if (inputs.roles !== undefined) {
       try {
         await setRoles(inputs, userId);
       } catch (err) {
-        // The create fails: leave no user behind that the next `up` would meet as "made outside".
-        await api().branchAuth.deleteBranchUser({ ...branchWhere(inputs), auth_user_id: userId }).catch(() => undefined);
+        // The create fails: leave no user of ours behind that the next `up` would meet as "made
+        // outside". An adopted one was never ours to delete.
+        if (!adopted) await api().branchAuth.deleteBranchUser({ ...branchWhere(inputs), auth_user_id: userId }).catch(() => undefined);
         throw err;
       }
     }
@@ -252,10 +256,10 @@ export const userHandler: Handler = {
 
   async update(_id, olds, news) {
     // Roles are sent when they changed; the rest needs no request: the integration's identity
-    // (state written before it was recorded) and `recreateOnChange`. Roles left out stay as they are.
+    // (state written before it was recorded), `recreateOnChange` and `adopt`. Roles left out stay as they are.
     const inputs = parsedInputs(authUserInputs, news);
     if (inputs.roles !== undefined && JSON.stringify(inputs.roles) !== JSON.stringify(olds.roles)) await setRoles(inputs, olds.userId);
-    return { outs: compact({ ...olds, integration: news.integration, recreateOnChange: news.recreateOnChange, roles: inputs.roles }) };
+    return { outs: compact({ ...olds, integration: news.integration, recreateOnChange: news.recreateOnChange, adopt: news.adopt, roles: inputs.roles }) };
   },
 
   async delete(id, props) {

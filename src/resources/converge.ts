@@ -1,39 +1,93 @@
 /**
- * Convergence of creates whose answer may have been lost (shared by the resources).
+ * Creates whose answer may have been lost, and who owns what they find (shared by the resources).
+ *
+ * The rule of ownership: a create takes over an object only when that object was absent before
+ * its first attempt. An object that existed before (made in the console, by another stack, or by
+ * a run of this stack that was killed) is someone else's until the program says `adopt: true`;
+ * the error is the same whether the service answered 409 or an ambiguous failure hid the answer.
  */
 import { isConflict, mayHaveActed } from "../client";
 
 /**
+ * The one error of an object that exists and is not this stack's: names it, says why it is not
+ * taken over, and the ways out (`adopt: true`, or removing it at Neon).
+ */
+export function notOwned(object: string, how: { adopt?: string; extra?: string } = {}): Error {
+  const adopt = how.adopt ?? "set `adopt: true` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy)";
+  return new Error(
+    `${object} already exists and was not made by this stack (made outside it: in the console, by another stack, ` +
+      `or by a run of this stack that was killed). It is not taken over silently: ${adopt}; or delete it at Neon first` +
+      `${how.extra === undefined ? "" : `; ${how.extra}`}.`,
+  );
+}
+
+/**
  * Creates an object through a POST, which the client does not replay once the request may have
  * reached the server (an answer lost, or a connection reset after sending: the client cannot
- * tell the two apart). After such a failure:
+ * tell the two apart). Without `find` (a new SDK key set, a transfer URL) asking again is
+ * harmless: what a lost attempt made was never seen by anyone, and nothing can be taken over.
  *
- * - with `find` (objects with a natural key): the object is looked up. Found: the earlier
- *   attempt acted, and the caller takes it over (`{ found }`). Absent: the server did not act,
- *   so asking again cannot make a second one. A 409 on a later attempt means an earlier one
- *   acted after all; it is looked up once more.
- * - without `find` (a new SDK key set, a transfer URL): asking again is harmless; what the lost
- *   attempt made was never seen by anyone.
+ * With `find` (objects with a natural key), ownership is decided by what existed before:
+ * - `find` is asked once before the first POST. An object found there is not ours: with `adopt`
+ *   it is returned as `{ adopted }` (no POST), otherwise `notOwned` (no POST either: the service
+ *   would answer 409).
+ * - After an ambiguous failure, or a 409 on a later attempt (an earlier one acted after all), an
+ *   object found is the one our attempt made (`{ found }`); absent, the server did not act and
+ *   the POST is sent again. A 409 on the first attempt is someone who made it since the read.
+ * - When the read before could not be made (`find` threw, say users without read-back), the
+ *   first attempt decides alone, and an ambiguous failure is `undecidable`'s error.
  *
  * At most `attempts` POSTs (default 5); every other error is thrown as it is.
  */
-export async function createConverging<C, F>(opts: {
+export async function createOwned<C, F>(opts: {
   create: () => Promise<C>;
   find?: () => Promise<F | undefined>;
+  /** The object in words, for `notOwned` (`RedirectDomain https://a.example.com of project p-1`). */
+  object?: string;
+  adopt?: boolean;
+  /** The error when `find` could not read before and an attempt failed ambiguously. */
+  undecidable?: (err: unknown) => Error;
+  /** Ways out beyond adopting, said in the error. */
+  how?: Parameters<typeof notOwned>[1];
   attempts?: number;
-}): Promise<{ created: C; found?: undefined } | { found: F; created?: undefined }> {
+}): Promise<{ created: C; found?: undefined; adopted?: undefined } | { found: F; created?: undefined; adopted: boolean }> {
   const attempts = opts.attempts ?? 5;
+  const refuse = () => notOwned(opts.object ?? "The object", opts.how);
+  let knownAbsent = opts.find === undefined;
+  if (opts.find) {
+    let before: F | undefined;
+    try {
+      before = await opts.find();
+      knownAbsent = before === undefined;
+    } catch (err) {
+      if (opts.undecidable === undefined) throw err;
+    }
+    if (before !== undefined) {
+      if (opts.adopt) return { found: before, adopted: true };
+      throw refuse();
+    }
+  }
   let lost = false;
   for (let attempt = 1; ; attempt++) {
     try {
       return { created: await opts.create() };
     } catch (err) {
-      const conflictAfterLoss = lost && isConflict(err);
-      if (!mayHaveActed(err) && !conflictAfterLoss) throw err;
+      if (isConflict(err) && !lost) {
+        // Made by someone else between our read and our POST (or never read: a first-try 409).
+        if (!opts.find) throw err;
+        if (opts.adopt) {
+          const existing = await opts.find();
+          if (existing !== undefined) return { found: existing, adopted: true };
+          throw err;
+        }
+        throw refuse();
+      }
+      if (!mayHaveActed(err) && !(lost && isConflict(err))) throw err;
       if (opts.find) {
+        if (!knownAbsent) throw opts.undecidable!(err);
         const found = await opts.find();
-        if (found !== undefined) return { found };
-        if (conflictAfterLoss) throw err;
+        if (found !== undefined) return { found, adopted: false };
+        if (isConflict(err)) throw err;
       }
       if (attempt >= attempts) throw err;
       lost = true;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isNotFound, redactText } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
+import { notOwned } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
@@ -10,6 +11,7 @@ import {
   childId,
   childInputs,
   childOptions,
+  placeOf,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -43,6 +45,7 @@ export const emailServerInputs = z
     password: smtpPassword.optional(),
     senderEmail: z.string().trim().pipe(email).optional(),
     senderName: senderName.optional(),
+    adopt: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["testRecipient"]);
@@ -75,6 +78,11 @@ interface EmailServerArgsBase {
   senderEmail?: pulumi.Input<string>;
   /** Display name the mail is sent from (required for `standard`). */
   senderName?: pulumi.Input<string>;
+  /**
+   * Take over an SMTP configuration that is already set (by hand or by another stack) instead of
+   * failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** The email server of a project-level AuthIntegration. */
@@ -155,7 +163,7 @@ async function apply(inputs: Inputs): Promise<Props> {
   }
   afterWrite(scopeOf(where));
   if (inputs.testRecipient !== undefined && inputs.type === "standard") await smtpTest(inputs);
-  return propsOf(where, inputs.integration, server, inputs.password, inputs.testRecipient);
+  return { ...propsOf(where, inputs.integration, server, inputs.password, inputs.testRecipient), ...compact({ adopt: inputs.adopt }) };
 }
 
 /** The opt-in check: Neon sends a test mail through the saved SMTP settings. */
@@ -185,14 +193,28 @@ export const emailServerHandler: Handler = {
         identityRule(olds),
         { name: "type" },
         ...SMTP_FIELDS.map((name) => ({ name })),
+        { name: "adopt" },
       ],
       { deleteBeforeReplace: true },
     );
   },
 
-  // PATCH sets the whole configuration, so a lost answer is safely replayed by the client.
+  // PATCH sets the whole configuration, so a lost answer is safely replayed by the client. The one
+  // question is ownership: Neon's default (shared) is nobody's; an SMTP server someone set is theirs.
   async create(props) {
     const inputs = parsedInputs(emailServerInputs, props);
+    const where = scope(inputs);
+    if (!inputs.adopt) {
+      const current = await calls(where).get().catch((err: unknown) => {
+        if (isNotFound(err)) return undefined; // no integration: the write below says so
+        throw err;
+      });
+      if (current?.type === "standard") {
+        throw notOwned(`${KIND}: the email server of ${placeOf(where)} (SMTP ${current.host}:${current.port})`, {
+          adopt: "set `adopt: true` on this EmailServer to take it over on purpose (its settings are then overwritten, and the other owner's are lost)",
+        });
+      }
+    }
     return { id: childId(inputs, "email-server"), outs: await apply(inputs) };
   },
 
@@ -203,7 +225,7 @@ export const emailServerHandler: Handler = {
     if (!parent) return {};
     try {
       const server = await calls(where).get();
-      const current = propsOf(where, parent.identity, server as ApiEmailServer, props.password, props.testRecipient);
+      const current = { ...propsOf(where, parent.identity, server as ApiEmailServer, props.password, props.testRecipient), ...compact({ adopt: props.adopt }) };
       return { id, props: current, inputs: current };
     } catch (err) {
       if (isNotFound(err)) return {};
@@ -215,7 +237,7 @@ export const emailServerHandler: Handler = {
     const inputs = parsedInputs(emailServerInputs, news);
     // Only the integration's identity changed (state written before it was recorded): no request.
     const settings = ["type", ...SMTP_FIELDS] as const;
-    if (settings.every((f) => olds[f] === inputs[f])) return { outs: compact({ ...olds, integration: inputs.integration, testRecipient: inputs.testRecipient }) };
+    if (settings.every((f) => olds[f] === inputs[f])) return { outs: compact({ ...olds, integration: inputs.integration, testRecipient: inputs.testRecipient, adopt: inputs.adopt }) };
     return { outs: await apply(inputs) };
   },
 
@@ -263,6 +285,8 @@ export class EmailServer extends pulumi.dynamic.Resource {
   declare readonly senderEmail: pulumi.Output<string | undefined>;
   /** Sender display name (for `standard`). */
   declare readonly senderName: pulumi.Output<string | undefined>;
+  /** Whether an SMTP configuration set elsewhere was (or may be) taken over at creation. */
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: EmailServerArgs, opts?: pulumi.CustomResourceOptions) {
     super(

@@ -7,7 +7,8 @@
 import "../nodeVersion";
 import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
 import { configure } from "./context";
-import { MODULE, type Kind, type Props } from "./kit";
+import { joinId, MODULE, type Kind, type Props } from "./kit";
+import { childId, type Scope } from "./parent";
 import { handler } from "./runtime";
 
 /** The kinds whose whole state can be read back from the service. */
@@ -103,4 +104,44 @@ function secretsMarked(props: Props): Props {
       SECRET_FIELDS.has(k.toLowerCase()) || collectSecrets(v).length > 0 ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) } : v,
     ]),
   );
+}
+
+/** The natural id of a pending create of an importable kind, from its (checked) inputs. */
+const PENDING_ID: Record<ImportableKind, (i: Props) => string | undefined> = {
+  RedirectDomain: (i) => i.domain && childId(i as Scope, i.domain),
+  OAuthProvider: (i) => i.providerId && childId(i as Scope, i.providerId),
+  EmailServer: (i) => childId(i as Scope, "email-server"),
+  NeonAuth: (i) => i.branchId && joinId(i.projectId, i.branchId),
+};
+
+/**
+ * For the recovery from a killed `up`: the import file of this package's pending creates (from
+ * `pulumi stack export`) that the dead run did make, found at Neon by their natural ids. Imported
+ * (`pulumi import --file`, after `pulumi refresh --clear-pending-creates`), they are this stack's
+ * again, which a new create could not tell from objects made by someone else; the ones the dead
+ * run never sent are left out, and the next `up` makes them. Kinds without a natural id (users,
+ * key sets, transfers, the project-level integration) are left out too. (Pulumi 3.259's
+ * `refresh --import-pending-creates` drops a dynamic resource's pending create instead of
+ * importing it, hence a file.) The README's troubleshooting section shows the whole recovery.
+ */
+export async function pendingImportFile(
+  stackExport: { deployment?: { pending_operations?: unknown[] } },
+  options: ImportFileOptions = {},
+): Promise<ImportFile> {
+  const prefix = `pulumi-nodejs:dynamic/${MODULE}:`;
+  const file: ImportFile = { resources: [] };
+  for (const op of stackExport.deployment?.pending_operations ?? []) {
+    const { type, resource } = op as { type?: string; resource?: { type?: string; urn?: string; inputs?: Props } };
+    if (type !== "creating" || !resource?.type?.startsWith(prefix) || resource.urn === undefined) continue;
+    const kind = resource.type.slice(prefix.length) as ImportableKind;
+    const id = PENDING_ID[kind]?.(resource.inputs ?? {});
+    if (typeof id !== "string" || !resource.inputs?.projectId) continue;
+    try {
+      file.resources.push(...(await importFile([{ kind, name: resource.urn.split("::").pop()!, id }], options)).resources);
+    } catch (err) {
+      if (err instanceof NeonConfigError && err.message.endsWith("does not exist at Neon")) continue;
+      throw err;
+    }
+  }
+  return file;
 }

@@ -5,9 +5,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict } from "../client";
+import { isNotFound } from "../client";
 import * as s from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
+import { createOwned } from "./converge";
 import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type Props, secretArgs } from "./kit";
 import { deleteUnlessHidden, liveBranchAuth } from "./parent";
 
@@ -35,7 +36,8 @@ const AREAS = {
 type Area = keyof typeof AREAS;
 
 /** @internal Runtime input rules; kept out of the published types. */
-export const neonAuthInputs = z.strictObject({
+export const neonAuthInputs = z
+  .strictObject({
   projectId: s.projectId,
   branchId: s.branchId,
   authProvider: z.enum(["better_auth", "stack"], { message: 'must be "better_auth" or "stack"' }).default("better_auth"),
@@ -44,7 +46,14 @@ export const neonAuthInputs = z.strictObject({
   appName: s.text(256).optional(),
   allowLocalhost: z.boolean().optional(),
   ...Object.fromEntries(Object.entries(AREAS).map(([k, v]) => [k, v.optional()])) as { [K in Area]: z.ZodOptional<(typeof AREAS)[K]> },
-});
+  adopt: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    // What the service refuses must fail at preview, not after auth is enabled.
+    if (v.webhooks?.enabled === true && v.webhooks.webhookUrl === undefined) {
+      ctx.addIssue({ code: "custom", path: ["webhooks", "webhookUrl"], message: "is required when webhooks.enabled is true (Neon refuses enabled webhooks without a URL)" });
+    }
+  });
 type Inputs = z.infer<typeof neonAuthInputs>;
 
 const SETTINGS = ["appName", "allowLocalhost", ...(Object.keys(AREAS) as Area[])] as const;
@@ -63,6 +72,7 @@ const FIELDS = [
   { name: "authProvider", replaces: true },
   { name: "databaseName", replaces: true },
   { name: "deleteDataOnDestroy" },
+  { name: "adopt" },
   ...SETTINGS.map((name) => ({ name })),
 ] as const;
 
@@ -120,6 +130,16 @@ function outputsOf(inputs: Props, record: s.BranchIntegration): Props {
   });
 }
 
+/** The branch's integration, or undefined when auth is not enabled on it (a 404). */
+async function enabled(p: Where): Promise<s.BranchIntegration | undefined> {
+  try {
+    return await api().branchAuth.getBranchAuth(p);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const neonAuthHandler: Handler = {
   async check(_olds, news) {
@@ -133,20 +153,40 @@ export const neonAuthHandler: Handler = {
   async create(props) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, props);
     const p = where(inputs);
-    try {
-      await api().branchAuth.enableBranchAuth(p, compact({ auth_provider: inputs.authProvider, database_name: inputs.databaseName }));
-    } catch (err) {
-      if (!isConflict(err)) throw err;
-      throw new Error(
-        `${KIND}: branch ${inputs.branchId} of project ${inputs.projectId} already has Neon Auth enabled (outside this ` +
-          "stack, or by an interrupted run). Import it (importFile with kind NeonAuth and id " +
-          `${joinId(inputs.projectId, inputs.branchId)}), or disable it first.`,
-      );
+    const id = joinId(inputs.projectId, inputs.branchId);
+    await createOwned({
+      create: () => api().branchAuth.enableBranchAuth(p, compact({ auth_provider: inputs.authProvider, database_name: inputs.databaseName })),
+      find: () => {
+        afterWrite(scopeOf(inputs));
+        return enabled(p);
+      },
+      adopt: inputs.adopt,
+      object: `${KIND}: Neon Auth on branch ${inputs.branchId} of project ${inputs.projectId}`,
+      how: {
+        adopt: "set `adopt: true` on this NeonAuth to take it over on purpose (this stack then manages its settings and disables it on destroy)",
+        extra: `or, if a killed run of this stack enabled it, import it as the README's recovery from interrupted runs says (id ${id})`,
+      },
+    });
+    // Each setting is its own request. One that fails leaves auth enabled: the engine records the
+    // NeonAuth with the settings written so far (a partial create), and the next `up` writes the rest.
+    const done: Props = { ...inputs };
+    for (const area of SETTINGS) delete done[area];
+    for (const area of SETTINGS) {
+      if (inputs[area] === undefined) continue;
+      try {
+        await write(p, area, inputs[area]);
+      } catch (err) {
+        afterWrite(scopeOf(inputs));
+        const record = await enabled(p).catch(() => undefined);
+        // The engine shows `reasons` for such a partial create, so the whole message goes there.
+        const message = `${KIND}: Neon Auth is enabled on branch ${inputs.branchId}, but setting ${area} failed; the next \`pulumi up\` sets it again. (${(err as Error).message})`;
+        throw Object.assign(new Error(message), { id, properties: record ? outputsOf(done, record) : compact(done), reasons: [message] });
+      }
+      done[area] = inputs[area];
     }
-    for (const area of SETTINGS) if (inputs[area] !== undefined) await write(p, area, inputs[area]);
     afterWrite(scopeOf(inputs));
     const record = await api().branchAuth.getBranchAuth(p);
-    return { id: joinId(inputs.projectId, inputs.branchId), outs: outputsOf(inputs, record) };
+    return { id, outs: outputsOf(inputs, record) };
   },
 
   async read(id, props) {
@@ -163,6 +203,7 @@ export const neonAuthHandler: Handler = {
       authProvider: record.auth_provider,
       databaseName: props.databaseName,
       deleteDataOnDestroy: props.deleteDataOnDestroy ?? false,
+      adopt: props.adopt,
       ...(await liveSettings(p, record, managed)),
     });
     return { id, props: outputsOf(inputs, record), inputs };
@@ -261,6 +302,12 @@ export interface NeonAuthArgs {
   appName?: pulumi.Input<string>;
   /** Whether sign-in from localhost is allowed (the service's default is true). */
   allowLocalhost?: pulumi.Input<boolean>;
+  /**
+   * Take over Neon Auth that is already enabled on the branch (by hand, by another stack) instead
+   * of failing: this stack then manages the settings it declares and disables auth on destroy.
+   * Default false.
+   */
+  adopt?: pulumi.Input<boolean>;
   /** Only the fields given are managed. */
   emailAndPassword?: pulumi.Input<EmailAndPasswordSettings>;
   /** The organization plugin: only the fields given are managed. */

@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound, NeonApiError } from "../client";
+import { isNotFound, NeonApiError } from "../client";
 import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId as ProjectProviderId, type UpdateOAuthProviderRequest } from "../schemas";
 import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
-import { createConverging } from "./converge";
+import { createOwned } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
@@ -13,6 +13,7 @@ import {
   childId,
   childInputs,
   childOptions,
+  placeOf,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -199,21 +200,17 @@ export const oauthProviderHandler: Handler = {
       return findProvider(inputs, inputs.providerId);
     };
     try {
-      // After a lost answer the provider is found by its id and given the wanted credentials.
-      const made = await createConverging({ create: () => calls(inputs).add(body), find });
+      // Found after a lost answer (ours) or adopted on purpose: given the declared credentials.
+      const made = await createOwned({
+        create: () => calls(inputs).add(body),
+        find,
+        adopt: inputs.adopt,
+        object: `${KIND} ${inputs.providerId} of ${placeOf(inputs)}`,
+      });
       afterWrite(scopeOf(inputs));
-      return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(inputs, made.found!) };
+      return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(inputs, made.found) };
     } catch (err) {
-      if (!isConflict(err)) throw explainUnshareable(inputs, explainMissingIntegration(KIND, inputs.projectId, err));
-      if (!inputs.adopt) {
-        throw new Error(
-          `${KIND} ${inputs.providerId}: project ${inputs.projectId} already has this provider ` +
-            "(made outside this stack or by an interrupted run). Set `adopt: true` to take it over, or delete it first.",
-        );
-      }
-      const existing = await find();
-      if (!existing) throw err;
-      return { id, outs: await converge(inputs, existing) };
+      throw explainUnshareable(inputs, explainMissingIntegration(KIND, inputs.projectId, err));
     }
   },
 

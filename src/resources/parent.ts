@@ -63,6 +63,11 @@ export function branchWhere(s: Scope): { project_id: string; branch_id: string }
   return { project_id: s.projectId, branch_id: s.branchId! };
 }
 
+/** @internal Where a child lives, in words, for errors: `project p-1` or `branch br-1 of project p-1`. */
+export function placeOf(s: Scope): string {
+  return s.branchId === undefined ? `project ${s.projectId}` : `branch ${s.branchId} of project ${s.projectId}`;
+}
+
 /**
  * @internal
  * A child's id: `<projectId>/<...>` for the project-level generation (unchanged), and

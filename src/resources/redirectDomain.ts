@@ -1,13 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isConflict, isNotFound } from "../client";
+import { isNotFound } from "../client";
 import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
 import { afterWrite, api, scopeOf, sharedList } from "./context";
-import { createConverging } from "./converge";
+import { createOwned } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
+  placeOf,
   childAuthProvider,
   childId,
   childInputs,
@@ -43,6 +44,8 @@ export const redirectDomainInputs = z
     integration: integrationIdentity,
     domain: trustedDomainInput,
     authProvider: childAuthProvider,
+    // Optional, not false by default: state written before it existed shows no change.
+    adopt: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, []);
@@ -60,6 +63,11 @@ export interface RedirectDomainArgs {
   integration: ParentIntegration;
   /** An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path. */
   domain: pulumi.Input<string>;
+  /**
+   * Take over this origin when it is already on the list (made outside this stack) instead of
+   * failing. Default false. The stack then removes it on destroy.
+   */
+  adopt?: pulumi.Input<boolean>;
 }
 
 const fields = (olds: Props, news: Props) =>
@@ -69,6 +77,7 @@ const fields = (olds: Props, news: Props) =>
     identityRule(olds),
     { name: "domain", replaces: true },
     { name: "authProvider", replaces: true },
+    { name: "adopt" },
   ] as const;
 
 async function isListed(s: Scope, origin: string): Promise<boolean> {
@@ -96,21 +105,22 @@ export const redirectDomainHandler: Handler = {
 
   async create(props) {
     const inputs = parsedInputs(redirectDomainInputs, props);
-    // A domain is nothing but its name: if it is listed after a lost answer or a conflict,
-    // it is exactly what was asked for.
     const listed = async () => {
       afterWrite(scopeOf(inputs));
       return (await isListed(inputs, inputs.domain)) || undefined;
     };
     const body = { domain: inputs.domain, auth_provider: inputs.authProvider };
     try {
-      await createConverging({
+      // A domain is nothing but its name: one this stack may take over is exactly what was asked for.
+      await createOwned({
         create: () =>
           isBranch(inputs) ? api().branchAuth.addBranchDomain(branchWhere(inputs), body) : api().addDomain(inputs.projectId, body as { domain: string; auth_provider: "stack" }),
         find: listed,
+        adopt: inputs.adopt,
+        object: `${KIND} ${inputs.domain} of ${placeOf(inputs)}`,
       });
     } catch (err) {
-      if (!isConflict(err) || !(await listed())) throw explainMissingIntegration(KIND, inputs.projectId, err);
+      throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
     afterWrite(scopeOf(inputs));
     return { id: childId(inputs, inputs.domain), outs: compact({ ...inputs }) };
@@ -128,13 +138,13 @@ export const redirectDomainHandler: Handler = {
       throw err;
     }
     const provider = props.authProvider ?? parent.record.auth_provider ?? "stack";
-    const inputs = compact({ ...where, integration: parent.identity, domain: origin, authProvider: provider });
+    const inputs = compact({ ...where, integration: parent.identity, domain: origin, authProvider: provider, adopt: props.adopt });
     return { id, props: inputs, inputs };
   },
 
   async update(_id, olds, news) {
-    // Only the integration's identity can change in place (state written before it was recorded).
-    return { outs: { ...olds, integration: news.integration } };
+    // Only the integration's identity (state written before it was recorded) and `adopt` change in place.
+    return { outs: { ...olds, integration: news.integration, adopt: news.adopt } };
   },
 
   async delete(id, props) {
@@ -164,6 +174,8 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly domain: pulumi.Output<string>;
   /** The auth provider, from the integration. */
   declare readonly authProvider: pulumi.Output<string>;
+  /** Whether an existing origin was (or may be) taken over at creation. */
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts)), MODULE, KIND);

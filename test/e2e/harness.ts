@@ -154,3 +154,32 @@ export function fullSetup(
     stack: (em) => ({ program: path.resolve(__dirname, "../../examples/full-setup"), config: fullSetupConfig(em, config) }),
   };
 }
+
+/**
+ * SIGKILL of a process and every process under it, as when a CI job is cancelled (plugins run in
+ * process groups of their own, so a group kill would miss them): the tree is read from /proc first.
+ */
+export function killTree(pid: number): void {
+  const parents = new Map<number, number>();
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const tree = [pid];
+  const walk = (p: number) => {
+    for (const [child, parent] of parents) if (parent === p) (tree.push(child), walk(child));
+  };
+  walk(pid);
+  for (const p of tree) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -2,9 +2,10 @@
  * The CLI killed in the middle of an `up` of the full example with 100 extra domains (SIGKILL
  * of the CLI and every process under it: the language host, the program and the dynamic
  * provider, as when a CI job is cancelled). Then the recovery that the README documents for a file
- * (self-managed) backend: `pulumi cancel` (drops the lock the dead run left), `pulumi refresh
- * --clear-pending-creates` (drops the creates the engine never heard back about and reads the
- * rest), `pulumi up`. The stack then converges to exactly the declared state: no duplicate, no
+ * (self-managed) backend: `pulumi cancel` (drops the lock the dead run left), the import file of
+ * the pending creates the dead run did make (`pendingImportFile`), `pulumi refresh
+ * --clear-pending-creates` (drops the pending creates and reads the rest), `pulumi import --file`,
+ * `pulumi up`. The stack then converges to exactly the declared state: no duplicate, no
  * orphan, no pending operation.
  */
 import { execFile, spawn } from "node:child_process";
@@ -12,8 +13,9 @@ import * as fs from "node:fs";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
-import { requestLog, snapshot } from "./neon";
+import { pendingImportFile } from "../../src/resources/importFile";
+import { changesOf, fullSetup, killTree, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, requestLog, snapshot } from "./neon";
 
 const PROJECT = "p-interrupt";
 const BRANCH = "br-main-p-interrupt";
@@ -48,7 +50,7 @@ describe("an up killed half-way recovers as documented", () => {
 
   const TOTAL = 1 + 1 + 1 + 2 + 3 + EXTRA + 1 + 2;
 
-  it("kill -9 mid-up, then cancel, refresh --clear-pending-creates, up", { timeout: 600_000 }, async () => {
+  it("kill -9 mid-up, then cancel, import what the dead run made, refresh --clear-pending-creates, up", { timeout: 600_000 }, async () => {
     const child = spawn(
       "pulumi",
       ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--cwd", e2e.dir, "--stack", e2e.stack.name],
@@ -66,14 +68,7 @@ describe("an up killed half-way recovers as documented", () => {
       added = (await requestLog(em)).filter((e: any) => e.method === "POST" && e.route === "/projects/{project_id}/auth/domains").length;
     }
     expect(added, out).toBeGreaterThanOrEqual(KILL_AFTER_DOMAINS);
-    // The CLI and every process under it (plugins run in process groups of their own).
-    for (const pid of [child.pid!, ...descendants(child.pid!)]) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
+    killTree(child.pid!);
     await exited;
     // Let requests that were on the wire land, then take stock of what the dead run left.
     await new Promise((r) => setTimeout(r, 500));
@@ -85,11 +80,18 @@ describe("an up killed half-way recovers as documented", () => {
     expect((await pendingOperations()).length).toBeGreaterThan(0);
 
     // The dead run left its lock: updates and refreshes refuse to start until `pulumi cancel`.
+    // Its pending creates that it did make are this stack's: imported from the file the package
+    // writes (so that the next `up` does not meet them as objects made by someone else); the rest
+    // are cleared, and the next `up` makes them.
     const refresh = () => cli("refresh", "--clear-pending-creates", "--yes", "--skip-preview");
     await expect(refresh()).rejects.toThrow(/currently locked/);
     await cli("cancel", "--yes");
+    const file = await pendingImportFile(JSON.parse(await cli("stack", "export")), { apiKey: API_KEY, apiUrl: em.url });
+    const importFilePath = `${e2e.dir}/import.json`;
+    fs.writeFileSync(importFilePath, JSON.stringify(file));
     await refresh();
     expect(await pendingOperations()).toEqual([]);
+    if (file.resources.length > 0) await cli("import", "--yes", "--file", importFilePath, "--generate-code=false");
 
     const up = await e2e.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
@@ -121,23 +123,3 @@ describe("an up killed half-way recovers as documented", () => {
     console.log(`interruption figures: ${JSON.stringify({ domainsAtKill: atKill.domains.length, createdOnRecovery: created })}`);
   });
 });
-
-/** Every process below `pid`, found through /proc (children first listed last). */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const d of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
-      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, parent] of parents) if (parent === p) (out.push(child), walk(child));
-  };
-  walk(pid);
-  return out;
-}

@@ -83,7 +83,7 @@ describe("secrets stay secret", () => {
     ).toBe(200);
     await e2e.stack.setConfig("without", { value: "[]" });
     const conflict = await failing(() => e2e.stack.up(LOUD));
-    expect(conflict).toContain("OAuthProvider github: project p-secrets already has this provider");
+    expect(conflict).toContain("OAuthProvider github of project p-secrets already exists and was not made by this stack");
 
     // A 401: a wrong key, on a change whose PATCH carries the SMTP password.
     await e2e.stack.setConfig("without", { value: JSON.stringify(["oauth"]) });

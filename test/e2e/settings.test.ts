@@ -107,7 +107,8 @@ describe("settings: where the key and URL come from", () => {
       "neon-auth:apiKey": { value: API_KEY, secret: true },
     });
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^404 from POST \/projects\/auth\/create: .*\(request id [^)]+\)/);
+    // The create's first request: the read of what exists before it (ownership, converge.ts).
+    expect(errors[0]).toMatch(/^404 from GET \/projects\/[a-z0-9-]+\/auth\/integrations: .*\(request id [^)]+\)/);
     expect(errors[0]!.endsWith(`; Neon API at ${wrong} (base URL from neon-auth:apiUrl)`)).toBe(true);
     expect(requests).toEqual([]); // nothing reached the API's own routes
   });
@@ -119,7 +120,7 @@ describe("settings: where the key and URL come from", () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
       new RegExp(
-        `^network error on POST /projects/auth/create: ECONNREFUSED: .*; Neon API at ${escape(url)} ` +
+        `^network error on GET /projects/[a-z0-9-]+/auth/integrations: ECONNREFUSED: .*; Neon API at ${escape(url)} ` +
           "\\(base URL from neon-auth:apiUrl\\); gave up after 3 attempts$",
       ),
     );

@@ -1,7 +1,9 @@
 /**
- * AuthUser's create against read-back, with the API and users_sync faked: a lost answer takes over
- * the user found by address; not found, it creates again, and a 409 on that try takes over; a 409
- * on the first try (a user made outside) is never taken over; without read-back, today's error.
+ * AuthUser's create against read-back, with the API and users_sync faked. The address is read once
+ * before the first POST: a user there is not ours (refused, no POST; taken over only with `adopt`).
+ * Absent then, a lost answer takes over the user found by address; not found, it creates again,
+ * and a 409 on that try takes over; a 409 on the first try (a user made since) is never taken
+ * over; without read-back, today's error.
  * And the setting that turns read-back off.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -38,7 +40,7 @@ beforeEach(() => {
 describe("AuthUser create with read-back", () => {
   it("takes over the user a lost create made, found by address, without a second POST", async () => {
     fake.createUser.mockRejectedValueOnce(lostAnswer());
-    fake.byEmail.mockResolvedValueOnce(row("u-1"));
+    fake.byEmail.mockResolvedValueOnce(null).mockResolvedValueOnce(row("u-1"));
     expect((await userHandler.create(props)).id).toBe("u-1");
     expect(fake.createUser).toHaveBeenCalledTimes(1);
     expect(fake.byEmail).toHaveBeenCalledWith({ projectId: P }, "stack", "ada@example.com");
@@ -46,24 +48,33 @@ describe("AuthUser create with read-back", () => {
 
   it("creates again when the lost try made nothing; a 409 on that try takes over the user then found", async () => {
     fake.createUser.mockRejectedValueOnce(lostAnswer()).mockResolvedValueOnce({ id: "u-2" });
-    fake.byEmail.mockResolvedValueOnce(null);
+    fake.byEmail.mockResolvedValueOnce(null).mockResolvedValueOnce(null);
     expect((await userHandler.create(props)).id).toBe("u-2");
 
     fake.createUser.mockRejectedValueOnce(lostAnswer()).mockRejectedValueOnce(conflict());
-    fake.byEmail.mockResolvedValueOnce(null).mockResolvedValueOnce(row("u-3"));
+    fake.byEmail.mockResolvedValueOnce(null).mockResolvedValueOnce(null).mockResolvedValueOnce(row("u-3"));
     expect((await userHandler.create(props)).id).toBe("u-3");
   });
 
-  it("never takes over on a first-try 409, and says the id it found", async () => {
-    fake.createUser.mockRejectedValueOnce(conflict());
+  it("never takes over a user that was there before the first try, lost answer or not", async () => {
+    const refused = /AuthUser ada@example\.com of project p-unit already exists and was not made by this stack .* set `adopt: true`/;
     fake.byEmail.mockResolvedValueOnce(row("u-4"));
-    await expect(userHandler.create(props)).rejects.toThrow(/made outside this stack\. It is not taken over silently: its id is u-4/);
+    await expect(userHandler.create(props)).rejects.toThrow(refused);
+    expect(fake.createUser).toHaveBeenCalledTimes(0); // the service would answer 409
+
+    fake.createUser.mockRejectedValueOnce(conflict()); // made between the read and the POST
+    fake.byEmail.mockResolvedValueOnce(null);
+    await expect(userHandler.create(props)).rejects.toThrow(refused);
+
+    fake.byEmail.mockResolvedValueOnce(row("u-5"));
+    expect((await userHandler.create({ ...props, adopt: true })).id).toBe("u-5");
+    expect(fake.createUser).toHaveBeenCalledTimes(1);
   });
 
   it("without read-back keeps the lost-answer error, with the reason", async () => {
     fake.createUser.mockRejectedValueOnce(lostAnswer());
-    fake.byEmail.mockResolvedValueOnce(undefined);
-    fake.problem.mockResolvedValueOnce("the database refused the connection");
+    fake.byEmail.mockResolvedValue(undefined);
+    fake.problem.mockResolvedValue("the database refused the connection");
     await expect(userHandler.create(props)).rejects.toThrow(
       /answer was lost, so the user may exist without this stack knowing its id, and it cannot be read back from neon_auth\.users_sync \(the database refused the connection\)/,
     );

@@ -14,7 +14,7 @@ const projectId = cfg.require("projectId");
 const branchId = cfg.get("branchId") ?? "br-unused";
 /** Kinds to leave out (deletes): any of keys, transfer, user, oauth, domain, email. */
 const without = new Set(cfg.getObject<string[]>("without") ?? []);
-/** Take over an integration and an OAuth provider that already exist. */
+/** Take over what already exists: the integration and every child. */
 const adopt = cfg.getBoolean("adopt") ?? false;
 
 /** An integration made outside the stack (`<projectId>/<provider>`): looked up, not created. */
@@ -36,6 +36,7 @@ if (!without.has("user")) {
     email: cfg.get("userEmail") ?? "ada@example.com",
     name: cfg.get("userName") ?? "Ada",
     recreateOnChange: cfg.getBoolean("recreateUser"),
+    ...(adopt ? { adopt } : {}),
   });
 }
 if (!without.has("oauth")) {
@@ -48,7 +49,7 @@ if (!without.has("oauth")) {
   });
 }
 if (!without.has("domain")) {
-  new RedirectDomain("domain", { integration: auth, domain: cfg.get("domain") ?? "https://app.example.com" });
+  new RedirectDomain("domain", { integration: auth, domain: cfg.get("domain") ?? "https://app.example.com", ...(adopt ? { adopt } : {}) });
   for (const domain of cfg.getObject<string[]>("moreDomains") ?? []) {
     new RedirectDomain(`domain-${new URL(domain).host}`, { integration: auth, domain });
   }
@@ -63,6 +64,7 @@ if (!without.has("email")) {
     password: cfg.requireSecret("smtpPassword"),
     senderEmail: "auth@example.com",
     senderName: "Example",
+    ...(adopt ? { adopt } : {}),
   });
 }
 

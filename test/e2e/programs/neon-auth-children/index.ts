@@ -11,6 +11,8 @@ interface Args {
   users: { name: string; email: string; displayName?: string; roles?: string[]; recreateOnChange?: boolean; secretEmail?: boolean }[];
   /** `<projectId>/<branchId>/<email>` of a user to look up (not managed). */
   lookupUser?: string;
+  /** Declare no EmailServer at all (otherwise a shared one when `smtp` is absent). */
+  noEmail?: boolean;
   smtp?: { host: string; port: number; username: string; password: string; senderEmail: string; senderName: string; testRecipient?: string };
 }
 
@@ -35,7 +37,7 @@ const users = args.users.map(
 );
 if (args.smtp !== undefined) {
   new EmailServer("smtp", { integration: auth, type: "standard", ...args.smtp });
-} else {
+} else if (!args.noEmail) {
   new EmailServer("smtp", { integration: auth, type: "shared" });
 }
 
