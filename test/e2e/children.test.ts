@@ -193,7 +193,7 @@ describe("children follow their integration", () => {
       `RedirectDomain: project ${P} has no auth integration: it is missing or not yet created. Declare the AuthIntegration ` +
         "in this stack and pass it as `integration: auth` (not `projectId` with `dependsOn`), so that the engine creates " +
         "it first; or, if it was deleted outside Pulumi, run `pulumi refresh` and `pulumi up` to create it again. " +
-        `(404 from POST /projects/${P}/auth/domains: auth is not enabled for project ${P}: no stack integration`,
+        `(404 from GET /projects/${P}/auth/domains: auth is not enabled for project ${P}: no stack integration`,
     );
 
     // The project is visible and its list lacks the integration: now everything is gone for sure.

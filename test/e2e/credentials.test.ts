@@ -101,7 +101,7 @@ describe("credentials and isolation", () => {
     const { failures, log } = await upWith({ "neon-auth:apiKey": { value: "wrong-key-9f2b", secret: true } });
     expect([...failures.keys()].sort()).toEqual([...KINDS].sort());
     for (const message of failures.values()) {
-      expect(message).toMatch(/^401 from \S+ \S+: authentication failed: unknown API key \(request id [^)]+\)$/);
+      expect(message).toMatch(/^401 from \S+ \S+: authentication failed: unknown API key \(request id [^)]+\); the API key is neon-auth:apiKey of this stack's configuration \(/);
       expect(message).not.toContain("wrong-key-9f2b");
     }
     expect(log.map((r: any) => r.status)).toEqual(Array(KINDS.length).fill(401));
