@@ -8,7 +8,7 @@ import { assertNodeVersion } from "../nodeVersion";
 assertNodeVersion("pulumi-neon-auth");
 import { collectSecrets, leaves, redactText, rememberSecrets } from "../client";
 import { isEncodable } from "../schemas/fields";
-import { SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
+import { compact, SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
 import { integrationHandler } from "./authIntegration";
 import { sdkKeysHandler } from "./authSdkKeys";
 import { ownershipTransferHandler } from "./authOwnershipTransfer";
@@ -148,8 +148,11 @@ function withoutNames(value: unknown): unknown {
 
 /** `props` with the names `from` carries, if any. */
 function withNames(props: Props, from: Props): Props {
+  // A key left undefined (an optional input such as `adopt` the program omits) cannot cross the
+  // provider protocol: the host's Struct encoding fails with "Unexpected struct type".
+  const clean = compact(props);
   const names = from[SECRET_INPUTS];
-  return names === undefined ? props : { ...props, [SECRET_INPUTS]: names };
+  return names === undefined ? clean : { ...clean, [SECRET_INPUTS]: names };
 }
 
 /** Secret values in props or a provider result: marked fields, and the inputs the program made secret. */
