@@ -102,6 +102,19 @@ export function installPackage(workspace: string, tarball: string): void {
   if (fs.existsSync(target)) fs.renameSync(target, old);
   fs.renameSync(fresh, target);
   fs.rmSync(old, { recursive: true, force: true });
+  // The package's commands, linked as `npm install` links them, so that `npx neon-auth-emulator`
+  // in a program's folder runs the installed one (the README's quick start) and never the registry.
+  const bins = path.join(modules, ".bin");
+  fs.mkdirSync(bins, { recursive: true });
+  const { bin } = JSON.parse(fs.readFileSync(path.join(target, "package.json"), "utf8")) as { bin: Record<string, string> };
+  for (const [name, file] of Object.entries(bin)) {
+    const link = path.join(bins, name);
+    const partialLink = `${link}.${process.pid}`;
+    fs.rmSync(partialLink, { force: true });
+    fs.symlinkSync(path.join("..", "pulumi-neon-auth", file), partialLink);
+    fs.renameSync(partialLink, link);
+    fs.chmodSync(path.join(target, file), 0o755);
+  }
 }
 
 /** Copies a program next to the workspace's node_modules (stack files included). */
