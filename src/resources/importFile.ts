@@ -10,6 +10,7 @@ import { configure } from "./context";
 import { joinId, MODULE, type Kind, type Props } from "./kit";
 import { childId, type Scope } from "./parent";
 import { handler } from "./runtime";
+import { resolveSettings, SETTING } from "./settings";
 
 /** The kinds whose whole state can be read back from the service. */
 export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer" | "NeonAuth";
@@ -30,13 +31,19 @@ export interface ImportResource {
 }
 
 /**
- * Where `importFile` sends its GET requests. It runs outside Pulumi and reads no stack
- * configuration: `neon-auth:apiKey` and `neon-auth:apiUrl` of a stack do not apply here.
+ * Where `importFile` sends its GET requests. It runs outside Pulumi, so it reads a stack's
+ * configuration only when told which stack; the key and URL then come from where `pulumi up` of
+ * that stack takes them (`neon-auth:apiKey` and `neon-auth:apiUrl`, else `NEON_API_KEY` and
+ * `NEON_API_URL`). `apiKey` and `apiUrl` given here come first.
  */
 export interface ImportFileOptions {
-  /** Default: `NEON_API_KEY`. */
+  /** The stack whose configuration to read (`pulumi config`, secrets decrypted as `pulumi up` does them). */
+  stack?: string;
+  /** The folder of that stack's Pulumi project. Default: the current folder. */
+  cwd?: string;
+  /** Default: the stack's `neon-auth:apiKey`, then `NEON_API_KEY`. */
   apiKey?: string;
-  /** Default: `NEON_API_URL` when the key is `NEON_API_KEY`; otherwise Neon's API. */
+  /** Default: from the same place as the key; Neon's API when that place has none. */
   apiUrl?: string;
 }
 
@@ -64,14 +71,16 @@ export interface ImportFile {
  * ```
  */
 export async function importFile(resources: readonly ImportResource[], options: ImportFileOptions = {}): Promise<ImportFile> {
-  if (!options.apiKey && !process.env.NEON_API_KEY?.trim()) {
+  const config = await importConfig(options);
+  try {
+    resolveSettings((name) => config[name], process.env);
+  } catch (err) {
+    if (!(err instanceof NeonConfigError) || options.stack !== undefined) throw err;
     throw new NeonConfigError(
-      "importFile has no Neon API key: it runs outside Pulumi and does not read the stack's configuration " +
-        "(neon-auth:apiKey). Pass it, `importFile(resources, { apiKey, apiUrl })`, or set NEON_API_KEY (and NEON_API_URL " +
-        "for the emulator: without it the requests go to Neon's API)",
+      `importFile: ${err.message}. It runs outside Pulumi: pass \`{ stack: "<name>" }\` to read that stack's configuration ` +
+        "(neon-auth:apiKey, neon-auth:apiUrl), or `{ apiKey, apiUrl }`",
     );
   }
-  const config: Record<string, string | undefined> = { "neon-auth:apiKey": options.apiKey, "neon-auth:apiUrl": options.apiUrl };
   await configure({ config: { get: (name: string) => config[name] } } as Parameters<typeof configure>[0]);
   const entries: ImportFile["resources"] = [];
   for (const r of resources) {
@@ -94,6 +103,20 @@ export async function importFile(resources: readonly ImportResource[], options: 
     });
   }
   return { resources: entries };
+}
+
+/** The settings importFile reads: the options given, over the stack's configuration when a stack is named. */
+async function importConfig(options: ImportFileOptions): Promise<Record<string, string | undefined>> {
+  const config: Record<string, string | undefined> = {};
+  if (options.stack !== undefined) {
+    // Loaded only here: the Automation API runs the Pulumi CLI, which nothing else of this entry needs.
+    const { LocalWorkspace } = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation/index.js");
+    const stack = await LocalWorkspace.selectStack({ stackName: options.stack, workDir: options.cwd ?? process.cwd() });
+    for (const [name, { value }] of Object.entries(await stack.getAllConfig())) config[name] = value;
+  }
+  if (options.apiKey !== undefined) config[SETTING.stackKey] = options.apiKey;
+  if (options.apiUrl !== undefined) config[SETTING.stackUrl] = options.apiUrl;
+  return config;
 }
 
 /** Pulumi's secret envelope around secret fields and the settings that hold one (webhooks), so that state keeps them encrypted. */

@@ -76,6 +76,25 @@ describe("pulumi import --file with the state from importFile", () => {
     ).rejects.toThrow(`RedirectDomain other: ${P}/https://other.example.com does not exist at Neon`);
   });
 
+  it("reads the key and URL from the stack it is told, as `pulumi up` does; without one it says how", async () => {
+    const saved = { ...process.env };
+    // The user's shell: the stack's backend and passphrase, no NEON_API_KEY.
+    Object.assign(process.env, e2e.env);
+    delete process.env.NEON_API_KEY;
+    delete process.env.NEON_API_URL;
+    const domain = [{ kind: "RedirectDomain", name: "d", id: `${P}/https://app.example.com` }] as const;
+    try {
+      await expect(importFile(domain)).rejects.toThrow(
+        "importFile: no Neon API key is configured: run `pulumi config set --secret neon-auth:apiKey <key>` or set the NEON_API_KEY " +
+          'environment variable. It runs outside Pulumi: pass `{ stack: "<name>" }` to read that stack\'s configuration',
+      );
+      const file = await importFile(domain, { stack: e2e.stack.name, cwd: e2e.dir });
+      expect(file.resources.map((r) => [r.id, r.outputs.domain])).toEqual([[`${P}/https://app.example.com`, "https://app.example.com"]]);
+    } finally {
+      process.env = saved;
+    }
+  });
+
   it("imports what the service shows whole (shared-key OAuth, shared email) with no change at all", async () => {
     const S = "p-import-shared";
     const made = [
