@@ -1,11 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import { AuthIntegration, EmailServer, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
+import { AuthUser, EmailServer, NeonAuth, OAuthProvider, RedirectDomain, type OAuthProviderId } from "pulumi-neon-auth";
 
-type ProviderId = "google" | "github" | "microsoft";
 interface ProviderConfig {
-  id: ProviderId;
-  /** Omit for Neon's shared keys; set for your own OAuth app (secret: `<id>ClientSecret`). */
+  id: OAuthProviderId;
+  /** Omit for Neon's shared keys (Google only); set for your own OAuth app (secret: `<id>ClientSecret`). */
   clientId?: string;
+  /** Microsoft only: the tenant of your app. */
+  microsoftTenantId?: string;
 }
 interface SmtpConfig {
   host: string;
@@ -21,11 +22,20 @@ const branchId = cfg.require("branchId");
 const domains = cfg.requireObject<string[]>("domains");
 const providers = cfg.requireObject<ProviderConfig[]>("oauthProviders");
 const smtp = cfg.getObject<SmtpConfig>("smtp");
+const admins = cfg.getObject<string[]>("admins") ?? [];
 
-// Everything below takes the integration as an input, so the engine creates it first and
-// replaces it with the integration.
-const auth = new AuthIntegration("auth", { projectId, branchId });
+// Neon Auth on the environment's branch, with the settings that differ per environment.
+const auth = new NeonAuth("auth", {
+  projectId,
+  branchId,
+  appName: cfg.require("appName"),
+  // Only where developers sign in from their machines; Neon's production checklist turns it off.
+  allowLocalhost: cfg.getBoolean("allowLocalhost") ?? false,
+  emailAndPassword: { enabled: true, requireEmailVerification: cfg.getBoolean("requireEmailVerification") ?? true, emailVerificationMethod: "link" },
+});
 
+// Everything below takes the NeonAuth as `integration`, so the engine creates it first and
+// replaces it with the NeonAuth.
 for (const domain of domains) {
   new RedirectDomain(`domain-${new URL(domain).host}`, { integration: auth, domain });
 }
@@ -35,7 +45,13 @@ for (const p of providers) {
     p.id,
     p.clientId === undefined
       ? { integration: auth, providerId: p.id }
-      : { integration: auth, providerId: p.id, clientId: p.clientId, clientSecret: cfg.requireSecret(`${p.id}ClientSecret`) },
+      : {
+          integration: auth,
+          providerId: p.id,
+          clientId: p.clientId,
+          clientSecret: cfg.requireSecret(`${p.id}ClientSecret`),
+          ...(p.microsoftTenantId === undefined ? {} : { microsoftTenantId: p.microsoftTenantId }),
+        },
   );
 }
 
@@ -46,6 +62,10 @@ new EmailServer(
     : { integration: auth, type: "standard", ...smtp, password: cfg.requireSecret("smtpPassword") },
 );
 
+for (const email of admins) {
+  new AuthUser(`admin-${email}`, { integration: auth, email, roles: ["admin"] });
+}
+
 export const environment = pulumi.getStack();
 export const jwksUrl = auth.jwksUrl;
-export const appEnv = auth.envVars;
+export const authBaseUrl = auth.baseUrl;

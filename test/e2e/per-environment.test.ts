@@ -1,14 +1,14 @@
 /**
- * examples/per-environment: dev and staging stacks of one program against one emulator; each
- * manages only its own project, and tearing one down leaves the other as it was.
+ * examples/per-environment: dev and staging stacks of one NeonAuth program against one emulator;
+ * each manages only its own branch, and tearing one down leaves the other as it was.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, useEmulatorStack, type E2eStack } from "./harness";
-import { neonConfig, snapshot } from "./neon";
+import { changesOf, expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { branchSnapshot, branchUserRows, neonConfig } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
 
@@ -34,6 +34,7 @@ describe("per-environment stacks (examples/per-environment)", () => {
       config: {
         ...neonConfig(em),
         googleClientSecret: { value: "staging-google-secret-51c0", secret: true },
+        githubClientSecret: { value: "staging-github-secret-8a2f", secret: true },
         smtpPassword: { value: "staging-smtp-pw-0e6d", secret: true },
       },
     });
@@ -45,44 +46,49 @@ describe("per-environment stacks (examples/per-environment)", () => {
   });
 
   const devState = {
-    integrations: [{ auth_provider: "stack", branch_id: "br-main-p-dev", owned_by: "neon" }],
-    providers: [
-      { id: "github", type: "shared" },
-      { id: "google", type: "shared" },
-    ],
-    domains: ["http://localhost:3000", "https://dev.example.com"],
+    auth: { name: "Example (dev)", auth_provider: "better_auth" },
+    allow_localhost: true,
+    require_email_verification: false,
+    providers: [{ id: "google", type: "shared" }],
+    domains: ["https://dev.example.com"],
     email: { type: "shared" },
-    users: [],
   };
   const stagingState = {
-    integrations: [{ auth_provider: "stack", branch_id: "br-main-p-staging", owned_by: "neon" }],
+    auth: { name: "Example (staging)", auth_provider: "better_auth" },
+    allow_localhost: false,
+    require_email_verification: true,
     providers: [
-      { id: "github", type: "shared" },
+      { id: "github", type: "standard" },
       { id: "google", type: "standard" },
     ],
-    domains: ["https://staging.example.com"],
+    domains: ["https://*.preview.example.com", "https://staging.example.com"],
     email: {
       type: "standard",
       host: "smtp.example.com",
       port: 587,
       username: "staging",
+      password: "",
       sender_email: "auth-staging@example.com",
       sender_name: "Example (staging)",
     },
-    users: [],
   };
+  const users = async (project: string) => (await branchUserRows(em, project, `br-main-${project}`)).map(({ email, name, role }) => ({ email, name, role }));
 
-  it("deploys dev and staging, each into its own project only", async () => {
+  it("deploys dev and staging, each onto its own branch only", async () => {
     const upDev = await dev.stack.up({ color: "never" });
-    expect(upDev.summary.resourceChanges).toEqual({ create: 7 });
+    // The stack, the NeonAuth, a domain, Google, the email server and one admin.
+    expect(upDev.summary.resourceChanges).toEqual({ create: 6 });
     expect(upDev.outputs.environment).toEqual({ value: "dev", secret: false });
     const upStaging = await staging.stack.up({ color: "never" });
-    expect(upStaging.summary.resourceChanges).toEqual({ create: 6 });
+    // The stack, the NeonAuth, two domains, Google, GitHub and the email server.
+    expect(upStaging.summary.resourceChanges).toEqual({ create: 7 });
 
-    expect(await snapshot(em, "p-dev")).toEqual(devState);
-    expect(await snapshot(em, "p-staging")).toEqual(stagingState);
-    // prod was never deployed: its project has no auth at all.
-    expect((await snapshot(em, "p-prod")).integrations).toEqual([]);
+    expect(await branchSnapshot(em, "p-dev", "br-main-p-dev")).toEqual(devState);
+    expect(await users("p-dev")).toEqual([{ email: "dev-admin@example.com", name: "", role: "admin" }]);
+    expect(await branchSnapshot(em, "p-staging", "br-main-p-staging")).toEqual(stagingState);
+    expect(await users("p-staging")).toEqual([]);
+    // prod was never deployed: its branch has no auth at all.
+    expect((await branchSnapshot(em, "p-prod", "br-main-p-prod")).auth).toBeUndefined();
 
     for (const s of [dev, staging]) {
       const preview = await s.stack.preview({ color: "never", expectNoChanges: true });
@@ -94,10 +100,9 @@ describe("per-environment stacks (examples/per-environment)", () => {
 
   it("destroying dev leaves staging untouched", async () => {
     const destroy = await dev.stack.destroy({ color: "never" });
-    expect(destroy.summary.resourceChanges).toEqual({ delete: 7 });
-    expect((await snapshot(em, "p-dev")).integrations).toEqual([]);
-    expect(await snapshot(em, "p-staging")).toEqual(stagingState);
-    const preview = await staging.stack.preview({ color: "never", expectNoChanges: true });
-    expect(changesOf(preview.changeSummary)).toEqual({});
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 6 });
+    expect((await branchSnapshot(em, "p-dev", "br-main-p-dev")).auth).toBeUndefined();
+    expect(await branchSnapshot(em, "p-staging", "br-main-p-staging")).toEqual(stagingState);
+    await expectNoChanges(staging.stack);
   });
 });
