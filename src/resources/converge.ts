@@ -28,11 +28,14 @@ export function notOwned(object: string, how: { adopt?: string; extra?: string }
  * harmless: what a lost attempt made was never seen by anyone, and nothing can be taken over.
  *
  * With `find` (objects with a natural key), ownership is decided by what existed before:
- * - `find` is asked once before the first POST. An object found there is not ours: with `adopt`
+ * - `find` is asked once before the first POST, with `fresh` false: a list this run read a moment
+ *   ago for a sibling serves (60 domains made at once read their list once, not 60 times), since
+ *   an object made since that read makes our POST answer 409, which is refused below. An object found there is not ours: with `adopt`
  *   it is returned as `{ adopted }` (no POST), otherwise `notOwned` (no POST either: the service
  *   would answer 409).
- * - After an ambiguous failure, or a 409 on a later attempt (an earlier one acted after all), an
- *   object found is the one our attempt made (`{ found }`); absent, the server did not act and
+ * - After an ambiguous failure, or a 409 on a later attempt (an earlier one acted after all), `find`
+ *   is asked with `fresh` true (it must see what our own attempt did), and an object found is the
+ *   one our attempt made (`{ found }`); absent, the server did not act and
  *   the POST is sent again. A 409 on the first attempt is someone who made it since the read.
  * - When the read before could not be made (`find` threw, say users without read-back), the
  *   first attempt decides alone, and an ambiguous failure is `undecidable`'s error.
@@ -41,7 +44,7 @@ export function notOwned(object: string, how: { adopt?: string; extra?: string }
  */
 export async function createOwned<C, F>(opts: {
   create: () => Promise<C>;
-  find?: () => Promise<F | undefined>;
+  find?: (fresh: boolean) => Promise<F | undefined>;
   /** The object in words, for `notOwned` (`RedirectDomain https://a.example.com of project p-1`). */
   object?: string;
   adopt?: boolean;
@@ -57,7 +60,7 @@ export async function createOwned<C, F>(opts: {
   if (opts.find) {
     let before: F | undefined;
     try {
-      before = await opts.find();
+      before = await opts.find(false);
       knownAbsent = before === undefined;
     } catch (err) {
       if (opts.undecidable === undefined) throw err;
@@ -76,7 +79,7 @@ export async function createOwned<C, F>(opts: {
         // Made by someone else between our read and our POST (or never read: a first-try 409).
         if (!opts.find) throw err;
         if (opts.adopt) {
-          const existing = await opts.find();
+          const existing = await opts.find(true);
           if (existing !== undefined) return { found: existing, adopted: true };
           throw err;
         }
@@ -85,7 +88,7 @@ export async function createOwned<C, F>(opts: {
       if (!mayHaveActed(err) && !(lost && isConflict(err))) throw err;
       if (opts.find) {
         if (!knownAbsent) throw opts.undecidable!(err);
-        const found = await opts.find();
+        const found = await opts.find(true);
         if (found !== undefined) return { found, adopted: false };
         if (isConflict(err)) throw err;
       }

@@ -195,8 +195,8 @@ export const oauthProviderHandler: Handler = {
     const inputs = parsedInputs(oauthProviderInputs, props);
     const body = { id: inputs.providerId, ...credentials(inputs) };
     const id = childId(inputs, inputs.providerId);
-    const find = () => {
-      afterWrite(scopeOf(inputs));
+    const find = (fresh: boolean) => {
+      if (fresh) afterWrite(scopeOf(inputs));
       return findProvider(inputs, inputs.providerId);
     };
     try {

@@ -105,8 +105,8 @@ export const redirectDomainHandler: Handler = {
 
   async create(props) {
     const inputs = parsedInputs(redirectDomainInputs, props);
-    const listed = async () => {
-      afterWrite(scopeOf(inputs));
+    const listed = async (fresh: boolean) => {
+      if (fresh) afterWrite(scopeOf(inputs));
       return (await isListed(inputs, inputs.domain)) || undefined;
     };
     const body = { domain: inputs.domain, auth_provider: inputs.authProvider };
