@@ -64,10 +64,12 @@ function batchSetting(v: string | undefined): ClientOptions["batch"] {
  * List calls shared by the resources of a run: concurrent reads of one project's list (say,
  * a refresh of 100 redirect domains) make one request, and a result is reused for a moment.
  * Every write through `afterWrite` forgets the project's lists, so a read never misses our own
- * change.
+ * change. A create only adds its own object (`afterCreate`): the lists are then read again for
+ * everyone but a create's read-before of another object, which the addition does not concern (300
+ * domains made in one run read their list a few times, not 300).
  */
 const LIST_TTL_MS = 2_000;
-const lists = new Map<string, { at: number; value: Promise<unknown> }>();
+const lists = new Map<string, { at: number; value: Promise<unknown>; added?: boolean }>();
 
 /**
  * The key of a child's shared reads: the project, or project and branch for the branch-scoped
@@ -77,10 +79,10 @@ export function scopeOf(s: { projectId: string; branchId?: string | undefined })
   return s.branchId === undefined ? s.projectId : `${s.projectId}/${s.branchId}`;
 }
 
-export function sharedList<T>(scope: string, area: string, load: () => Promise<T>): Promise<T> {
+export function sharedList<T>(scope: string, area: string, load: () => Promise<T>, use: "read" | "beforeCreate" = "read"): Promise<T> {
   const key = `${scope}\u0000${area}`;
   const hit = lists.get(key);
-  if (hit && systemClock.now() - hit.at < LIST_TTL_MS) return hit.value as Promise<T>;
+  if (hit && systemClock.now() - hit.at < LIST_TTL_MS && (!hit.added || use === "beforeCreate")) return hit.value as Promise<T>;
   const value = load();
   lists.set(key, { at: systemClock.now(), value });
   value.catch(() => lists.delete(key));
@@ -89,6 +91,11 @@ export function sharedList<T>(scope: string, area: string, load: () => Promise<T
 
 export function afterWrite(scope: string): void {
   for (const key of lists.keys()) if (key.startsWith(`${scope}\u0000`)) lists.delete(key);
+}
+
+/** After a create whose object is the only change: see `sharedList`. */
+export function afterCreate(scope: string): void {
+  for (const [key, hit] of lists) if (key.startsWith(`${scope}\u0000`)) hit.added = true;
 }
 
 /**

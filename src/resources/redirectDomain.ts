@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
-import { afterWrite, api, scopeOf, sharedList } from "./context";
+import { afterCreate, afterWrite, api, scopeOf, sharedList } from "./context";
 import { createOwned } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
 import {
@@ -80,9 +80,12 @@ const fields = (olds: Props, news: Props) =>
     { name: "adopt" },
   ] as const;
 
-async function isListed(s: Scope, origin: string): Promise<boolean> {
-  const list = await sharedList(scopeOf(s), "domains", () =>
-    isBranch(s) ? api().branchAuth.listBranchDomains(branchWhere(s)).then((r) => r.domains) : api().listDomains(s.projectId),
+async function isListed(s: Scope, origin: string, use?: "beforeCreate"): Promise<boolean> {
+  const list = await sharedList(
+    scopeOf(s),
+    "domains",
+    () => (isBranch(s) ? api().branchAuth.listBranchDomains(branchWhere(s)).then((r) => r.domains) : api().listDomains(s.projectId)),
+    use,
   );
   return list.some((d) => sameOrigin(d.domain, origin));
 }
@@ -107,7 +110,7 @@ export const redirectDomainHandler: Handler = {
     const inputs = parsedInputs(redirectDomainInputs, props);
     const listed = async (fresh: boolean) => {
       if (fresh) afterWrite(scopeOf(inputs));
-      return (await isListed(inputs, inputs.domain)) || undefined;
+      return (await isListed(inputs, inputs.domain, fresh ? undefined : "beforeCreate")) || undefined;
     };
     const body = { domain: inputs.domain, auth_provider: inputs.authProvider };
     try {
@@ -122,7 +125,7 @@ export const redirectDomainHandler: Handler = {
     } catch (err) {
       throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
-    afterWrite(scopeOf(inputs));
+    afterCreate(scopeOf(inputs));
     return { id: childId(inputs, inputs.domain), outs: compact({ ...inputs }) };
   },
 
