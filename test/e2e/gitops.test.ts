@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, neonConfig, outOfBand, snapshot } from "./neon";
+import { API_KEY, branchSnapshot, neonConfig, outOfBand } from "./neon";
 
 const PIPELINE = path.resolve(__dirname, "../../examples/gitops/pipeline.sh");
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
@@ -44,12 +44,13 @@ describe("GitOps pipeline script (examples/gitops)", () => {
   it("previews, applies, and finds no drift", async () => {
     const preview = await pipeline("preview");
     expect(preview.status, preview.out).toBe(0);
-    expect(preview.out).toContain("7 to create");
+    // The stack, the NeonAuth, a domain, Google, the email server and one admin.
+    expect(preview.out).toContain("6 to create");
     expect(preview.out).not.toContain(API_KEY);
 
     const up = await pipeline("up");
     expect(up.status, up.out).toBe(0);
-    expect(up.out).toContain("7 created");
+    expect(up.out).toContain("6 created");
 
     const drift = await pipeline("drift");
     expect(drift.status, drift.out).toBe(0);
@@ -57,8 +58,8 @@ describe("GitOps pipeline script (examples/gitops)", () => {
   });
 
   it("reports a change made outside the pipeline, and up restores it", async () => {
-    const status = await outOfBand(em, "DELETE", "/projects/p-dev/auth/domains", {
-      auth_provider: "stack",
+    const status = await outOfBand(em, "DELETE", "/projects/p-dev/branches/br-main-p-dev/auth/domains", {
+      auth_provider: "better_auth",
       domains: [{ domain: "https://dev.example.com" }],
     });
     expect(status).toBe(200);
@@ -71,7 +72,7 @@ describe("GitOps pipeline script (examples/gitops)", () => {
     const up = await pipeline("up");
     expect(up.status, up.out).toBe(0);
     expect(up.out).toContain("1 created");
-    expect((await snapshot(em, "p-dev")).domains).toEqual(["http://localhost:3000", "https://dev.example.com"]);
+    expect((await branchSnapshot(em, "p-dev", "br-main-p-dev")).domains).toEqual(["https://dev.example.com"]);
 
     const clean = await pipeline("drift");
     expect(clean.status, clean.out).toBe(0);
