@@ -16,7 +16,12 @@ const auth = new NeonAuth("auth", {
   // Developers run the app locally against a preview branch; production never allows it.
   allowLocalhost: !production,
   emailAndPassword: { enabled: true, requireEmailVerification: production },
-  // A preview branch is deleted with its pull request: its test users may go with the stack.
+  // A preview branch is made from production, and Neon Auth branches with the database: the
+  // preview's branch already has production's auth, users and providers. The preview stack takes
+  // that copy over (and what it declares in it) and makes it the preview's; production never
+  // takes over auth it did not make.
+  adopt: !production,
+  // A preview branch is deleted with its pull request: its copy of the users may go with the stack.
   // Production keeps its users when Neon Auth is ever disabled.
   deleteDataOnDestroy: !production,
 });

@@ -27,7 +27,10 @@ function newAuth(provider: BranchAuthRec["auth_provider"], dbName: string, now: 
     pub_client_key: stack ? `pck_${token(24)}` : "",
     secret_server_key: stack ? `ssk_${token(24)}` : "",
     domains: [],
-    oauth_providers: [],
+    // Neon: "Google OAuth is enabled by default with shared credentials for development and
+    // testing" (https://neon.com/docs/auth/guides/setup-oauth). Better Auth only: a `stack`
+    // integration on a branch keeps the project-level generation's empty list (assumption).
+    oauth_providers: provider === "stack" ? [] : [{ id: "google", type: "shared" }],
     email_provider: { type: "shared" },
     email_and_password: {
       enabled: true,

@@ -48,6 +48,12 @@ export async function createOwned<C, F>(opts: {
   /** The object in words, for `notOwned` (`RedirectDomain https://a.example.com of project p-1`). */
   object?: string;
   adopt?: boolean;
+  /**
+   * An object found before that the service made by itself (Neon's defaults of a new integration,
+   * such as its shared Google sign-in) is nobody's: it is taken over as if adopted, and the caller
+   * makes it what the program declares.
+   */
+  nobodys?: (found: F) => boolean;
   /** The error when `find` could not read before and an attempt failed ambiguously. */
   undecidable?: (err: unknown) => Error;
   /** Ways out beyond adopting, said in the error. */
@@ -66,7 +72,7 @@ export async function createOwned<C, F>(opts: {
       if (opts.undecidable === undefined) throw err;
     }
     if (before !== undefined) {
-      if (opts.adopt) return { found: before, adopted: true };
+      if (opts.adopt || opts.nobodys?.(before)) return { found: before, adopted: true };
       throw refuse();
     }
   }

@@ -10,7 +10,7 @@ import * as s from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
 import { createOwned } from "./converge";
 import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type Props, secretArgs } from "./kit";
-import { deleteUnlessHidden, liveBranchAuth } from "./parent";
+import { ADOPTS_CHILDREN, deleteUnlessHidden, liveBranchAuth } from "./parent";
 
 const KIND = "NeonAuth";
 
@@ -303,9 +303,13 @@ export interface NeonAuthArgs {
   /** Whether sign-in from localhost is allowed (the service's default is true). */
   allowLocalhost?: pulumi.Input<boolean>;
   /**
-   * Take over Neon Auth that is already enabled on the branch (by hand, by another stack) instead
-   * of failing: this stack then manages the settings it declares and disables auth on destroy.
-   * Default false.
+   * Take over Neon Auth that is already enabled on the branch instead of failing: this stack then
+   * manages the settings it declares and disables auth on destroy. A branch made from one with
+   * Neon Auth has it already (auth branches with the database), so a stack per preview branch sets
+   * this. It extends to the children declared in this NeonAuth: a domain, provider, email server
+   * or user found there is taken over and made what the program declares (a child's own
+   * `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's
+   * or a person's, and is not taken over unasked.
    */
   adopt?: pulumi.Input<boolean>;
   /** Only the fields given are managed. */
@@ -384,6 +388,7 @@ export class NeonAuth extends pulumi.dynamic.Resource {
       MODULE,
       KIND,
     );
+    (this as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] = args.adopt;
   }
 
   /**

@@ -133,6 +133,16 @@ function calls(s: Scope) {
   };
 }
 
+/**
+ * Neon enables Google with its shared credentials on every new Better Auth integration
+ * (https://neon.com/docs/auth/guides/setup-oauth), so a program that declares Google on a NeonAuth
+ * it made meets that provider: it is Neon's default, not someone's, and is taken over (then given
+ * the declared credentials). Google with credentials is someone's choice, and needs `adopt`.
+ */
+function neonDefault(p: { id: string; type?: string }): boolean {
+  return p.id === "google" && p.type === "shared";
+}
+
 /** What PATCH and POST carry of the credentials; the tenant only where it is set. */
 function credentials(inputs: Inputs): Props {
   return compact({ client_id: inputs.clientId, client_secret: inputs.clientSecret, microsoft_tenant_id: inputs.microsoftTenantId });
@@ -155,16 +165,17 @@ async function findProvider(s: Scope, id: string) {
   return (await calls(s).list()).find((p) => p.id === id);
 }
 
-/** Sets the wanted credentials on a provider that exists (adoption, lost answer). */
+/**
+ * Sets the wanted credentials on a provider that exists (adoption, lost answer, Neon's default).
+ * The API cannot drop credentials in place, so one taken over with credentials that the program
+ * declares on shared keys is removed and added back: it is this stack's now, and the program says
+ * shared (a preview branch that inherited production's own Google app, say).
+ */
 async function converge(inputs: Inputs, existing: { type: string }): Promise<Props> {
   if (inputs.clientId === undefined) {
-    if (existing.type !== "shared") {
-      throw new Error(
-        `${KIND} ${inputs.providerId}: project ${inputs.projectId} has it with its own credentials, ` +
-          "and the API cannot switch a provider back to shared keys in place; delete it first or declare its credentials",
-      );
-    }
-    return outputsOf(inputs, existing);
+    if (existing.type === "shared") return outputsOf(inputs, existing);
+    await calls(inputs).remove(inputs.providerId);
+    return outputsOf(inputs, await calls(inputs).add({ id: inputs.providerId }));
   }
   const updated = await calls(inputs).update(inputs.providerId, credentials(inputs));
   return outputsOf(inputs, updated);
@@ -205,6 +216,7 @@ export const oauthProviderHandler: Handler = {
         create: () => calls(inputs).add(body),
         find,
         adopt: inputs.adopt,
+        nobodys: isBranch(inputs) ? neonDefault : undefined,
         object: `${KIND} ${inputs.providerId} of ${placeOf(inputs)}`,
       });
       afterWrite(scopeOf(inputs));

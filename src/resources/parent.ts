@@ -35,6 +35,16 @@ export interface NeonAuthIntegration extends AnyIntegration {
   readonly deleteDataOnDestroy: pulumi.Output<boolean>;
 }
 
+/**
+ * @internal
+ * Where a NeonAuth keeps its `adopt` input for its children. Taking over a branch's auth on
+ * purpose (one a preview branch inherited from its parent) extends to what the program declares
+ * in it: each child found there is taken over too, unless the child says `adopt: false`. The
+ * input, not an output, so that it is known at preview and never turns unknown while the NeonAuth
+ * updates.
+ */
+export const ADOPTS_CHILDREN = Symbol.for("pulumi-neon-auth.adoptsChildren");
+
 /** What a child of either generation accepts as `integration`. */
 export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
 
@@ -180,7 +190,9 @@ export function identityOf(record: Pick<Integration, "auth_provider_project_id" 
 export function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
   const { integration, ...rest } = args;
   if (integration === undefined || integration === null) return { ...rest };
+  const adopts = isBranchParent(integration) ? (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] : undefined;
   return {
+    ...(adopts === undefined ? {} : { adopt: adopts }),
     ...rest,
     projectId: integration.projectId,
     ...(isBranchParent(integration) ? { branchId: integration.branchId } : {}),

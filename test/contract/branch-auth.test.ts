@@ -142,9 +142,9 @@ describe("integration", () => {
     await enable(h);
     await enable(h, two);
     await call(B.updateBranchAllowLocalhost, IDS, { body: { allow_localhost: false } });
-    await call(B.addBranchOAuthProvider, two, { body: { id: "google" } });
+    await call(B.addBranchOAuthProvider, two, { body: { id: "github", client_id: "cid", client_secret: "s1" } });
     expect((await call(B.getBranchAllowLocalhost, two)).json).toEqual({ allow_localhost: true });
-    expect((await call(B.listBranchOAuthProviders, IDS)).json).toEqual({ providers: [] });
+    expect((await call(B.listBranchOAuthProviders, IDS)).json).toEqual({ providers: [{ id: "google", type: "shared" }] });
     await call(B.disableBranchAuth, two);
     expect((await call(B.getBranchAuth, IDS)).status).toBe(200);
   });
@@ -193,8 +193,16 @@ describe("trusted domains", () => {
 });
 
 describe("OAuth providers", () => {
+  it("a new integration has Google with Neon's shared credentials, and nothing else", async () => {
+    await enable(h);
+    expect((await call(B.listBranchOAuthProviders, IDS)).json).toEqual({ providers: [{ id: "google", type: "shared" }] });
+    const again = await call(B.addBranchOAuthProvider, IDS, { body: { id: "google" } });
+    expect(again.status).toBe(409);
+  });
+
   it("shared and standard providers; secrets echoed only by add and update; the tenant id never", async () => {
     await enable(h);
+    expect((await call(B.deleteBranchOAuthProvider, { ...IDS, oauth_provider_id: "google" })).status).toBe(200);
     const g = await call(B.addBranchOAuthProvider, IDS, { body: { id: "google" } });
     expect([g.status, g.json]).toEqual([200, { id: "google", type: "shared" }]);
     const m = await call(B.addBranchOAuthProvider, IDS, { body: { id: "microsoft", client_id: "cid", client_secret: "s1", microsoft_tenant_id: "t-1" } });

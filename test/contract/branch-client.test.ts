@@ -39,6 +39,9 @@ describe("client.branchAuth against the emulator", () => {
     expect(await a.setBranchUserRoles({ ...ids, auth_user_id: id }, { roles: ["admin"] })).toEqual({ id });
     expect(await a.deleteBranchUser({ ...ids, auth_user_id: id })).toBeUndefined();
 
+    // A new integration has Google with Neon's shared credentials: take it away and add it back.
+    expect(await a.listBranchOAuthProviders(ids)).toEqual({ providers: [{ id: "google", type: "shared" }] });
+    await a.deleteBranchOAuthProvider({ ...ids, oauth_provider_id: "google" });
     expect(await a.addBranchOAuthProvider(ids, { id: "google" })).toEqual({ id: "google", type: "shared" });
     const ms = { ...ids, oauth_provider_id: "microsoft" };
     await a.addBranchOAuthProvider(ids, { id: "microsoft", client_id: "c", client_secret: "s", microsoft_tenant_id: "t" });

@@ -48,7 +48,6 @@ describe("branching copies auth", () => {
       const setUp: [Parameters<typeof call>[0], unknown][] = [
         [B.addBranchDomain, { domain: "https://app.example.com", auth_provider: "better_auth" }],
         [B.addBranchOAuthProvider, { id: "github", client_id: "gh-id", client_secret: "gh-secret-1" }],
-        [B.addBranchOAuthProvider, { id: "google" }],
         [B.updateBranchEmailProvider, { type: "standard", host: "smtp.example.com", port: 587, username: "u", password: "smtp-pw-1", sender_email: "a@example.com", sender_name: "A" }],
         [B.putBranchWebhooks, { enabled: true, webhook_url: "https://hooks.example.com/x", enabled_events: ["user.created"], timeout_seconds: 3 }],
         [B.updateBranchOrganizationPlugin, { organization_limit: 3 }],
@@ -79,8 +78,8 @@ describe("branching copies auth", () => {
       expect(c.jwks_url).not.toBe(p.jwks_url);
       expect((await call(B.enableBranchAuth, CHILD, { body: { auth_provider: "better_auth" } })).status).toBe(409);
       expect((await call(B.listBranchOAuthProviders, CHILD)).json.providers).toEqual([
-        { id: "github", type: "standard", client_id: "gh-id" },
         { id: "google", type: "shared" },
+        { id: "github", type: "standard", client_id: "gh-id" },
       ]);
       expect((await call(B.getBranchWebhooks, CHILD)).json).toMatchObject({ enabled: true, enabled_events: ["user.created"], timeout_seconds: 3 });
 
@@ -101,7 +100,7 @@ describe("branching copies auth", () => {
       ]);
       const childAfter = await settingsOf(h, child);
       expect(childAfter.settings.domains).toEqual(["https://app.example.com", "https://preview.example.com"]);
-      expect(childAfter.settings.oauth_providers[0]).toEqual({ id: "github", type: "standard", client_id: "gh-id", client_secret: "gh-secret-2" });
+      expect(childAfter.settings.oauth_providers[1]).toEqual({ id: "github", type: "standard", client_id: "gh-id", client_secret: "gh-secret-2" });
       expect((await sql(h, child, USERS)).map((u) => [u.email, u.name, u.role])).toEqual([["ann@example.com", "Ann", "user"]]);
 
       // A child of the child copies the child, not the original parent.

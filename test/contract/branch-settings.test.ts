@@ -125,7 +125,7 @@ describe("plugins", () => {
       phone_number: { enabled: true, otp_expires_in: 300 },
       email_provider: { type: "shared" },
       email_and_password: (await call(B.getBranchEmailAndPassword, IDS)).json,
-      oauth_providers: [{ id: "github", type: "standard", client_id: "c" }],
+      oauth_providers: [{ id: "google", type: "shared" }, { id: "github", type: "standard", client_id: "c" }],
       allow_localhost: true,
     });
   });

@@ -85,7 +85,7 @@ describe('neon_auth."user" of a Better Auth branch', () => {
         { id: noName.json.id, name: "", email: "bo@example.com", emailVerified: false, image: null, role: "user", banned: null, banReason: null, banExpires: null },
       ]);
       const auth = (await h.control("GET", `/projects/${PROJECT}/branches/${BRANCH}/auth`)).json.auth;
-      expect(config).toEqual([{ endpoint_id: auth.auth_provider_project_id, name: PROJECT, trusted_origins: [], social_providers: [], allow_localhost: true }]);
+      expect(config).toEqual([{ endpoint_id: auth.auth_provider_project_id, name: PROJECT, trusted_origins: [], social_providers: [{ id: "google", type: "shared" }], allow_localhost: true }]);
 
       // The configuration follows the API.
       expect((await call(B.addBranchDomain, IDS, { body: { domain: "https://app.example.com", auth_provider: "better_auth" } })).status).toBe(201);

@@ -79,7 +79,8 @@ describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
     expect(await drive(B.setBranchUserRoles, neon.updateNeonAuthUserRole(P, Br, user.id, { roles: ["admin"] }))).toEqual({ id: user.id });
     await drive(B.deleteBranchUser, neon.deleteBranchNeonAuthUser(P, Br, user.id));
 
-    // Shared credentials exist for Google only.
+    // Shared credentials exist for Google only, and a new integration has it: take it away and add it back.
+    await drive(B.deleteBranchOAuthProvider, neon.deleteBranchNeonAuthOauthProvider(P, Br, Id.Google));
     expect(await drive(B.addBranchOAuthProvider, neon.addBranchNeonAuthOauthProvider(P, Br, { id: Id.Google }))).toEqual({ id: "google", type: "shared" });
     const ms = await drive(
       B.addBranchOAuthProvider,

@@ -1,7 +1,9 @@
 /**
- * examples/preview-branches: a `prod` stack on the project's default branch and a preview stack
- * on a branch made for a pull request, against one emulator. Each stack sends requests only
- * under its own branch, and destroying the preview drops its auth data and leaves prod as it was.
+ * examples/preview-branches as Neon runs it: a `prod` stack on the project's default branch, users
+ * signing up there, a branch made from production for a pull request (which inherits its Neon
+ * Auth, as auth branches with the database), and the preview stack taking that copy over. The
+ * preview sends requests only under its own branch; production is byte-identical, at the API and
+ * in its tables, before and after the preview's up and destroy.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -9,11 +11,33 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, branchSnapshot, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
+import { API_KEY, branchSnapshot, branchSql, branchUserRows, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/preview-branches");
 const P = "p-acme";
 const MAIN = "br-main-p-acme";
+
+/** A call to the API as the pipeline or the app would make it, outside any stack. */
+async function neon(em: EmulatorHandle, method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${em.url}/projects/${P}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text === "" ? undefined : JSON.parse(text) };
+}
+
+/**
+ * Everything of a branch's Neon Auth, as bytes: the emulator's whole record (secrets included) and
+ * both of Better Auth's tables in the branch's database.
+ */
+async function everything(em: EmulatorHandle, branch: string): Promise<string> {
+  const record = await (await fetch(`${em.controlUrl}/projects/${P}/branches/${branch}/auth?secrets=true`)).text();
+  const users = await branchSql(em, P, branch, 'SELECT * FROM neon_auth."user" ORDER BY email');
+  const config = await branchSql(em, P, branch, "SELECT * FROM neon_auth.project_config");
+  return JSON.stringify({ record: JSON.parse(record), users, config });
+}
 
 describe("one stack per Neon branch (examples/preview-branches)", () => {
   let em: EmulatorHandle;
@@ -24,14 +48,6 @@ describe("one stack per Neon branch (examples/preview-branches)", () => {
 
   beforeAll(async () => {
     em = await emulator({ seedProjects: [`${P}:${MAIN}`], rateLimit: "off" });
-    // The pipeline's first step: a branch for the pull request, made as Neon's API makes it.
-    const made = await fetch(`${em.url}/projects/${P}/branches`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: { name: "pr-42", parent_id: MAIN } }),
-    });
-    expect(made.status).toBe(201);
-    pr = ((await made.json()) as any).branch.id;
     prod = await stackFor({
       program: PROGRAM,
       stackName: "prod",
@@ -41,12 +57,6 @@ describe("one stack per Neon branch (examples/preview-branches)", () => {
         googleClientSecret: { value: "prod-google-secret-7d21", secret: true },
         smtpPassword: { value: "prod-smtp-pw-93ab", secret: true },
       },
-    });
-    preview = await stackFor({
-      program: PROGRAM,
-      stackName: "pr-42",
-      backendDir,
-      config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: pr } },
     });
   });
 
@@ -74,47 +84,77 @@ describe("one stack per Neon branch (examples/preview-branches)", () => {
     },
   };
 
-  it("each stack configures only its own branch", { timeout: 600_000 }, async () => {
-    await clearRequestLog(em);
+  const previewState = {
+    auth: { name: "Acme (pr-42)", auth_provider: "better_auth" },
+    allow_localhost: true,
+    require_email_verification: false,
+    providers: [{ id: "google", type: "shared" }],
+    // Production's origin came with the branch; the preview adds its own and leaves that one be.
+    domains: ["https://app.example.com", "https://pr-42.preview.example.com"],
+    email: { type: "shared" },
+  };
+  const people = async (branch: string) => (await branchUserRows(em, P, branch)).map(({ email, name, role }) => ({ email, name, role }));
+  const signedUp = [
+    { email: "ann@example.com", name: "Ann", role: "admin" },
+    { email: "bo@example.com", name: "Bo", role: "user" },
+  ];
+  let prodBefore: string;
+
+  it("a branch made from production inherits its auth, and the preview stack takes it over", { timeout: 600_000 }, async () => {
     const upProd = await prod.stack.up({ color: "never" });
     expect(upProd.summary.resourceChanges).toEqual({ create: 5 });
-    const prodPaths = (await requestLog(em)).map((r) => r.path).filter((p) => p.includes("/branches/"));
-    expect(prodPaths.length).toBeGreaterThan(0);
-    expect(prodPaths.filter((p) => !p.startsWith(`/api/v2/projects/${P}/branches/${MAIN}/`))).toEqual([]);
+    expect(await branchSnapshot(em, P, MAIN)).toEqual(prodState);
+    // Users sign up on production; one is made an admin.
+    for (const u of signedUp) {
+      const made = await neon(em, "POST", `/branches/${MAIN}/auth/users`, { email: u.email, name: u.name });
+      expect(made.status).toBe(201);
+      if (u.role !== "user") expect((await neon(em, "PUT", `/branches/${MAIN}/auth/users/${made.json.id}/role`, { roles: [u.role] })).status).toBe(200);
+    }
+    expect(await people(MAIN)).toEqual(signedUp);
+    prodBefore = await everything(em, MAIN);
 
+    // The pipeline's first step: a branch for the pull request, made from production.
+    const made = await neon(em, "POST", "/branches", { branch: { name: "pr-42", parent_id: MAIN } });
+    expect(made.status).toBe(201);
+    pr = made.json.branch.id;
+    // It has production's Neon Auth already: settings, providers, domains, SMTP and users.
+    expect(await branchSnapshot(em, P, pr)).toEqual(prodState);
+    expect(await people(pr)).toEqual(signedUp);
+    expect((await neon(em, "POST", `/branches/${pr}/auth`, { auth_provider: "better_auth" })).status).toBe(409);
+
+    preview = await stackFor({
+      program: PROGRAM,
+      stackName: "pr-42",
+      backendDir,
+      config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: pr } },
+    });
     await clearRequestLog(em);
     const upPreview = await preview.stack.up({ color: "never" });
     expect(upPreview.summary.resourceChanges).toEqual({ create: 5 });
     expect(upPreview.outputs.environment).toEqual({ value: "pr-42", secret: false });
-    const previewPaths = (await requestLog(em)).map((r) => r.path).filter((p) => p.includes("/branches/"));
-    expect(previewPaths.filter((p) => !p.startsWith(`/api/v2/projects/${P}/branches/${pr}/`))).toEqual([]);
+    const log = await requestLog(em);
+    expect(log.filter((r) => r.path.includes("/branches/") && !r.path.startsWith(`/api/v2/projects/${P}/branches/${pr}/`))).toEqual([]);
+    // Taken over, not made: no enable; production's Google app gives way to Neon's shared keys.
+    expect(log.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.slice(`/api/v2/projects/${P}/branches/${pr}`.length)} ${r.status}`)).toEqual(
+      expect.arrayContaining(["DELETE /auth/oauth_providers/google 200", "POST /auth/oauth_providers 200"]),
+    );
+    expect(log.some((r) => r.method === "POST" && r.path.endsWith(`/branches/${pr}/auth`))).toBe(false);
 
-    expect(await branchSnapshot(em, P, MAIN)).toEqual(prodState);
-    expect(await branchSnapshot(em, P, pr)).toEqual({
-      auth: { name: "Acme (pr-42)", auth_provider: "better_auth" },
-      allow_localhost: true,
-      require_email_verification: false,
-      providers: [{ id: "google", type: "shared" }],
-      domains: ["https://pr-42.preview.example.com"],
-      email: { type: "shared" },
-    });
-    for (const s of [prod, preview]) await expectNoChanges(s.stack);
+    expect(await branchSnapshot(em, P, pr)).toEqual(previewState);
+    // Production's users stay on the preview branch as they came: the stack declares none.
+    expect(await people(pr)).toEqual(signedUp);
+    for (const s of [preview, prod]) await expectNoChanges(s.stack);
+    expect(await everything(em, MAIN)).toBe(prodBefore);
   });
 
-  it("destroying the preview drops its auth data and leaves prod as it was", { timeout: 600_000 }, async () => {
-    const made = await fetch(`${em.url}/projects/${P}/branches/${pr}/auth/users`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ email: "tester@example.com" }),
-    });
-    expect(made.status).toBe(201);
+  it("destroying the preview drops its copy of the auth data and leaves prod as it was", { timeout: 600_000 }, async () => {
     const destroy = await preview.stack.destroy({ color: "never" });
     expect(destroy.summary.resourceChanges).toEqual({ delete: 5 });
     const control = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${pr}/auth`)).json()) as any;
     expect(control.auth).toBeNull();
-    // deleteDataOnDestroy on a preview branch: its users went with it.
+    // deleteDataOnDestroy on a preview branch: its copy of the users went with it.
     expect(control.neon_auth).toBeNull();
-    expect(await branchSnapshot(em, P, MAIN)).toEqual(prodState);
+    expect(await everything(em, MAIN)).toBe(prodBefore);
     await expectNoChanges(prod.stack);
   });
 });
