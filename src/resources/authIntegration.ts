@@ -68,6 +68,8 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const integrationHandler: Handler = {
+  object: { fields: ["authProvider"], what: "the integration of one project", key: (i) => joinId(i.projectId, i.authProvider) },
+
   async check(_olds, news) {
     return checkInputs(KIND, authIntegrationInputs, news);
   },
@@ -210,7 +212,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
         transferStatus: undefined,
         createdAt: undefined,
         envVars: undefined,
-      }, opts, [...secretOutputs(keySet), "envVars"]),
+      }, opts, [...secretOutputs(keySet), "envVars"], { kind: KIND, name, object: integrationHandler.object }),
       MODULE,
       KIND,
     );

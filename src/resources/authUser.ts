@@ -193,6 +193,9 @@ function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Erro
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const userHandler: Handler = {
+  // One address is one user (Neon compares addresses case-insensitively).
+  object: { fields: ["email"], what: "one user", key: (i) => i.email && childId(i as Scope, i.email.toLowerCase()) },
+
   async check(olds, news) {
     const checked = checkInputs(KIND, authUserInputs, news);
     const refused = checked.failures ? [] : refusedChanges(olds, checked.inputs ?? {});
@@ -310,7 +313,7 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts)), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: userHandler.object }), MODULE, KIND);
   }
 
   /**

@@ -179,6 +179,8 @@ async function smtpTest(inputs: Inputs): Promise<void> {
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const emailServerHandler: Handler = {
+  object: { fields: [], what: "the email server of one integration", key: (i) => childId(i as Scope, "email-server") },
+
   async check(_olds, news) {
     return checkInputs(KIND, emailServerInputs, news);
   },
@@ -292,7 +294,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(emailServerInputs, childInputs(args, false), childOptions(args, opts)),
+      ...secretArgs(emailServerInputs, childInputs(args, false), childOptions(args, opts), [], { kind: KIND, name, object: emailServerHandler.object }),
       MODULE,
       KIND,
     );

@@ -7,8 +7,7 @@
 import "../nodeVersion";
 import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
 import { configure } from "./context";
-import { joinId, MODULE, type Kind, type Props } from "./kit";
-import { childId, type Scope } from "./parent";
+import { MODULE, type Kind, type Props } from "./kit";
 import { handler } from "./runtime";
 import { resolveSettings, SETTING } from "./settings";
 
@@ -129,14 +128,6 @@ function secretsMarked(props: Props): Props {
   );
 }
 
-/** The natural id of a pending create of an importable kind, from its (checked) inputs. */
-const PENDING_ID: Record<ImportableKind, (i: Props) => string | undefined> = {
-  RedirectDomain: (i) => i.domain && childId(i as Scope, i.domain),
-  OAuthProvider: (i) => i.providerId && childId(i as Scope, i.providerId),
-  EmailServer: (i) => childId(i as Scope, "email-server"),
-  NeonAuth: (i) => i.branchId && joinId(i.projectId, i.branchId),
-};
-
 /**
  * For the recovery from a killed `up`: the import file of this package's pending creates (from
  * `pulumi stack export`) that the dead run did make, found at Neon by their natural ids. Imported
@@ -157,7 +148,8 @@ export async function pendingImportFile(
     const { type, resource } = op as { type?: string; resource?: { type?: string; urn?: string; inputs?: Props } };
     if (type !== "creating" || !resource?.type?.startsWith(prefix) || resource.urn === undefined) continue;
     const kind = resource.type.slice(prefix.length) as ImportableKind;
-    const id = PENDING_ID[kind]?.(resource.inputs ?? {});
+    // An importable kind's id is its natural key (kit.ts NaturalKey).
+    const id = kind in NOT_IMPORTABLE ? undefined : handler(kind).object?.key(resource.inputs ?? {});
     if (typeof id !== "string" || !resource.inputs?.projectId) continue;
     try {
       file.resources.push(...(await importFile([{ kind, name: resource.urn.split("::").pop()!, id }], options)).resources);

@@ -30,6 +30,59 @@ export interface Handler {
   read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Props): Promise<void>;
+  /** The object a resource of this kind manages, for the kinds that manage a named one. */
+  object?: NaturalKey;
+}
+
+/**
+ * The object a resource manages, named from its inputs: two resources of one kind with one key
+ * manage one object. It is the resource's id where the id is natural (not a server-made id).
+ */
+export interface NaturalKey {
+  /** The inputs that name it, beside `projectId` and `branchId`. */
+  fields: readonly string[];
+  /** What those inputs name, in words for an error (`one origin`, `the email server`). */
+  what: string;
+  /** From inputs in their canonical form; undefined while they name nothing. */
+  key(inputs: Props): string | undefined;
+}
+
+/** Program side: the resource that declared each object, by kind and key. */
+const declared = new Map<string, string>();
+
+/**
+ * @internal
+ * Each object is declared once in a program. Two resources of one kind that manage one object
+ * (two spellings of one origin, the email server twice) would both write it, and removing either
+ * would delete it under the other while `preview` stayed green; so the second fails as soon as
+ * the fields that name the object are known (at preview for values the program gives),
+ * naming both resources and the field, never the value (it may be a secret). A lookup (`get`)
+ * manages nothing and is not counted.
+ */
+function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: NaturalKey, inputs: Props): void {
+  const shape = knownShape(schema) ?? {};
+  const fields = ["projectId", "branchId", ...object.fields];
+  const named = pulumi.all(Object.fromEntries(fields.map((f) => [f, inputs[f]])));
+  named.apply((values: Props) => {
+    // Each field in the canonical form `check` gives it; a value it refuses is `check`'s to report.
+    const canonical: Props = {};
+    for (const f of fields.filter((f) => f in shape)) {
+      const parsed = shape[f]!.safeParse(values[f]);
+      if (!parsed.success) return;
+      canonical[f] = parsed.data;
+    }
+    const key = canonical.projectId === undefined ? undefined : object.key(canonical);
+    if (key === undefined) return;
+    const other = declared.get(`${kind} ${key}`);
+    if (other === undefined || other === name) {
+      declared.set(`${kind} ${key}`, name);
+      return;
+    }
+    throw new Error(
+      `${kind} "${other}" and ${kind} "${name}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
+        "both would manage one object at Neon, and removing either would delete it under the other. Declare it once.",
+    );
+  });
 }
 
 /**
@@ -266,13 +319,16 @@ export function secretOutputs(schema: z.ZodType): string[] {
  * What every constructor registers: each input whose rule is marked secret (schemas/fields.ts)
  * made a secret whatever the program passed, the names of the other inputs the program made
  * secret in `SECRET_INPUTS`, and every secret input and `outputs` kept secret among the outputs.
+ * With `declaration`, the object it manages is declared once in the program (`declareOnce`).
  */
 export function secretArgs(
   schema: z.ZodType,
   inputs: Props,
   opts: pulumi.CustomResourceOptions | undefined,
   outputs: readonly string[] = [],
+  declaration?: { kind: Kind; name: string; object: NaturalKey | undefined },
 ): [Props, pulumi.CustomResourceOptions] {
+  if (declaration?.object !== undefined && opts?.id === undefined) declareOnce(declaration.kind, declaration.name, schema, declaration.object, inputs);
   const marked = secretKeys(schema);
   const made: Props = { ...inputs };
   for (const k of marked) if (made[k] !== undefined) made[k] = pulumi.secret(made[k]);

@@ -142,6 +142,8 @@ async function enabled(p: Where): Promise<s.BranchIntegration | undefined> {
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const neonAuthHandler: Handler = {
+  object: { fields: [], what: "Neon Auth of one branch", key: (i) => i.branchId && joinId(i.projectId, i.branchId) },
+
   async check(_olds, news) {
     return checkInputs(KIND, neonAuthInputs, news);
   },
@@ -384,7 +386,7 @@ export class NeonAuth extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs }, opts),
+      ...secretArgs(neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs }, opts, [], { kind: KIND, name, object: neonAuthHandler.object }),
       MODULE,
       KIND,
     );

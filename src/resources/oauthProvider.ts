@@ -183,6 +183,8 @@ async function converge(inputs: Inputs, existing: { type: string }): Promise<Pro
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const oauthProviderHandler: Handler = {
+  object: { fields: ["providerId"], what: "one OAuth provider", key: (i) => i.providerId && childId(i as Scope, i.providerId) },
+
   async check(_olds, news) {
     return checkInputs(KIND, oauthProviderInputs, news);
   },
@@ -312,7 +314,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts)),
+      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: oauthProviderHandler.object }),
       MODULE,
       KIND,
     );

@@ -98,6 +98,8 @@ function removeDomain(s: Scope, authProvider: string, origin: string) {
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const redirectDomainHandler: Handler = {
+  object: { fields: ["domain"], what: "one origin", key: (i) => i.domain && childId(i as Scope, i.domain) },
+
   async check(_olds, news) {
     return checkInputs(KIND, redirectDomainInputs, news);
   },
@@ -181,7 +183,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts)), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts), [], { kind: KIND, name, object: redirectDomainHandler.object }), MODULE, KIND);
   }
 
   /**

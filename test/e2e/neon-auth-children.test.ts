@@ -119,6 +119,8 @@ describe("children of a NeonAuth", () => {
     expect(created).toEqual({
       domains: [...DOMAINS].sort(),
       oauth: [
+        // Neon's default on a new integration; this program does not declare it, so it stays as Neon made it.
+        { id: "google", type: "shared" },
         { id: "microsoft", type: "standard", client_id: "ms-client", client_secret: MS_SECRET[0], microsoft_tenant_id: "tenant-a" },
         { id: "vercel", type: "standard", client_id: "vc-client", client_secret: "vc-secret-4b8e" },
       ],
