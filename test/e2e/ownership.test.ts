@@ -181,7 +181,10 @@ describe("ownership: what existed before the first attempt is never taken over",
       const consoleSmtp = { type: "standard", host: "smtp.console.example", port: 2525, username: "console", password: "console-smtp-pw-8f4b", sender_email: "ops@example.com", sender_name: "Console" };
       expect(await outOfBand(em, "PATCH", `${auth}/email_provider`, consoleSmtp)).toBe(200);
       const before = await dump();
-      expect(before.auth.oauth_providers).toEqual([{ id: "github", type: "standard", client_id: "console-id", client_secret: "console-secret-3d0e" }]);
+      expect(before.auth.oauth_providers).toEqual([
+        { id: "google", type: "shared" }, // Neon's default on a new integration
+        { id: "github", type: "standard", client_id: "console-id", client_secret: "console-secret-3d0e" },
+      ]);
       expect(before.auth.email_provider).toMatchObject({ host: "smtp.console.example", password: "console-smtp-pw-8f4b" });
 
       await e2e.stack.setConfig("args", { value: JSON.stringify(args({ children: true })), secret: true });
