@@ -47,8 +47,19 @@ export interface NaturalKey {
   key(inputs: Props): string | undefined;
 }
 
-/** Program side: the resource that declared each object, by kind and key. */
-const declared = new Map<string, string>();
+/**
+ * Program side: the resource that declared each object, by kind and key, per run of the program
+ * (an Automation API program may run several times in one process; each run has its own stack
+ * resource).
+ */
+const declaredIn = new WeakMap<object, Map<string, string>>();
+const outsideAnyRun = {};
+function declaredThisRun(): Map<string, string> {
+  const run = pulumi.runtime.getStackResource() ?? outsideAnyRun;
+  let declared = declaredIn.get(run);
+  if (declared === undefined) declaredIn.set(run, (declared = new Map()));
+  return declared;
+}
 
 /**
  * @internal
@@ -63,6 +74,7 @@ function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: Natura
   const shape = knownShape(schema) ?? {};
   const fields = ["projectId", "branchId", ...object.fields];
   const named = pulumi.all(Object.fromEntries(fields.map((f) => [f, inputs[f]])));
+  const declared = declaredThisRun();
   named.apply((values: Props) => {
     // Each field in the canonical form `check` gives it; a value it refuses is `check`'s to report.
     const canonical: Props = {};
