@@ -8,7 +8,7 @@ import "../nodeVersion";
 import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
 import { configure } from "./context";
 import { MODULE, type Kind, type Props } from "./kit";
-import { handler } from "./runtime";
+import { handler, naturalKey } from "./runtime";
 import { resolveSettings, SETTING } from "./settings";
 
 /** The kinds whose whole state can be read back from the service. */
@@ -149,7 +149,7 @@ export async function pendingImportFile(
     if (type !== "creating" || !resource?.type?.startsWith(prefix) || resource.urn === undefined) continue;
     const kind = resource.type.slice(prefix.length) as ImportableKind;
     // An importable kind's id is its natural key (kit.ts NaturalKey).
-    const id = kind in NOT_IMPORTABLE ? undefined : handler(kind).object?.key(resource.inputs ?? {});
+    const id = kind in NOT_IMPORTABLE ? undefined : naturalKey(kind)?.key(resource.inputs ?? {});
     if (typeof id !== "string" || !resource.inputs?.projectId) continue;
     try {
       file.resources.push(...(await importFile([{ kind, name: resource.urn.split("::").pop()!, id }], options)).resources);

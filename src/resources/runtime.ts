@@ -8,7 +8,7 @@ import { assertNodeVersion } from "../nodeVersion";
 assertNodeVersion("pulumi-neon-auth");
 import { collectSecrets, leaves, redactText, rememberSecrets } from "../client";
 import { isEncodable } from "../schemas/fields";
-import { compact, SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
+import { compact, SECRET_INPUTS, type Handler, type Kind, type NaturalKey, type Props } from "./kit";
 import { integrationHandler } from "./authIntegration";
 import { sdkKeysHandler } from "./authSdkKeys";
 import { ownershipTransferHandler } from "./authOwnershipTransfer";
@@ -36,6 +36,11 @@ const handlers: Record<Kind, Handler> = {
 };
 
 const guardedHandlers = new Map<Kind, Handler>();
+
+/** What names a kind's object (kit.ts NaturalKey); needs no settings, unlike the handler's calls. */
+export function naturalKey(kind: Kind): NaturalKey | undefined {
+  return handlers[kind]?.object;
+}
 
 export function handler(kind: Kind): Handler {
   const h = handlers[kind];
