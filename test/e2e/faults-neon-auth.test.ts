@@ -6,10 +6,9 @@
  * and `destroy` under the same faults leaves no auth on the branch.
  */
 import * as path from "node:path";
-import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
-import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, failureCollector, useEmulatorStack, type E2eStack } from "./harness";
 import { branchUserRows, neonConfig } from "./neon";
 
 const P = "p-faults-na";
@@ -43,16 +42,6 @@ const ARGS = {
 };
 // stack + NeonAuth + domains + providers + users + email server
 const TOTAL = 1 + 1 + DOMAINS.length + ARGS.oauth.length + ARGS.users.length + 1;
-
-/** Resource failures of one operation, from the engine's events: `urn → message`. */
-function failureCollector() {
-  const failures = new Map<string, string>();
-  const onEvent = (e: EngineEvent) => {
-    const d = e.diagnosticEvent;
-    if (d && d.severity === "error" && d.urn && !d.urn.includes("::pulumi:pulumi:Stack::")) failures.set(d.urn, d.message);
-  };
-  return { failures, onEvent };
-}
 
 describe("a NeonAuth stack with every kind of child under random faults", () => {
   let em: EmulatorHandle;

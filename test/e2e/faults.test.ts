@@ -7,10 +7,9 @@
  * resolved by reading neon_auth.users_sync from the emulator's real Postgres: one `up`, no failed
  * resource, exactly one row per declared user.
  */
-import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
-import { changesOf, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, failureCollector, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
 import { FULL_SETUP_EMAIL, snapshot, usersSyncRows } from "./neon";
 
 const PROJECT = "p-faults";
@@ -24,18 +23,6 @@ const DECLARED_DOMAINS = [
   "https://staging.example.com",
   ...Array.from({ length: EXTRA }, (_, i) => `https://app-${i + 1}.example.com`),
 ].sort();
-
-/** Resource failures of one operation, from the engine's events: `urn → message`. */
-function failureCollector() {
-  const failures = new Map<string, string>();
-  const onEvent = (e: EngineEvent) => {
-    const d = e.diagnosticEvent;
-    if (d && d.severity === "error" && d.urn && !d.urn.includes("::pulumi:pulumi:Stack::")) {
-      failures.set(d.urn, d.message);
-    }
-  };
-  return { failures, onEvent };
-}
 
 describe("full setup under random faults", () => {
   let em: EmulatorHandle;

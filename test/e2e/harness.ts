@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type ConfigMap, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
@@ -182,4 +182,14 @@ export function killTree(pid: number): void {
       // Already gone.
     }
   }
+}
+
+/** Resource failures of one operation, from the engine's events: `urn → message`. */
+export function failureCollector() {
+  const failures = new Map<string, string>();
+  const onEvent = (e: EngineEvent) => {
+    const d = e.diagnosticEvent;
+    if (d && d.severity === "error" && d.urn && !d.urn.includes("::pulumi:pulumi:Stack::")) failures.set(d.urn, d.message);
+  };
+  return { failures, onEvent };
 }
