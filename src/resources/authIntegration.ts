@@ -3,7 +3,7 @@ import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, roleName } from "../schemas";
 import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs, secretOutputs } from "./kit";
 import { deleteUnlessHidden, liveIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
@@ -66,9 +66,12 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
   });
 }
 
+/** What names the object of this kind; also its id. */
+const OBJECT: NaturalKey = { fields: ["authProvider"], what: "the integration of one project", key: (i) => joinId(i.projectId, i.authProvider) };
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const integrationHandler: Handler = {
-  object: { fields: ["authProvider"], what: "the integration of one project", key: (i) => joinId(i.projectId, i.authProvider) },
+  object: OBJECT,
 
   async check(_olds, news) {
     return checkInputs(KIND, authIntegrationInputs, news);
@@ -105,7 +108,7 @@ export const integrationHandler: Handler = {
       (await createOwned({ create: () => api().generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }) })).created!;
     afterWrite(inputs.projectId);
     const record = await findIntegration(inputs.projectId, inputs.authProvider);
-    return { id: joinId(inputs.projectId, inputs.authProvider), outs: outputsOf(inputs, keys, record) };
+    return { id: OBJECT.key(inputs)!, outs: outputsOf(inputs, keys, record) };
   },
 
   async read(id, props) {
@@ -212,7 +215,7 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
         transferStatus: undefined,
         createdAt: undefined,
         envVars: undefined,
-      }, opts, [...secretOutputs(keySet), "envVars"], { kind: KIND, name, object: integrationHandler.object }),
+      }, opts, [...secretOutputs(keySet), "envVars"], { kind: KIND, name, object: OBJECT }),
       MODULE,
       KIND,
     );

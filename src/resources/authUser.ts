@@ -4,7 +4,7 @@ import { projectId, userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import { api } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type Props, secretArgs } from "./kit";
+import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
 import { liveUserByEmail, readBackProblem, userById, userTableOf } from "./usersSync";
 import {
   branchRules,
@@ -191,10 +191,15 @@ function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Erro
   );
 }
 
+/**
+ * What names the object of this kind: one address is one user (Neon compares addresses
+ * case-insensitively). Not its id: Neon makes that.
+ */
+const OBJECT: NaturalKey = { fields: ["email"], what: "one user", key: (i) => i.email && childId(i as Scope, i.email.toLowerCase()) };
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const userHandler: Handler = {
-  // One address is one user (Neon compares addresses case-insensitively).
-  object: { fields: ["email"], what: "one user", key: (i) => i.email && childId(i as Scope, i.email.toLowerCase()) },
+  object: OBJECT,
 
   async check(olds, news) {
     const checked = checkInputs(KIND, authUserInputs, news);
@@ -313,7 +318,7 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: userHandler.object }), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }), MODULE, KIND);
   }
 
   /**

@@ -4,7 +4,7 @@ import { isNotFound, redactText } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
 import { notOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
@@ -177,9 +177,12 @@ async function smtpTest(inputs: Inputs): Promise<void> {
   );
 }
 
+/** What names the object of this kind; also its id. */
+const OBJECT: NaturalKey = { fields: [], what: "the email server of one integration", key: (i) => childId(i as Scope, "email-server") };
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const emailServerHandler: Handler = {
-  object: { fields: [], what: "the email server of one integration", key: (i) => childId(i as Scope, "email-server") },
+  object: OBJECT,
 
   async check(_olds, news) {
     return checkInputs(KIND, emailServerInputs, news);
@@ -217,7 +220,7 @@ export const emailServerHandler: Handler = {
         });
       }
     }
-    return { id: childId(inputs, "email-server"), outs: await apply(inputs) };
+    return { id: OBJECT.key(inputs)!, outs: await apply(inputs) };
   },
 
   async read(id, props) {
@@ -294,7 +297,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(emailServerInputs, childInputs(args, false), childOptions(args, opts), [], { kind: KIND, name, object: emailServerHandler.object }),
+      ...secretArgs(emailServerInputs, childInputs(args, false), childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }),
       MODULE,
       KIND,
     );

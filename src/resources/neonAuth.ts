@@ -9,7 +9,7 @@ import { isNotFound } from "../client";
 import * as s from "../schemas";
 import { afterWrite, api, branchPlugins, scopeOf } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type Props, secretArgs } from "./kit";
+import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
 import { ADOPTS_CHILDREN, deleteUnlessHidden, liveBranchAuth } from "./parent";
 
 const KIND = "NeonAuth";
@@ -140,9 +140,12 @@ async function enabled(p: Where): Promise<s.BranchIntegration | undefined> {
   }
 }
 
+/** What names the object of this kind; also its id. */
+const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (i) => i.branchId && joinId(i.projectId, i.branchId) };
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const neonAuthHandler: Handler = {
-  object: { fields: [], what: "Neon Auth of one branch", key: (i) => i.branchId && joinId(i.projectId, i.branchId) },
+  object: OBJECT,
 
   async check(_olds, news) {
     return checkInputs(KIND, neonAuthInputs, news);
@@ -155,7 +158,7 @@ export const neonAuthHandler: Handler = {
   async create(props) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, props);
     const p = where(inputs);
-    const id = joinId(inputs.projectId, inputs.branchId);
+    const id = OBJECT.key(inputs)!;
     await createOwned({
       create: () => api().branchAuth.enableBranchAuth(p, compact({ auth_provider: inputs.authProvider, database_name: inputs.databaseName })),
       find: () => {
@@ -386,7 +389,7 @@ export class NeonAuth extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs }, opts, [], { kind: KIND, name, object: neonAuthHandler.object }),
+      ...secretArgs(neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs }, opts, [], { kind: KIND, name, object: OBJECT }),
       MODULE,
       KIND,
     );

@@ -6,7 +6,7 @@ import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS, type Branc
 import { token } from "../schemas/fields";
 import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
@@ -181,9 +181,12 @@ async function converge(inputs: Inputs, existing: { type: string }): Promise<Pro
   return outputsOf(inputs, updated);
 }
 
+/** What names the object of this kind; also its id. */
+const OBJECT: NaturalKey = { fields: ["providerId"], what: "one OAuth provider", key: (i) => i.providerId && childId(i as Scope, i.providerId) };
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const oauthProviderHandler: Handler = {
-  object: { fields: ["providerId"], what: "one OAuth provider", key: (i) => i.providerId && childId(i as Scope, i.providerId) },
+  object: OBJECT,
 
   async check(_olds, news) {
     return checkInputs(KIND, oauthProviderInputs, news);
@@ -207,7 +210,7 @@ export const oauthProviderHandler: Handler = {
   async create(props) {
     const inputs = parsedInputs(oauthProviderInputs, props);
     const body = { id: inputs.providerId, ...credentials(inputs) };
-    const id = childId(inputs, inputs.providerId);
+    const id = OBJECT.key(inputs)!;
     const find = (fresh: boolean) => {
       if (fresh) afterWrite(scopeOf(inputs));
       return findProvider(inputs, inputs.providerId);
@@ -314,7 +317,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
     super(
       providerOf(KIND),
       name,
-      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: oauthProviderHandler.object }),
+      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }),
       MODULE,
       KIND,
     );

@@ -4,7 +4,7 @@ import { isNotFound } from "../client";
 import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
 import { afterCreate, afterWrite, api, scopeOf, sharedList } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
 import {
   branchRules,
   branchWhere,
@@ -96,9 +96,12 @@ function removeDomain(s: Scope, authProvider: string, origin: string) {
   return isBranch(s) ? api().branchAuth.deleteBranchDomains(branchWhere(s), body) : api().deleteDomains(s.projectId, body);
 }
 
+/** What names the object of this kind; also its id. */
+const OBJECT: NaturalKey = { fields: ["domain"], what: "one origin", key: (i) => i.domain && childId(i as Scope, i.domain) };
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const redirectDomainHandler: Handler = {
-  object: { fields: ["domain"], what: "one origin", key: (i) => i.domain && childId(i as Scope, i.domain) },
+  object: OBJECT,
 
   async check(_olds, news) {
     return checkInputs(KIND, redirectDomainInputs, news);
@@ -128,7 +131,7 @@ export const redirectDomainHandler: Handler = {
       throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
     afterCreate(scopeOf(inputs));
-    return { id: childId(inputs, inputs.domain), outs: compact({ ...inputs }) };
+    return { id: OBJECT.key(inputs)!, outs: compact({ ...inputs }) };
   },
 
   async read(id, props) {
@@ -183,7 +186,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts), [], { kind: KIND, name, object: redirectDomainHandler.object }), MODULE, KIND);
+    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }), MODULE, KIND);
   }
 
   /**
