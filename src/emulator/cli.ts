@@ -12,7 +12,7 @@ try {
   process.exit(1);
 }
 // Only the worker loads the emulator itself (the main thread parses arguments and waits).
-import { DEFAULT_API_KEY } from "./http";
+import { DEFAULT_API_KEY } from "./core/http";
 import type { EmulatorOptions } from "./index";
 
 const USAGE = `Usage: neon-auth-emulator [options]

@@ -7,22 +7,22 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { systemClock, type Clock } from "../clock";
 import { ID_PATTERN } from "../schemas/common";
-import { controlRoutes, stateDump } from "./control";
-import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSettings, type OneShotFault } from "./faults";
-import { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
-import { RequestLog } from "./log";
-import { insertProject } from "./projects";
-import { RequestThrottle, type RateLimitOption } from "./ratelimit";
-import type { EmulatorCore, Route } from "./core";
-import { Router } from "./router";
-import { allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler } from "./server";
-import { Databases } from "./database";
-import { Store } from "./store";
+import { stateDump } from "./core/control";
+import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSettings, type OneShotFault } from "./core/faults";
+import { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./core/http";
+import { RequestLog } from "./core/log";
+import { insertProject } from "./core/projects";
+import { RequestThrottle, type RateLimitOption } from "./core/ratelimit";
+import type { EmulatorCore, Route } from "./core/context";
+import { Router } from "./core/router";
+import { allControlRoutes, allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler } from "./server";
+import { Databases } from "./core/database";
+import { Store } from "./core/store";
 
-export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./http";
-export { parseFaultSpec, type FaultSettings, type OneShotFault, type FaultKind } from "./faults";
-export { SPEC_RATE_LIMIT, type RateLimitOption, type RateLimitSettings } from "./ratelimit";
-export type { RequestLogEntry } from "./log";
+export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./core/http";
+export { parseFaultSpec, type FaultSettings, type OneShotFault, type FaultKind } from "./core/faults";
+export { SPEC_RATE_LIMIT, type RateLimitOption, type RateLimitSettings } from "./core/ratelimit";
+export type { RequestLogEntry } from "./core/log";
 
 
 export interface SeedProject {
@@ -146,7 +146,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
     config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false },
     keys,
-    router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, controlRoutes),
+    router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, allControlRoutes),
     validateResponses: options.validateResponses ?? true,
     port: 0,
     allowedHosts: new Set((options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter((h) => h !== "")),

@@ -1,37 +1,31 @@
 /**
  * HTTP server: routing, the error envelope, request ids, authentication, rate limits, faults,
- * request log. Handlers live in one file per API area; control routes in control.ts; one router
- * (core.router) serves both.
+ * request log. Handlers live in one file per API area, by generation (project/, branch/, and what
+ * hosts both in core/); control routes in core/control.ts; one router (core.router) serves both.
  */
 import * as http from "node:http";
 import type { Socket } from "node:net";
-import { branchScopedRoutes } from "./branchRoutes";
+import { branchControlRoutes } from "./branch/control";
+import { branchScopedRoutes } from "./branch/routes";
 import { isLoopbackHost } from "../schemas/fields";
-import { databaseRoutes } from "./databaseRoutes";
-import { domainRoutes } from "./domains";
-import { emailRoutes } from "./email";
-import type { ControlRoute, EmulatorCore, Route } from "./core";
-import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type Reply } from "./http";
-import { integrationRoutes } from "./integration";
-import type { RequestLogEntry } from "./log";
-import { oauthRoutes } from "./oauth";
-import { projectRoutes } from "./projects";
-import { userRoutes } from "./users";
+import { databaseControlRoutes, databaseRoutes } from "./core/databaseRoutes";
+import type { ControlRoute, EmulatorCore, Route } from "./core/context";
+import { controlRoutes } from "./core/control";
+import { HttpError, LOCKED_MESSAGE, keyLabel, uuid, type ApiContext, type ApiRoute, type Reply } from "./core/http";
+import type { RequestLogEntry } from "./core/log";
+import { projectRoutes } from "./core/projects";
+import { projectControlRoutes } from "./project/control";
+import { projectAuthRoutes } from "./project/routes";
 
 export const API_PREFIX = "/api/v2";
 export const CONTROL_PREFIX = "/_emulator";
 const MAX_BODY = 1024 * 1024;
 
-export const allRoutes: ApiRoute[] = [
-  ...projectRoutes,
-  ...integrationRoutes,
-  ...userRoutes,
-  ...databaseRoutes,
-  ...oauthRoutes,
-  ...domainRoutes,
-  ...emailRoutes,
-  ...branchScopedRoutes,
-];
+/** The hosting slice (projects, operations, connection URIs), then each auth generation. */
+export const allRoutes: ApiRoute[] = [...projectRoutes, ...databaseRoutes, ...projectAuthRoutes, ...branchScopedRoutes];
+
+/** The control routes: test tooling, then what stands in for the world outside each generation's API. */
+export const allControlRoutes: ControlRoute[] = [...controlRoutes, ...projectControlRoutes, ...branchControlRoutes, ...databaseControlRoutes];
 
 function errorBody(status: number, e: HttpError | { message: string; code?: string }, requestId: string) {
   return { status, body: { code: e.code ?? "", message: e.message, request_id: requestId } };

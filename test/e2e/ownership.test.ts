@@ -11,7 +11,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import type { OneShotFault } from "../../src/emulator/faults";
+import type { OneShotFault } from "../../src/emulator/core/faults";
 import { changesOf, expectNoChanges, stackFor } from "./harness";
 import { clearRequestLog, emulator, neonConfig, outOfBand, projectConfig, requestLog, usersSyncRows } from "./neon";
 

@@ -10,11 +10,11 @@
  * handlers work on the snapshot alone. `project_config` is written from the API's settings after
  * each change (the configuration is managed through the API; SQL changes to it are not read back).
  */
-import type { AuthBranchRec, BranchUserRec } from "./branchKit";
-import { databasesOf } from "./database";
-import { HttpError, uuid } from "./http";
+import type { AuthBranchRec, BranchUserRec } from "./kit";
+import { databasesOf } from "../core/database";
+import { HttpError, uuid } from "../core/http";
 import { pull, roleText, rolesOf, USER_TABLE } from "./neonAuthSql";
-import { iso, type Store } from "./store";
+import { iso, type Store } from "../core/store";
 
 /** Copies the running table of a branch into the snapshot (for readers of the snapshot: dumps, branching, persistence). */
 export async function refreshSnapshot(store: Store, projectId: string, branch: AuthBranchRec): Promise<void> {

@@ -1,8 +1,8 @@
 /** The redirect URI whitelist (trusted domains) of the managed auth project. */
-import { projectEndpoints as P } from "../schemas/endpointsProject";
-import { projectIntegration } from "./access";
-import type { ApiContext, ApiRoute } from "./http";
-import { route, type Call } from "./route";
+import { projectEndpoints as P } from "../../schemas/endpointsProject";
+import { projectIntegration } from "../core/access";
+import type { ApiContext, ApiRoute } from "../core/http";
+import { route, type Call } from "../core/route";
 
 /** Domains compare case-insensitively (scheme and host are case-insensitive in an origin). */
 function same(a: string, b: string): boolean {

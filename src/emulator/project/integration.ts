@@ -1,9 +1,9 @@
 /** Integration endpoints: create, list, generate SDK keys, delete, request ownership transfer. */
-import { projectEndpoints as P } from "../schemas/endpointsProject";
-import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "./access";
-import { HttpError, oneTimeCode, token, uuid, type ApiContext, type ApiRoute } from "./http";
-import { route, type Call } from "./route";
-import { iso, type IntegrationRec, type KeySetRec, type Store } from "./store";
+import { projectEndpoints as P } from "../../schemas/endpointsProject";
+import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "../core/access";
+import { HttpError, oneTimeCode, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
+import { route, type Call } from "../core/route";
+import { iso, type IntegrationRec, type KeySetRec, type Store } from "../core/store";
 
 export const SCHEMA_NAME = "neon_auth";
 export const TABLE_NAME = "users_sync";

@@ -1,9 +1,9 @@
 /** The email server (SMTP) configuration of the managed auth project. */
-import { projectEndpoints as P } from "../schemas/endpointsProject";
-import { projectIntegration } from "./access";
-import type { ApiContext, ApiRoute } from "./http";
-import { route, type Call } from "./route";
-import type { EmailServerRec } from "./store";
+import { projectEndpoints as P } from "../../schemas/endpointsProject";
+import { projectIntegration } from "../core/access";
+import type { ApiContext, ApiRoute } from "../core/http";
+import { route, type Call } from "../core/route";
+import type { EmailServerRec } from "../core/store";
 
 /** GET omits the password (a deviation the endpoint table records); PATCH returns it. */
 function view(e: EmailServerRec, withPassword: boolean) {

@@ -12,8 +12,8 @@
  * So R requests sent at once by a fresh key need at least
  * max(0, R − 40) × 60/700 seconds.
  */
-import { SERVICE_RATE_LIMIT } from "../schemas/limits";
-import type { Clock } from "../clock";
+import { SERVICE_RATE_LIMIT } from "../../schemas/limits";
+import type { Clock } from "../../clock";
 
 export interface RateLimitSettings {
   /** Sustained requests per minute per account (refill of the account bucket). */

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { systemClock, type Clock } from "../clock";
+import { systemClock, type Clock } from "../../clock";
 
 export const STATE_VERSION = 1;
 

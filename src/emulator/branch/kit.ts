@@ -8,10 +8,10 @@ import type {
   MagicLinkPlugin,
   OrganizationPlugin,
   PhoneNumberPlugin,
-} from "../schemas/branchAuth";
-import { assertUnlocked, projectFromPath } from "./access";
-import { HttpError, type ApiContext } from "./http";
-import type { BranchRec, ProjectRec } from "./store";
+} from "../../schemas/branchAuth";
+import { assertUnlocked, projectFromPath } from "../core/access";
+import { HttpError, type ApiContext } from "../core/http";
+import type { BranchRec, ProjectRec } from "../core/store";
 
 /** A row of `neon_auth."user"` as the state keeps it (see neonAuthTables.ts). */
 export interface BranchUserRec {
@@ -83,7 +83,7 @@ export interface AuthBranchRec extends BranchRec {
   email_test?: { success: boolean; error_message?: string };
 }
 
-export { route, type Answer, type Call } from "./route";
+export { route, type Answer, type Call } from "../core/route";
 
 export interface BranchScope {
   project: ProjectRec;

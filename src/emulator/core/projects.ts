@@ -1,7 +1,7 @@
 /** Projects, branches and operations: just enough of Neon's project API to host auth. */
 import { z } from "zod";
-import { hostingEndpoints as H } from "../schemas/endpointsProject";
-import { operation as operationSchema } from "../schemas/projects";
+import { hostingEndpoints as H } from "../../schemas/endpointsProject";
+import { operation as operationSchema } from "../../schemas/projects";
 import { projectFromPath } from "./access";
 import { HttpError, newBranchId, newProjectId, uuid, type ApiContext, type ApiRoute } from "./http";
 import { route, type Call } from "./route";

@@ -1,9 +1,9 @@
 /** Users of the managed auth project, mirrored into the emulated `neon_auth.users_sync` table. */
-import { projectEndpoints as P } from "../schemas/endpointsProject";
-import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "./access";
-import { HttpError, uuid, type ApiContext, type ApiRoute } from "./http";
-import { route, type Call } from "./route";
-import { iso, type IntegrationRec } from "./store";
+import { projectEndpoints as P } from "../../schemas/endpointsProject";
+import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "../core/access";
+import { HttpError, uuid, type ApiContext, type ApiRoute } from "../core/http";
+import { route, type Call } from "../core/route";
+import { iso, type IntegrationRec } from "../core/store";
 
 function createUser(ctx: ApiContext, { body: req }: Call<typeof P.createUser>) {
   const p = writableProject(ctx, req.project_id);

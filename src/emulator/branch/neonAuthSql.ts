@@ -3,8 +3,8 @@
  * the columns of a real Managed Better Auth branch (see API-BRANCH.md: uuid ids, camelCase quoted
  * columns, email unique, roles comma-separated in `role`). neonAuthTables.ts says who writes them.
  */
-import type { AuthBranchRec, BranchAuthRec, BranchUserRec } from "./branchKit";
-import { iso } from "./store";
+import type { AuthBranchRec, BranchAuthRec, BranchUserRec } from "./kit";
+import { iso } from "../core/store";
 
 /** What this code needs of a database (apart from PGlite's own types, which stay out of the published ones). */
 export interface SqlSession {

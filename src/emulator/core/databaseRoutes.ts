@@ -4,16 +4,16 @@
  * (as in the auth provider's dashboard), which the database's `users_sync` then shows.
  */
 import { z } from "zod";
-import { email, projectId as projectIdRule, userName } from "../schemas/common";
-import { hostingEndpoints } from "../schemas/endpointsProject";
+import { email, projectId as projectIdRule, userName } from "../../schemas/common";
+import { hostingEndpoints } from "../../schemas/endpointsProject";
 import { projectFromPath } from "./access";
-import type { AuthBranchRec } from "./branchKit";
+import type { AuthBranchRec } from "../branch/kit";
 import { checkDatabaseAndRole, databasesOf } from "./database";
-import type { ControlRoute } from "./core";
+import type { ControlRoute } from "./context";
 import { HttpError, parseParam, parseWith, type ApiContext, type ApiRoute, type Reply } from "./http";
-import { changeUser, refreshSnapshot } from "./neonAuthTables";
+import { changeUser, refreshSnapshot } from "../branch/neonAuthTables";
 import type { Store } from "./store";
-import { removeUser } from "./users";
+import { removeUser } from "../project/users";
 
 const E = hostingEndpoints.getConnectionUri;
 

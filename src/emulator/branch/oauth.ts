@@ -1,7 +1,7 @@
 /** OAuth providers of a branch's integration. */
-import { branchEndpoints as B } from "../schemas/endpointsBranch";
-import { branchAuth, route, type BranchOAuthRec } from "./branchKit";
-import { HttpError, type ApiRoute } from "./http";
+import { branchEndpoints as B } from "../../schemas/endpointsBranch";
+import { branchAuth, route, type BranchOAuthRec } from "./kit";
+import { HttpError, type ApiRoute } from "../core/http";
 
 /**
  * Providers for which Neon has no shared (development) credentials: adding one without

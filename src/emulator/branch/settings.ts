@@ -2,12 +2,12 @@
  * The singleton settings of a branch's integration: email provider (and its tests), email and
  * password, allow-localhost, the plugins (with the aggregate read) and webhooks.
  */
-import { SMTP_FIELDS } from "../schemas/branchAuth";
-import type { AnyEndpoint } from "../schemas/endpoint";
-import { branchEndpoints as B } from "../schemas/endpointsBranch";
-import { branchAuth, route, type BranchAuthRec, type EmailProviderRec } from "./branchKit";
-import { oauthView } from "./branchOAuth";
-import { HttpError, type ApiRoute } from "./http";
+import { SMTP_FIELDS } from "../../schemas/branchAuth";
+import type { AnyEndpoint } from "../../schemas/endpoint";
+import { branchEndpoints as B } from "../../schemas/endpointsBranch";
+import { branchAuth, route, type BranchAuthRec, type EmailProviderRec } from "./kit";
+import { oauthView } from "./oauth";
+import { HttpError, type ApiRoute } from "../core/http";
 
 /** The SMTP password is write-only: every read answers it empty. */
 function emailView(e: EmailProviderRec) {

@@ -1,8 +1,8 @@
 /** Every route of the branch-scoped generation, plus branch creation and lookup that host it. */
-import { branchAuthRoutes } from "./branchAuth";
+import { branchAuthRoutes } from "./auth";
 import { branchRoutes as hostingBranchRoutes } from "./branches";
-import { branchOAuthRoutes } from "./branchOAuth";
-import { branchSettingsRoutes } from "./branchSettings";
-import type { ApiRoute } from "./http";
+import { branchOAuthRoutes } from "./oauth";
+import { branchSettingsRoutes } from "./settings";
+import type { ApiRoute } from "../core/http";
 
 export const branchScopedRoutes: ApiRoute[] = [...hostingBranchRoutes, ...branchAuthRoutes, ...branchOAuthRoutes, ...branchSettingsRoutes];

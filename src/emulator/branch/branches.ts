@@ -2,13 +2,13 @@
  * Branch creation and lookup, as Neon's branch API does them: a new branch starts a `create_branch`
  * operation that locks the project for the operation delay, like project creation.
  */
-import { hostingEndpoints as H } from "../schemas/endpointsProject";
-import { assertUnlocked, projectFromPath } from "./access";
-import { findBranch, route, type AuthBranchRec } from "./branchKit";
-import { HttpError, newBranchId, uuid, type ApiContext, type ApiRoute } from "./http";
+import { hostingEndpoints as H } from "../../schemas/endpointsProject";
+import { assertUnlocked, projectFromPath } from "../core/access";
+import { findBranch, route, type AuthBranchRec } from "./kit";
+import { HttpError, newBranchId, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { refreshSnapshot } from "./neonAuthTables";
-import { fullBranchView, operationView } from "./projects";
-import type { BranchRec } from "./store";
+import { fullBranchView, operationView } from "../core/projects";
+import type { BranchRec } from "../core/store";
 
 /**
  * Neon Auth branches with the database (https://neon.com/docs/auth/branching-authentication): the

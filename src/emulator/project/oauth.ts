@@ -1,9 +1,9 @@
 /** OAuth providers of the managed auth project. */
-import { projectEndpoints as P } from "../schemas/endpointsProject";
-import { projectIntegration } from "./access";
-import { HttpError, type ApiContext, type ApiRoute } from "./http";
-import { route, type Call } from "./route";
-import type { OAuthProviderRec } from "./store";
+import { projectEndpoints as P } from "../../schemas/endpointsProject";
+import { projectIntegration } from "../core/access";
+import { HttpError, type ApiContext, type ApiRoute } from "../core/http";
+import { route, type Call } from "../core/route";
+import type { OAuthProviderRec } from "../core/store";
 
 function providerView(o: OAuthProviderRec) {
   return o.type === "standard"

@@ -1,5 +1,5 @@
 /** Lookups shared by the handlers: project ownership, the operation lock, the integration. */
-import { projectId as projectIdSchema } from "../schemas/common";
+import { projectId as projectIdSchema } from "../../schemas/common";
 import { HttpError, LOCKED_MESSAGE, parseParam, type ApiContext } from "./http";
 import type { IntegrationRec, ProjectRec } from "./store";
 

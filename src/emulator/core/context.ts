@@ -1,5 +1,5 @@
 /** What a running emulator holds, shared by the API pipeline and the control routes. */
-import type { Clock } from "../clock";
+import type { Clock } from "../../clock";
 import type { Faults } from "./faults";
 import type { ApiRoute, EmulatorConfig, Reply } from "./http";
 import type { RequestLog } from "./log";

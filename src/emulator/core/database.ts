@@ -9,7 +9,7 @@
  * - a project-level (Stack Auth) integration: `users_sync`, a projection of the state rewritten
  *   after each change (live users, and deleted users with `deleted_at` set, as Neon's sync
  *   soft-deletes), since Neon's sync writes that table and nothing reads it back;
- * - a branch-scoped integration: `"user"` and `project_config` (neonAuthTables.ts). Once the
+ * - a branch-scoped integration: `"user"` and `project_config` (branch/neonAuthTables.ts). Once the
  *   database runs, `"user"` is the truth for that branch's users: the API reads and writes it, and
  *   a row changed by SQL is what the API sees next. `project_config` follows the API's settings.
  * The state keeps a snapshot of each `"user"` table (taken after every API access to it, and when a
@@ -19,10 +19,10 @@
 import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import type { AuthBranchRec } from "./branchKit";
+import type { AuthBranchRec } from "../branch/kit";
 import { HttpError } from "./http";
-import { SCHEMA_NAME, TABLE_NAME } from "./integration";
-import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, lit, pull, USER_DDL, USER_TABLE, type SqlSession } from "./neonAuthSql";
+import { SCHEMA_NAME, TABLE_NAME } from "../project/integration";
+import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, lit, pull, USER_DDL, USER_TABLE, type SqlSession } from "../branch/neonAuthSql";
 import { iso, type ProjectRec, type Store } from "./store";
 
 /** The database and owner role every emulated project has (Neon's defaults). */

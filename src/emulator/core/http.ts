@@ -1,7 +1,7 @@
 /** Shared pieces of the emulator's request handling: errors, replies, validation, ids. */
 import { randomBytes, randomUUID, createHash } from "node:crypto";
 import type { z } from "zod";
-import type { Clock } from "../clock";
+import type { Clock } from "../../clock";
 import type { Store } from "./store";
 
 /** An error answered with Neon's envelope `{code, message, request_id}`. */
@@ -172,6 +172,12 @@ export function withoutUnknownFields(schema: z.ZodType, input: unknown): unknown
     }
   }
   return cur;
+}
+
+/** A control route's body as an object; 400 when it is anything else. */
+export function jsonObject(v: unknown): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new HttpError(400, "body: must be a JSON object");
+  return v as Record<string, unknown>;
 }
 
 /** @internal Validates one path parameter with its field schema; the message names the parameter. */

@@ -4,7 +4,7 @@
  * from the client on any of them.
  */
 import type { z } from "zod";
-import type { AnyEndpoint, ParamsOf } from "../schemas/endpoint";
+import type { AnyEndpoint, ParamsOf } from "../../schemas/endpoint";
 import { parseParam, parseWith, withoutUnknownFields, type ApiContext, type ApiRoute } from "./http";
 
 /** Request of a handler: validated path parameters and body. */

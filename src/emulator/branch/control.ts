@@ -4,13 +4,13 @@
  * email provider test report an SMTP failure.
  */
 import { z } from "zod";
-import { branchId as branchIdRule, projectId as projectIdRule } from "../schemas/common";
-import type { AuthBranchRec } from "./branchKit";
-import { REDACTED } from "../client/redact";
-import type { ControlRoute } from "./core";
-import { HttpError, parseParam, parseWith } from "./http";
+import { branchId as branchIdRule, projectId as projectIdRule } from "../../schemas/common";
+import type { AuthBranchRec } from "./kit";
+import { REDACTED } from "../../client/redact";
+import type { ControlRoute } from "../core/context";
+import { HttpError, parseParam, parseWith } from "../core/http";
 import { refreshSnapshot } from "./neonAuthTables";
-import { iso, type Store } from "./store";
+import { iso, type Store } from "../core/store";
 
 const emailTestSwitch = z.strictObject({ success: z.boolean(), error_message: z.string().min(1).max(1000).optional() });
 

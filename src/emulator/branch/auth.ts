@@ -1,10 +1,10 @@
 /** A branch's integration (enable, read, disable, app name), its trusted domains and its users. */
-import { branchEndpoints as B } from "../schemas/endpointsBranch";
-import { branchAuth, findBranch, route, sameText, type BranchAuthRec } from "./branchKit";
-import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "./http";
-import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "./integration";
+import { branchEndpoints as B } from "../../schemas/endpointsBranch";
+import { branchAuth, findBranch, route, sameText, type BranchAuthRec } from "./kit";
+import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
+import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "../project/integration";
 import { changeUser, createUser, deleteUser } from "./neonAuthTables";
-import { iso, type ProjectRec } from "./store";
+import { iso, type ProjectRec } from "../core/store";
 
 /** Better Auth's base URL for a branch; `.invalid` so that nothing ever resolves it. */
 export function betterAuthBaseUrl(a: BranchAuthRec): string {
