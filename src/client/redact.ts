@@ -4,6 +4,9 @@
  */
 import { ENDPOINTS } from "../schemas/endpoints";
 import { secretLeafNames, stripUnsafeText } from "../schemas/fields";
+import { REDACTED } from "../schemas/redact";
+
+export { REDACTED };
 
 /** Secret names that are no body field of the API: the credential itself, and outputs made of secrets. */
 const CREDENTIALS = ["api_key", "apiKey", "authorization", "token", "envVars"];
@@ -19,8 +22,6 @@ export const SECRET_FIELDS: ReadonlySet<string> = (() => {
   const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   return new Set([...names].flatMap((n) => [n.toLowerCase(), camel(n).toLowerCase()]));
 })();
-
-export const REDACTED = "[redacted]";
 
 /** A deep copy of `value` with the values of secret fields replaced by `[redacted]`. */
 export function redactValue(value: unknown): unknown {

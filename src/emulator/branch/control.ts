@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { branchId as branchIdRule, projectId as projectIdRule } from "../../schemas/common";
 import type { AuthBranchRec } from "./kit";
-import { REDACTED } from "../../client/redact";
+import { REDACTED } from "../../schemas/redact";
 import type { ControlRoute } from "../core/context";
 import { HttpError, parseParam, parseWith } from "../core/http";
 import { refreshSnapshot } from "./neonAuthTables";

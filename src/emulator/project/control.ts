@@ -4,7 +4,7 @@
  * its integrations and transfers appear in the state dump.
  */
 import { projectId as projectIdSchema } from "../../schemas/common";
-import { REDACTED } from "../../client/redact";
+import { REDACTED } from "../../schemas/redact";
 import type { ControlRoute } from "../core/context";
 import { HttpError, jsonObject, parseParam } from "../core/http";
 import { iso, type IntegrationRec, type TransferRec } from "../core/store";
