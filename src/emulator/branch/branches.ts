@@ -1,14 +1,15 @@
 /**
  * Branch creation and lookup, as Neon's branch API does them: a new branch starts a `create_branch`
- * operation that locks the project for the operation delay, like project creation.
+ * operation that locks the project for the operation delay, like project creation (the lock itself,
+ * 423 while one runs, is core/lock.ts's, applied by route()).
  */
 import { hostingEndpoints as H } from "../../schemas/endpointsProject";
-import { assertUnlocked, projectFromPath } from "../core/access";
+import { projectFromPath } from "../core/access";
 import { findBranch, route, type AuthBranchRec } from "./kit";
 import { HttpError, newBranchId, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { refreshSnapshot } from "./neonAuthTables";
 import { fullBranchView, operationView } from "../core/projects";
-import type { BranchRec } from "../core/store";
+import type { BranchRec, ProjectRec } from "../core/store";
 
 /**
  * Neon Auth branches with the database (https://neon.com/docs/auth/branching-authentication): the
@@ -23,16 +24,25 @@ function copyAuth(parent: AuthBranchRec, child: AuthBranchRec, now: number): voi
   if (parent.neon_auth !== undefined) child.neon_auth = structuredClone(parent.neon_auth);
 }
 
-async function createBranch(ctx: ApiContext, req: { name?: string | undefined; parent_id?: string | undefined }) {
+type BranchRequest = { name?: string | undefined; parent_id?: string | undefined };
+type Parent = { project: ProjectRec; parent: AuthBranchRec };
+
+/**
+ * The parent branch (404 before the lock), with its users as its table holds them now (SQL clients
+ * may have changed them). route() checks the lock after this, since other requests ran while the
+ * table was read.
+ */
+async function parentOf(ctx: ApiContext, req: BranchRequest): Promise<Parent> {
   const project = projectFromPath(ctx);
   const parentId = req.parent_id ?? (project.branches.find((b) => b.default) as BranchRec).id;
   const parent = project.branches.find((b) => b.id === parentId) as AuthBranchRec | undefined;
   if (parent === undefined) throw new HttpError(404, `parent branch ${parentId} not found in project ${project.id}`);
-  assertUnlocked(ctx, project);
-  // The parent's users as its table holds them now (SQL clients may have changed them).
   await refreshSnapshot(ctx.store, project.id, parent);
-  // Again: other requests ran while the table was read.
-  assertUnlocked(ctx, project);
+  return { project, parent };
+}
+
+function createBranch(ctx: ApiContext, req: BranchRequest, { project, parent }: Parent) {
+  const parentId = parent.id;
   const now = ctx.clock.now();
   let id = newBranchId();
   while (project.branches.some((b) => b.id === id)) id = newBranchId();
@@ -47,7 +57,11 @@ async function createBranch(ctx: ApiContext, req: { name?: string | undefined; p
 }
 
 export const branchRoutes: ApiRoute[] = [
-  route(H.createBranch, (ctx, { body }) => createBranch(ctx, body.branch)),
+  route<typeof H.createBranch, Parent>(
+    H.createBranch,
+    (ctx, { body }, found) => createBranch(ctx, body.branch, found),
+    (ctx, { body }) => parentOf(ctx, body.branch),
+  ),
   route(H.getBranch, (ctx, { params }) => {
     const { project, branch } = findBranch(ctx, params.branch_id);
     // Neon answers the branch with its (here always empty) annotation.

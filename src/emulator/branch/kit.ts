@@ -9,7 +9,7 @@ import type {
   OrganizationPlugin,
   PhoneNumberPlugin,
 } from "../../schemas/branchAuth";
-import { assertUnlocked, projectFromPath } from "../core/access";
+import { projectFromPath } from "../core/access";
 import { HttpError, type ApiContext } from "../core/http";
 import type { BranchRec, ProjectRec } from "../core/store";
 
@@ -90,12 +90,11 @@ export interface BranchScope {
   branch: AuthBranchRec;
 }
 
-/** The caller's project and the branch in it; writes are refused (423) while an operation runs. */
+/** The caller's project and the branch in it (writes are refused while it is locked: core/lock.ts). */
 export function findBranch(ctx: ApiContext, branchId: string): BranchScope {
   const project = projectFromPath(ctx);
   const branch = project.branches.find((b) => b.id === branchId) as AuthBranchRec | undefined;
   if (branch === undefined) throw new HttpError(404, `branch ${branchId} not found in project ${project.id}`);
-  if (ctx.method !== "GET") assertUnlocked(ctx, project);
   return { project, branch };
 }
 

@@ -1,6 +1,6 @@
-/** Lookups shared by the handlers: project ownership, the operation lock, the integration. */
+/** Lookups shared by the handlers: project ownership, the integration. The lock is lock.ts's. */
 import { projectId as projectIdSchema } from "../../schemas/common";
-import { HttpError, LOCKED_MESSAGE, parseParam, type ApiContext } from "./http";
+import { HttpError, parseParam, type ApiContext } from "./http";
 import type { IntegrationRec, ProjectRec } from "./store";
 
 /** The project if it exists and the caller's key created it; 404 otherwise (other keys cannot see it). */
@@ -16,27 +16,6 @@ export function projectFromPath(ctx: ApiContext): ProjectRec {
   return findProject(ctx, id);
 }
 
-export function hasRunningOperation(ctx: ApiContext, p: ProjectRec): boolean {
-  const now = ctx.clock.now();
-  return p.operations.some((op) => op.finish_ms > now);
-}
-
-/** 423 while an operation runs on the project (for write requests). */
-export function assertUnlocked(ctx: ApiContext, p: ProjectRec): void {
-  if (hasRunningOperation(ctx, p)) throw new HttpError(423, LOCKED_MESSAGE);
-}
-
-/** For writes: finds the project, then refuses while it is locked. */
-export function writableProject(ctx: ApiContext, id: string): ProjectRec {
-  const p = findProject(ctx, id);
-  assertUnlocked(ctx, p);
-  return p;
-}
-
-export function isWrite(method: string): boolean {
-  return method === "POST" || method === "PATCH" || method === "DELETE" || method === "PUT";
-}
-
 /** The project's integration with the provider; 404 "auth is not enabled" when there is none. */
 export function requireIntegration(p: ProjectRec, provider = "stack"): IntegrationRec {
   const i = p.integrations[provider];
@@ -47,7 +26,6 @@ export function requireIntegration(p: ProjectRec, provider = "stack"): Integrati
 /** The project's only integration (this API generation has one provider) for the per-project routes. */
 export function projectIntegration(ctx: ApiContext): { project: ProjectRec; integration: IntegrationRec } {
   const project = projectFromPath(ctx);
-  if (isWrite(ctx.method)) assertUnlocked(ctx, project);
   const integration = requireIntegration(project);
   return { project, integration };
 }

@@ -1,6 +1,6 @@
 /** Integration endpoints: create, list, generate SDK keys, delete, request ownership transfer. */
 import { projectEndpoints as P } from "../../schemas/endpointsProject";
-import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "../core/access";
+import { findProject, projectFromPath, requireIntegration } from "../core/access";
 import { HttpError, oneTimeCode, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { route, type Call } from "../core/route";
 import { iso, type IntegrationRec, type KeySetRec, type Store } from "../core/store";
@@ -43,7 +43,7 @@ export function integrationView(i: IntegrationRec) {
 }
 
 function createIntegration(ctx: ApiContext, { body: req }: Call<typeof P.createIntegration>) {
-  const p = writableProject(ctx, req.project_id);
+  const p = findProject(ctx, req.project_id);
   if (!p.branches.some((b) => b.id === req.branch_id)) {
     throw new HttpError(404, `branch ${req.branch_id} not found in project ${p.id}`);
   }
@@ -70,7 +70,7 @@ function createIntegration(ctx: ApiContext, { body: req }: Call<typeof P.createI
 }
 
 function generateKeys(ctx: ApiContext, { body: req }: Call<typeof P.generateSdkKeys>) {
-  const p = writableProject(ctx, req.project_id);
+  const p = findProject(ctx, req.project_id);
   const i = requireIntegration(p, req.auth_provider);
   const k = newKeys(ctx.clock.now());
   i.keys.push(k);
@@ -80,7 +80,6 @@ function generateKeys(ctx: ApiContext, { body: req }: Call<typeof P.generateSdkK
 function deleteIntegration(ctx: ApiContext, { params }: Call<typeof P.deleteIntegration>) {
   const p = projectFromPath(ctx);
   const provider = params.auth_provider;
-  assertUnlocked(ctx, p);
   requireIntegration(p, provider);
   delete p.integrations[provider];
   dropTransfers(ctx.store, p.id, provider);
@@ -93,7 +92,7 @@ function dropTransfers(store: Store, projectId: string, provider: string): void 
 }
 
 function transferOwnership(ctx: ApiContext, { body: req }: Call<typeof P.transferOwnership>) {
-  const p = writableProject(ctx, req.project_id);
+  const p = findProject(ctx, req.project_id);
   const i = requireIntegration(p, req.auth_provider);
   if (i.owned_by === "user") {
     throw new HttpError(409, `auth project of ${p.id} is already owned by the user; there is nothing to transfer`);

@@ -1,12 +1,12 @@
 /** Users of the managed auth project, mirrored into the emulated `neon_auth.users_sync` table. */
 import { projectEndpoints as P } from "../../schemas/endpointsProject";
-import { projectFromPath, requireIntegration, writableProject, assertUnlocked } from "../core/access";
+import { findProject, projectFromPath, requireIntegration } from "../core/access";
 import { HttpError, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { route, type Call } from "../core/route";
 import { iso, type IntegrationRec } from "../core/store";
 
 function createUser(ctx: ApiContext, { body: req }: Call<typeof P.createUser>) {
-  const p = writableProject(ctx, req.project_id);
+  const p = findProject(ctx, req.project_id);
   const i = requireIntegration(p, req.auth_provider);
   const wanted = req.email.toLowerCase();
   if (i.users.some((u) => u.email.toLowerCase() === wanted)) {
@@ -19,7 +19,6 @@ function createUser(ctx: ApiContext, { body: req }: Call<typeof P.createUser>) {
 
 function deleteUser(ctx: ApiContext, { params }: Call<typeof P.deleteUser>) {
   const p = projectFromPath(ctx);
-  assertUnlocked(ctx, p);
   const i = requireIntegration(p);
   const id = params.auth_user_id;
   const at = i.users.findIndex((u) => u.id === id);
