@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { atomicWrite } from "../../src/emulator/core/store";
+import { atomicWrite } from "../../src/emulator/core/stateFile";
 import { enableAuth, KEY_A, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
 // The temp names of state writes are random; for the symlink test the test picks them.

@@ -1,6 +1,6 @@
 /**
  * Control routes under /_emulator (loopback only, never rate limited nor faulted; no API key, but
- * secrets only for the control token or an API key; see sourceProblem in server.ts), served by the
+ * secrets only for the control token or an API key; see sourceProblem in guards.ts), served by the
  * same router as the API.
  * They stand in for what happens outside the API. Here: the test tooling (health, reset, state,
  * request log, stats, faults); each generation adds its own (project/control.ts,
