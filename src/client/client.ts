@@ -17,7 +17,7 @@ import { queryString } from "./query";
 import { rememberSecrets } from "./redact";
 import { Transport } from "./transport";
 
-export { DEFAULT_BASE_URL, formatIssues, hashKey, type AttemptTimeouts, type ClientOptions, type WaitEvent, type WaitKind, type WaitOptions } from "./options";
+export { DEFAULT_BASE_URL, formatIssues, hashKey, type AttemptTimeouts, type ClientOptions, type WaitEvent, type WaitKind, type WaitOptions, type WriteEvent } from "./options";
 
 /** One typed method per endpoint of the table. */
 export interface NeonClient {
@@ -206,9 +206,9 @@ class NeonHttpClient implements NeonClient {
     return { params: checked, body: sent, query: queryString(endpoint, given) };
   }
 
-  /** Sends a checked request through the attempt loop. */
+  /** Sends a checked request through the attempt loop; a write is told to `onWrite` when it settles. */
   #call(endpoint: AnyEndpoint, params: Record<string, string>, body: unknown, query = "", deadlineMs?: number, urgent = false): Promise<unknown> {
-    return this.#transport.call({
+    const sent = this.#transport.call({
       method: endpoint.method,
       route: endpoint.path,
       params,
@@ -219,6 +219,17 @@ class NeonHttpClient implements NeonClient {
       success: endpoint.success,
       ...(urgent ? { urgent } : {}),
     });
+    const onWrite = this.#o.onWrite;
+    if (endpoint.method === "GET" || onWrite === undefined) return sent;
+    const projectId = params.project_id ?? (body as { project_id?: string } | undefined)?.project_id;
+    const told = (created: boolean) => onWrite({ projectId, branchId: params.branch_id, created });
+    return sent.then(
+      (r) => (told(endpoint.method === "POST"), r),
+      (err: unknown) => {
+        told(false);
+        throw err;
+      },
+    );
   }
 }
 

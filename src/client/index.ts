@@ -1,13 +1,11 @@
 /**
  * HTTP client of the Neon API (the auth endpoints plus the project endpoints that host them).
  *
- * - `createClient(options)`: a new client.
- * - `getClient(options)`: the process-wide client for (baseUrl, apiKey); use this from resources so
- *   that one limiter and one connection pool serve a whole `pulumi up`.
+ * - `createClient(options)`: a new client (its own connection pool; clients of one key share one
+ *   rate limiter). The resources make one per provider process (resources/context.ts).
  * - Errors: one hierarchy rooted at `NeonError` (errors.ts); `isNotFound`, `isConflict`,
  *   `mayHaveActed` answer the questions resources ask.
  */
-export { getClient, resetSharedClients } from "./shared";
 export {
   createClient,
   hashKey,
@@ -19,6 +17,7 @@ export {
   type WaitOptions,
   type WaitEvent,
   type WaitKind,
+  type WriteEvent,
 } from "./client";
 export {
   NeonError,

@@ -60,6 +60,12 @@ export interface ClientOptions {
    * (423) or for a long-running operation. For showing progress; it must not throw or block.
    */
   onWait?: (wait: WaitEvent) => void;
+  /**
+   * Told after each request that may have changed something (any method but GET) settles, with
+   * where it wrote and whether it was a create that answered: so a cache of reads forgets by
+   * itself. It must not throw.
+   */
+  onWrite?: (write: WriteEvent) => void;
   /** Backoff tuning (base 250 ms, cap 10 s, Retry-After honoured up to 30 s). */
   retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
@@ -97,6 +103,17 @@ export interface ClientOptions {
 }
 
 export type WaitKind = "pacing" | "rate-limit" | "lock" | "operation";
+
+/**
+ * A request that may have changed something (ClientOptions.onWrite): its project and branch (from
+ * the path, or the body for the project-level endpoints that take the project there), and whether
+ * it was a POST that answered, which only adds its own object.
+ */
+export interface WriteEvent {
+  projectId: string | undefined;
+  branchId: string | undefined;
+  created: boolean;
+}
 
 /** One wait of a call (ClientOptions.onWait). */
 export interface WaitEvent {
@@ -140,6 +157,7 @@ export interface Resolved {
   readonly rateLimitTimeoutMs: number;
   readonly operationTimeoutMs: number;
   readonly onWait: ((wait: WaitEvent) => void) | undefined;
+  readonly onWrite: ((write: WriteEvent) => void) | undefined;
   readonly timeouts: AttemptTimeouts;
   readonly retry: RetryOptions;
   readonly limiter: RateLimiter | undefined;
@@ -286,6 +304,7 @@ export function resolveOptions(options: ClientOptions): Resolved {
     lockTimeoutMs: positive("lockTimeoutMs", options.lockTimeoutMs ?? 120_000),
     rateLimitTimeoutMs: positive("rateLimitTimeoutMs", options.rateLimitTimeoutMs ?? DEFAULT_RATE_LIMIT_TIMEOUT_MS),
     onWait: options.onWait,
+    onWrite: options.onWrite,
     operationTimeoutMs: positive("operationTimeoutMs", options.operationTimeoutMs ?? 300_000),
     timeouts,
     batch: resolveBatch(options.batch),

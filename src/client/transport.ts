@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { errorBody, pathSegmentProblem } from "../schemas";
+import { pathSegmentProblem } from "../schemas";
 import {
   NeonApiError,
   NeonConfigError,
@@ -16,15 +16,14 @@ import {
   type HttpMethod,
 } from "./errors";
 import { AttemptNetworkError, errorCode, sendAttempt, type AttemptResponse } from "./http";
-import { formatIssues, type Resolved, type WaitKind } from "./options";
+import { type Resolved, type WaitKind } from "./options";
+import { apiError, cleanRequestId, headerValue, lastRequestId, parseAnswer, redactedCause, remedy } from "./answers";
 import { collectSecrets, redactText, rememberSecrets, serverText } from "./redact";
 import {
   backoffDelay,
   CONNECT_ATTEMPTS,
   isConnectFailure,
-  isNotActedStatus,
   isPermanentNetworkCode,
-  isRetryableStatus,
   networkMayHaveActed,
   parseRetryAfter,
   shouldRetry,
@@ -232,7 +231,7 @@ export class Transport {
             attempts,
             // A request that never left this machine has no id anyone could look up.
             ...(e.requestSent ? { requestId: ourRequestId } : {}),
-            detail: permanent ? `${detail}; ${this.#remedy(code!)}` : cannotConnect ? `${detail}${this.#o.urlHint}` : detail,
+            detail: permanent ? `${detail}; ${remedy(this.#o, code!)}` : cannotConnect ? `${detail}${this.#o.urlHint}` : detail,
             mayHaveActed: anyActed,
             retryable: !permanent,
             ...(code ? { errorCode: code } : {}),
@@ -255,12 +254,12 @@ export class Transport {
             throw new NeonResponseError({ method, path, attempts, status: res.status, issues: [issue], requestId: requestId ?? ourRequestId });
           }
           if (!spec.schema) return undefined as T;
-          const parsed = this.#parse(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
+          const parsed = parseAnswer(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
           rememberSecrets(collectSecrets(parsed));
           return parsed;
         }
 
-        const err = this.#apiError(res, method, path, attempts, requestId, ourRequestId, secrets, anyActed);
+        const err = apiError(this.#o, res, method, path, attempts, requestId, ourRequestId, secrets, anyActed);
         anyActed = err.mayHaveActed;
         log(`${tag}: ${res.status} in ${clock.now() - t0} ms${err.neonMessage ? ` (${err.neonMessage})` : ""}`);
         if (!shouldRetry(method, { kind: "status", status: res.status })) throw err;
@@ -290,17 +289,6 @@ export class Transport {
     } finally {
       stopTimer.abort();
     }
-  }
-
-  /** What to do about a failure that no retry can heal (see isPermanentNetworkCode). */
-  #remedy(code: string): string {
-    if (/CERT|SSL|TLS/.test(code)) {
-      return (
-        `the TLS certificate of ${this.#o.origin} was not accepted, and retrying cannot change that: check the ${this.#o.settings.baseUrl} ` +
-        "setting, or trust the certificate's authority with NODE_EXTRA_CA_CERTS"
-      );
-    }
-    return `the request cannot be written as HTTP, and retrying cannot change that: check the ${this.#o.settings.apiKey} setting for stray characters`;
   }
 
   /**
@@ -345,62 +333,6 @@ export class Transport {
     }
   }
 
-  #apiError(
-    res: AttemptResponse,
-    method: HttpMethod,
-    path: string,
-    attempts: number,
-    headerRequestId: string | undefined,
-    ourRequestId: string,
-    secrets: string[],
-    earlierActed: boolean,
-  ): NeonApiError {
-    let code = "";
-    let neonMessage = "";
-    let bodyRequestId: string | undefined;
-    if (res.body.trim() !== "") {
-      try {
-        const parsed = errorBody.safeParse(JSON.parse(res.body));
-        if (parsed.success) {
-          code = parsed.data.code;
-          neonMessage = parsed.data.message;
-          bodyRequestId = parsed.data.request_id;
-        }
-      } catch {
-        // Not JSON (a proxy's HTML page, say): fall back to the status text.
-      }
-    }
-    const acted =
-      earlierActed || (method !== "GET" && res.status >= 500 && !isNotActedStatus(res.status));
-    return new NeonApiError({
-      status: res.status,
-      statusText: redactText(serverText(res.statusText, 100), secrets),
-      code: redactText(serverText(code, 100), secrets),
-      neonMessage: redactText(serverText(neonMessage, 1000), secrets),
-      requestId: cleanRequestId(headerRequestId) ?? cleanRequestId(bodyRequestId) ?? ourRequestId,
-      method,
-      path,
-      attempts,
-      retryable: isRetryableStatus(res.status),
-      mayHaveActed: acted,
-      ...(res.status === 404 && this.#o.urlHint ? { hint: this.#o.urlHint } : {}),
-      ...((res.status === 401 || res.status === 403) && this.#o.keyHint ? { hint: this.#o.keyHint } : {}),
-    });
-  }
-
-  #parse<T>(schema: z.ZodType<T>, res: AttemptResponse, method: HttpMethod, path: string, attempts: number, requestId: string): T {
-    const fail = (issues: string[]) => new NeonResponseError({ method, path, attempts, status: res.status, issues, requestId });
-    if (res.body.trim() === "") throw fail(["(root): empty body, expected a JSON object"]);
-    let json: unknown;
-    try {
-      json = JSON.parse(res.body);
-    } catch {
-      throw fail(["(root): body is not valid JSON"]);
-    }
-    const r = schema.safeParse(json);
-    if (!r.success) throw fail(formatIssues(r.error));
-    return r.data;
-  }
 }
 
 /** A value that can stand as one path segment; `.` or `..` would send the request elsewhere. */
@@ -409,30 +341,3 @@ function pathParam(name: string, v: string): string {
   if (problem) throw new NeonConfigError(`${name} ${problem}; nothing was sent`);
   return v;
 }
-
-/** A request id fit for a message: visible ASCII only, at most 100 characters. */
-function cleanRequestId(v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  const clean = v.replace(/[^\x21-\x7e]/g, "").slice(0, 100);
-  return clean === "" ? undefined : clean;
-}
-
-function headerValue(v: string | string[] | undefined): string | undefined {
-  const s = Array.isArray(v) ? v[0] : v;
-  return s === undefined || s === "" ? undefined : s;
-}
-
-function lastRequestId(err: NeonError | undefined): string | undefined {
-  return err && "requestId" in err ? (err as { requestId?: string }).requestId : undefined;
-}
-
-/** A plain Error carrying only the (redacted) message and code of a low-level failure. */
-function redactedCause(original: unknown, secrets: string[]): Error {
-  const msg = original instanceof Error ? original.message : String(original);
-  const e = new Error(redactText(msg, secrets));
-  const code = errorCode(original);
-  if (code) (e as Error & { code?: string }).code = code;
-  if (original instanceof Error) e.name = original.name;
-  return e;
-}
-

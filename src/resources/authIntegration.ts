@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, roleName } from "../schemas";
-import { afterWrite, api, appEnv, findIntegration } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, joinId, MODULE, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs, secretOutputs } from "./kit";
-import { deleteUnlessHidden, liveIntegration } from "./parent";
+import { checkInputs, lookupArgs, parsedInputs, compact, joinId, MODULE, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs, secretOutputs } from "./kit";
+import { diffFields } from "./diff";
+import { appEnv } from "./authSdkKeys";
+import { deleteUnlessHidden, liveIntegration, projectIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
 
@@ -81,7 +82,7 @@ export const integrationHandler: Handler = {
     return diffFields(olds, news, FIELDS, { deleteBeforeReplace: true });
   },
 
-  async create(props) {
+  async create(props, ctx) {
     const inputs = parsedInputs(authIntegrationInputs, props);
     const request = {
       auth_provider: inputs.authProvider,
@@ -93,27 +94,23 @@ export const integrationHandler: Handler = {
     // The integration's keys come only with its creation. When the integration exists without
     // keys we saw (a lost answer, or an existing one the user asked us to adopt), it is found by
     // its natural key and its keys are obtained the only way the API offers: a new set.
-    const find = () => {
-      afterWrite(inputs.projectId);
-      return findIntegration(inputs.projectId, inputs.authProvider);
-    };
+    const find = () => projectIntegration(ctx, inputs.projectId, inputs.authProvider);
     const made = await createOwned({
-      create: () => api().createIntegration(request),
+      create: () => ctx.client.createIntegration(request),
       find,
       adopt: inputs.adopt,
       object: `${KIND}: project ${inputs.projectId}'s "${inputs.authProvider}" integration`,
     });
     const keys =
       made.created ??
-      (await createOwned({ create: () => api().generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }) })).created!;
-    afterWrite(inputs.projectId);
-    const record = await findIntegration(inputs.projectId, inputs.authProvider);
+      (await createOwned({ create: () => ctx.client.generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }) })).created!;
+    const record = await projectIntegration(ctx, inputs.projectId, inputs.authProvider);
     return { id: OBJECT.key(inputs)!, outs: outputsOf(inputs, keys, record) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
-    const record = await liveIntegration(KIND, project, provider);
+    const record = await liveIntegration(ctx, KIND, { projectId: project }, provider);
     if (!record) return {};
     // The list carries no keys: they stay as created. An imported integration has none (the
     // API hands keys out only by generating new ones; use AuthSdkKeys for that), and neither has
@@ -145,9 +142,9 @@ export const integrationHandler: Handler = {
     return { outs: { ...olds, adopt: news.adopt } };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     const [project, provider] = splitId(KIND, id, 2, "<projectId>/<authProvider>");
-    await deleteUnlessHidden(KIND, { projectId: project }, () => api().deleteIntegration(project, provider));
+    await deleteUnlessHidden(ctx, KIND, { projectId: project }, () => ctx.client.deleteIntegration(project, provider));
   },
 };
 

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
-import { afterWrite, api, findIntegration } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
-import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { checkInputs, parsedInputs, compact, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { diffFields } from "./diff";
+import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, projectIntegration, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -39,24 +39,23 @@ export const ownershipTransferHandler: Handler = {
     return diffFields(olds, news, fields(olds));
   },
 
-  async create(props) {
+  async create(props, ctx) {
     const inputs = parsedInputs(authOwnershipTransferInputs, props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
     // A URL nobody saw cannot be used; asking for another is harmless.
     let url: string;
     try {
-      ({ url } = (await createOwned({ create: () => api().transferOwnership(request) })).created!);
+      ({ url } = (await createOwned({ create: () => ctx.client.transferOwnership(request) })).created!);
     } catch (err) {
       throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
-    afterWrite(inputs.projectId);
-    const record = await findIntegration(inputs.projectId, inputs.authProvider);
+    const record = await projectIntegration(ctx, inputs.projectId, inputs.authProvider);
     return { id: `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`, outs: { ...ownerOf(inputs, record), url } };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
-    const parent = await parentOf(KIND, { ...props, projectId: project, authProvider: provider });
+    const parent = await parentOf(ctx, KIND, { ...props, projectId: project, authProvider: provider });
     if (!parent) return {};
     const inputs = { ...props, projectId: project, authProvider: provider, integration: parent.identity } as Inputs;
     return { id, props: { ...props, ...ownerOf(inputs, parent.record) } };
@@ -67,10 +66,10 @@ export const ownershipTransferHandler: Handler = {
     return { outs: { ...olds, integration: news.integration } };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     // A requested transfer cannot be withdrawn through the API; the URL simply goes unused.
     const [projectId] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
-    await forgetUnlessHidden(KIND, { projectId });
+    await forgetUnlessHidden(ctx, KIND, { projectId });
   },
 };
 

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
-import { api, appEnv } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { checkInputs, parsedInputs, compact, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { diffFields } from "./diff";
 import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
@@ -44,6 +44,15 @@ function outputsOf(inputs: Inputs, keys: KeySet): Props {
   });
 }
 
+/** @internal The environment variables a Stack Auth app needs, from a key set. */
+export function appEnv(keys: Pick<KeySet, "auth_provider_project_id" | "pub_client_key" | "secret_server_key">) {
+  return {
+    NEXT_PUBLIC_STACK_PROJECT_ID: keys.auth_provider_project_id,
+    NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: keys.pub_client_key,
+    STACK_SECRET_SERVER_KEY: keys.secret_server_key,
+  };
+}
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const sdkKeysHandler: Handler = {
   async check(_olds, news) {
@@ -54,13 +63,13 @@ export const sdkKeysHandler: Handler = {
     return diffFields(olds, news, fields(olds));
   },
 
-  async create(props) {
+  async create(props, ctx) {
     const inputs = parsedInputs(authSdkKeysInputs, props);
     const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
     // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
     let keys: KeySet;
     try {
-      keys = (await createOwned({ create: () => api().generateSdkKeys(request) })).created!;
+      keys = (await createOwned({ create: () => ctx.client.generateSdkKeys(request) })).created!;
     } catch (err) {
       throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
@@ -68,10 +77,10 @@ export const sdkKeysHandler: Handler = {
     return { id, outs: outputsOf(inputs, keys) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
     // Keys live as long as their integration; the API cannot list or revoke key sets.
-    const parent = await parentOf(KIND, { ...props, projectId: project, authProvider: provider });
+    const parent = await parentOf(ctx, KIND, { ...props, projectId: project, authProvider: provider });
     return parent ? { id, props: { ...props, integration: parent.identity } } : {};
   },
 
@@ -80,10 +89,10 @@ export const sdkKeysHandler: Handler = {
     return { outs: { ...olds, integration: news.integration } };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     // The API has no call to revoke a key set: forgetting it is all that can be done.
     const [projectId] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
-    await forgetUnlessHidden(KIND, { projectId });
+    await forgetUnlessHidden(ctx, KIND, { projectId });
   },
 };
 

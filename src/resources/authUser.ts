@@ -2,32 +2,27 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { projectId, userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
-import { api } from "./context";
+import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, diffFields, lookupArgs, MODULE, providerOf, UNKNOWN, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
-import { liveUserByEmail, readBackProblem, userById, userTableOf } from "./usersSync";
+import { checkInputs, parsedInputs, compact, lookupArgs, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { diffFields, UNKNOWN } from "./diff";
+import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
+import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
-  branchRules,
-  branchWhere,
   childAuthProvider,
-  childId,
   childInputs,
   childOptions,
-  placeOf,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   generationRules,
   identityRule,
   integrationIdentity,
-  isBranch,
   parentOf,
   scopeInputs,
-  splitChildId,
   type IntegrationIdentity,
   type NeonAuthIntegration,
   type ProjectIntegration,
-  type Scope,
 } from "./parent";
 
 const KIND = "AuthUser";
@@ -94,7 +89,7 @@ const fields = (olds: Props, news: Props) =>
   [
     { name: "projectId", replaces: true },
     // Roles: the one thing the API can change on a user (branch-scoped only).
-    ...branchRules(olds, news, [{ name: "roles" }]),
+    ...moveRules(olds, news, [{ name: "roles" }]),
     identityRule(olds),
     { name: "email", replaces: true },
     { name: "name", replaces: true },
@@ -133,22 +128,19 @@ const CREATE_TRIES = 3;
  * where it was absent before the first try), or adopted on purpose. Without read-back nothing can be decided after a lost answer: the
  * honest error says what to look for.
  */
-async function createOrTakeOver(inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
+async function createOrTakeOver(ctx: Context, inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
   const scope: Scope = { projectId: inputs.projectId, branchId: inputs.branchId };
   const named = inputs.name !== undefined ? { name: inputs.name } : {};
-  const noReadBack = async (err: unknown) => lostAnswer(inputs, err, await readBackProblem(scope, inputs.authProvider));
+  const noReadBack = async (err: unknown) => lostAnswer(inputs, err, await readBackProblem(ctx, scope, inputs.authProvider));
   const find = async () => {
-    const found = await liveUserByEmail(scope, inputs.authProvider, inputs.email);
+    const found = await liveUserByEmail(ctx, scope, inputs.authProvider, inputs.email);
     if (found === undefined) throw await noReadBack(new Error("the user could not be read back"));
     return found ?? undefined;
   };
   let why: Error | undefined;
   try {
     const made = await createOwned({
-      create: () =>
-        isBranch(inputs)
-          ? api().branchAuth.createBranchUser(branchWhere(scope), { email: inputs.email, ...named })
-          : api().createUser({ project_id: inputs.projectId, auth_provider: inputs.authProvider as "stack", email: inputs.email, ...named }),
+      create: () => generationOf(scope).calls(ctx, scope).users.create({ email: inputs.email, ...named }, inputs.authProvider),
       find,
       adopt: inputs.adopt,
       object: `${KIND} ${inputs.email} of ${placeOf(scope)}`,
@@ -165,18 +157,14 @@ async function createOrTakeOver(inputs: Inputs): Promise<{ id: string; adopted: 
 }
 
 /** The whole set of roles, replacing the user's current ones. */
-async function setRoles(inputs: Inputs, userId: string): Promise<void> {
-  await api().branchAuth.setBranchUserRoles({ ...branchWhere(inputs), auth_user_id: userId }, { roles: inputs.roles! });
+async function setRoles(ctx: Context, inputs: Inputs, userId: string): Promise<void> {
+  await generationOf(inputs).calls(ctx, inputs).users.setRoles(userId, inputs.roles!);
 }
 
 /** Where the user lives and how it is deleted by hand, for the messages below. */
 function userPlace(inputs: Inputs) {
-  const branch = isBranch(inputs);
-  return {
-    table: userTableOf(inputs),
-    where: placeOf(inputs),
-    deletePath: branch ? `/projects/${inputs.projectId}/branches/${inputs.branchId}/auth/users/<id>` : `/projects/${inputs.projectId}/auth/users/<id>`,
-  };
+  const generation = generationOf(inputs);
+  return { table: generation.usersTable.name, where: placeOf(inputs), deletePath: generation.userDeletePath(inputs) };
 }
 
 function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Error {
@@ -211,37 +199,36 @@ export const userHandler: Handler = {
     return diffFields(olds, news, fields(olds, news), { deleteBeforeReplace: true });
   },
 
-  async create(props) {
+  async create(props, ctx) {
     const inputs = parsedInputs(authUserInputs, props);
-    const { id: userId, adopted } = await createOrTakeOver(inputs);
+    const generation = generationOf(inputs);
+    const { id: userId, adopted } = await createOrTakeOver(ctx, inputs);
     if (inputs.roles !== undefined) {
       try {
-        await setRoles(inputs, userId);
+        await setRoles(ctx, inputs, userId);
       } catch (err) {
         // The create fails: leave no user of ours behind that the next `up` would meet as "made
         // outside". An adopted one was never ours to delete.
-        if (!adopted) await api().branchAuth.deleteBranchUser({ ...branchWhere(inputs), auth_user_id: userId }).catch(() => undefined);
+        if (!adopted) await generation.calls(ctx, inputs).users.remove(userId).catch(() => undefined);
         throw err;
       }
     }
-    // A project-level user's id stays the bare user id, as existing stacks have it.
-    const banned = isBranch(inputs) ? { banned: false } : {};
-    return { id: isBranch(inputs) ? childId(inputs, userId) : userId, outs: compact({ ...inputs, userId, ...banned }) };
+    return { id: generation.userResourceId(inputs, userId), outs: compact({ ...inputs, userId, ...generation.newUserOutputs }) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     // A project-level user's id is its user id; a branch user's `<projectId>/<branchId>/<user id>`.
     // A lookup names `<projectId>/[<branchId>/]<user id or email>`, also on its later refreshes.
     const split = id.includes("/") ? splitChildId(KIND, id, "<user id or email>") : undefined;
     const { key, ...where }: Scope & { key: string } = split ?? { projectId: props.projectId as string, key: id };
-    const lookup = split !== undefined && (where.branchId === undefined || props.userId !== key);
-    const parent = await parentOf(KIND, { ...props, ...where });
+    const lookup = split !== undefined && (generationOf(where).userResourceId(where, key) !== id || props.userId !== key);
+    const parent = await parentOf(ctx, KIND, { ...props, ...where });
     if (!parent) return {};
     const provider = props.authProvider ?? parent.record.auth_provider ?? "stack";
-    const user = lookup && key.includes("@") ? await liveUserByEmail(where, provider, key) : await userById(where, provider, key);
+    const user = lookup && key.includes("@") ? await liveUserByEmail(ctx, where, provider, key) : await userById(ctx, where, provider, key);
     if (user === undefined) {
       // No read-back (see usersSync.ts): only a gone integration is visible, as before.
-      if (lookup) throw new Error(`${KIND} ${id}: cannot look the user up: ${await readBackProblem(where, provider)}`);
+      if (lookup) throw new Error(`${KIND} ${id}: cannot look the user up: ${await readBackProblem(ctx, where, provider)}`);
       return { id, props: { ...props, integration: parent.identity } };
     }
     if (user === null || user.deleted) return {};
@@ -262,18 +249,18 @@ export const userHandler: Handler = {
     return lookup ? { id, props: outs, inputs: compact({ ...outs, userId: undefined }) } : { id, props: outs };
   },
 
-  async update(_id, olds, news) {
+  async update(_id, olds, news, ctx) {
     // Roles are sent when they changed; the rest needs no request: the integration's identity
     // (state written before it was recorded), `recreateOnChange` and `adopt`. Roles left out stay as they are.
     const inputs = parsedInputs(authUserInputs, news);
-    if (inputs.roles !== undefined && JSON.stringify(inputs.roles) !== JSON.stringify(olds.roles)) await setRoles(inputs, olds.userId);
+    if (inputs.roles !== undefined && JSON.stringify(inputs.roles) !== JSON.stringify(olds.roles)) await setRoles(ctx, inputs, olds.userId);
     return { outs: compact({ ...olds, integration: news.integration, recreateOnChange: news.recreateOnChange, adopt: news.adopt, roles: inputs.roles }) };
   },
 
-  async delete(id, props) {
-    await deleteUnlessHidden(KIND, props as Scope, () =>
-      isBranch(props) ? api().branchAuth.deleteBranchUser({ ...branchWhere(props as Scope), auth_user_id: props.userId }) : api().deleteUser(props.projectId, id),
-    );
+  async delete(id, props, ctx) {
+    const where = props as Scope;
+    // A project-level user's id is its user id; a branch user's records it in `userId`.
+    await deleteUnlessHidden(ctx, KIND, where, () => generationOf(where).calls(ctx, where).users.remove(props.userId ?? id));
   },
 };
 

@@ -1,15 +1,23 @@
 /**
- * Provider-side state of one dynamic-provider process: the settings from `configure`, the one
- * shared client, and list results shared between the resources of a run.
+ * What every provider call of one dynamic-provider process works with, built once from the stack
+ * configuration: the client, the reads the resources of a run share (which the client's own writes
+ * make it forget), and the clock. Handlers are given it; nothing reaches for a global client.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { systemClock } from "../clock";
-import { getClient, type BatchOptions, type ClientOptions, type NeonClient } from "../client";
+import { systemClock, type Clock } from "../clock";
+import { createClient, type BatchOptions, type ClientOptions, type NeonClient, type WriteEvent } from "../client";
 import { keySource, resolveSettings, type Settings } from "./settings";
 import { onWait } from "./waits";
-import type { Integration, KeySet } from "../schemas";
+
+export interface Context {
+  readonly settings: Settings;
+  readonly client: NeonClient;
+  readonly reads: Reads;
+  readonly clock: Clock;
+}
 
 let settings: Settings | Error | undefined;
+let built: Context | undefined;
 
 /**
  * Called by the engine with the stack configuration once per serialized provider, before its
@@ -33,14 +41,25 @@ export function settingsReady(): Settings {
   return settings;
 }
 
-/** The client for this run (settings.ts says where the key and URL come from). */
-export function api(): NeonClient {
-  const s = settingsReady();
+/**
+ * The context of this process (runtime.ts hands it to every handler call). The engine configures
+ * each kind's provider apart, with the same stack configuration: one context serves them all, so
+ * that the resources of every kind share one client and one set of reads.
+ */
+export function processContext(): Context {
+  const now = settingsReady();
+  if (built === undefined || JSON.stringify(built.settings) !== JSON.stringify(now)) built = contextOf(now);
+  return built;
+}
+
+/** A context from settings: its client's writes make its reads forget (see `Reads`). */
+export function contextOf(s: Settings, clock: Clock = systemClock): Context {
+  const reads = new Reads(clock);
   // Switching client-side pacing or delete batching off is for measuring their worth (npm run
   // bench), not for use.
   const pacing = process.env.PULUMI_NEON_AUTH_PACING === "off" ? false : undefined;
   const batch = batchSetting(process.env.PULUMI_NEON_AUTH_BATCH);
-  return getClient({
+  const client = createClient({
     apiKey: s.apiKey,
     ...(s.apiUrl === undefined ? {} : { baseUrl: s.apiUrl }),
     settingNames: { apiKey: s.apiKeyFrom, baseUrl: s.apiUrlFrom },
@@ -48,9 +67,11 @@ export function api(): NeonClient {
     ...(s.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: s.lockTimeoutMs }),
     ...(s.rateLimitTimeoutMs === undefined ? {} : { rateLimitTimeoutMs: s.rateLimitTimeoutMs }),
     onWait,
+    onWrite: (w) => reads.written(w),
     ...(pacing === false ? { pacing } : {}),
     ...(batch === undefined ? {} : { batch }),
   });
+  return { settings: s, client, reads, clock };
 }
 
 /** `off`, or a JSON object of BatchOptions (the e2e tests widen the wait to count requests exactly). */
@@ -61,66 +82,45 @@ function batchSetting(v: string | undefined): ClientOptions["batch"] {
 }
 
 /**
- * List calls shared by the resources of a run: concurrent reads of one project's list (say,
- * a refresh of 100 redirect domains) make one request, and a result is reused for a moment.
- * Every write through `afterWrite` forgets the project's lists, so a read never misses our own
- * change. A create only adds its own object (`afterCreate`): the lists are then read again for
- * everyone but a create's read-before of another object, which the addition does not concern (300
- * domains made in one run read their list a few times, not 300).
- */
-const LIST_TTL_MS = 2_000;
-const lists = new Map<string, { at: number; value: Promise<unknown>; added?: boolean }>();
-
-/**
- * The key of a child's shared reads: the project, or project and branch for the branch-scoped
+ * The key of a scope's shared reads: the project, or project and branch for the branch-scoped
  * generation, so that a write on one branch forgets only that branch's reads.
  */
-export function scopeOf(s: { projectId: string; branchId?: string | undefined }): string {
+export function scopeKey(s: { projectId: string; branchId?: string | undefined }): string {
   return s.branchId === undefined ? s.projectId : `${s.projectId}/${s.branchId}`;
 }
 
-export function sharedList<T>(scope: string, area: string, load: () => Promise<T>, use: "read" | "beforeCreate" = "read"): Promise<T> {
-  const key = `${scope}\u0000${area}`;
-  const hit = lists.get(key);
-  if (hit && systemClock.now() - hit.at < LIST_TTL_MS && (!hit.added || use === "beforeCreate")) return hit.value as Promise<T>;
-  const value = load();
-  lists.set(key, { at: systemClock.now(), value });
-  value.catch(() => lists.delete(key));
-  return value;
-}
-
-export function afterWrite(scope: string): void {
-  for (const key of lists.keys()) if (key.startsWith(`${scope}\u0000`)) lists.delete(key);
-}
-
-/** After a create whose object is the only change: see `sharedList`. */
-export function afterCreate(scope: string): void {
-  for (const [key, hit] of lists) if (key.startsWith(`${scope}\u0000`)) hit.added = true;
-}
-
 /**
- * A branch's aggregate settings (`GET …/auth/plugins`), one request per branch for a whole
- * refresh: NeonAuth, its OAuth providers and its email provider all read from it.
+ * Reads shared by the resources of a run: concurrent reads of one list (say, a refresh of 100
+ * redirect domains) make one request, and a result is reused for a moment. Every write the client
+ * sends in a scope forgets that scope's reads when it settles, so a read never misses our own
+ * change; a create that answered only adds its own object, so its lists are read again for
+ * everyone but another object's read-before-create, which the addition does not concern (300
+ * domains made in one run read their list a few times, not 300).
  */
-export function branchPlugins(s: { projectId: string; branchId?: string | undefined }) {
-  return sharedList(scopeOf(s), "plugins", () => api().branchAuth.getBranchPlugins({ project_id: s.projectId, branch_id: s.branchId! }));
-}
+export class Reads {
+  static readonly TTL_MS = 2_000;
+  readonly #lists = new Map<string, { at: number; value: Promise<unknown>; added?: boolean }>();
 
-/** The project's integration of this auth provider, from the shared list; undefined if none. */
-export async function findIntegration(projectId: string, provider: string): Promise<Integration | undefined> {
-  return (await projectIntegrations(projectId)).find((i) => i.auth_provider === provider);
-}
+  constructor(private readonly clock: Clock) {}
 
-/** The project's integrations, read once per run (until a write); a 404 if the key cannot see it. */
-export function projectIntegrations(projectId: string): Promise<Integration[]> {
-  return sharedList(projectId, "integrations", () => api().listIntegrations(projectId));
-}
+  get<T>(scope: string, area: string, load: () => Promise<T>, use: "read" | "beforeCreate" = "read"): Promise<T> {
+    const key = `${scope}\u0000${area}`;
+    const hit = this.#lists.get(key);
+    if (hit && this.clock.now() - hit.at < Reads.TTL_MS && (!hit.added || use === "beforeCreate")) return hit.value as Promise<T>;
+    const value = load();
+    this.#lists.set(key, { at: this.clock.now(), value });
+    value.catch(() => this.#lists.delete(key));
+    return value;
+  }
 
-/** The environment variables a Stack Auth app needs, from a key set. */
-export function appEnv(keys: Pick<KeySet, "auth_provider_project_id" | "pub_client_key" | "secret_server_key">) {
-  return {
-    NEXT_PUBLIC_STACK_PROJECT_ID: keys.auth_provider_project_id,
-    NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY: keys.pub_client_key,
-    STACK_SECRET_SERVER_KEY: keys.secret_server_key,
-  };
+  /** The client's report of a write (ClientOptions.onWrite). */
+  written(w: WriteEvent): void {
+    if (w.projectId === undefined) return;
+    const prefix = `${scopeKey({ projectId: w.projectId, branchId: w.branchId })}\u0000`;
+    for (const [key, hit] of this.#lists) {
+      if (!key.startsWith(prefix)) continue;
+      if (w.created) hit.added = true;
+      else this.#lists.delete(key);
+    }
+  }
 }

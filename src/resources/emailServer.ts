@@ -2,30 +2,25 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, redactText } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
-import { afterWrite, api, branchPlugins, scopeOf } from "./context";
+import type { Context } from "./context";
 import { notOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { diffFields } from "./diff";
+import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
-  branchRules,
-  branchWhere,
-  childId,
   childInputs,
   childOptions,
-  placeOf,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   generationRules,
   identityRule,
   integrationIdentity,
-  isBranch,
   parentOf,
   scopeInputs,
-  splitChildId,
   type IntegrationIdentity,
   type NeonAuthIntegration,
   type ProjectIntegration,
-  type Scope,
 } from "./parent";
 
 const KIND = "EmailServer";
@@ -133,7 +128,7 @@ function propsOf(where: Scope, integration: IntegrationIdentity | undefined, ser
     host: server.host,
     port: server.port,
     username: server.username,
-    password: isBranch(where) ? password : (server.password ?? password),
+    password: generationOf(where).readsSmtpPassword ? (server.password ?? password) : password,
     senderEmail: server.sender_email,
     senderName: server.sender_name,
     testRecipient,
@@ -142,33 +137,23 @@ function propsOf(where: Scope, integration: IntegrationIdentity | undefined, ser
 
 const scope = (inputs: Scope): Scope => compact({ projectId: inputs.projectId, branchId: inputs.branchId });
 
-/** The calls of each generation. */
-function calls(where: Scope) {
-  const b = api().branchAuth;
-  return isBranch(where)
-    ? {
-        get: async () => (await branchPlugins(where)).email_provider ?? (await b.getBranchEmailProvider(branchWhere(where))),
-        set: (r: UpdateEmailServerRequest) => b.updateBranchEmailProvider(branchWhere(where), r) as Promise<ApiEmailServer>,
-      }
-    : { get: () => api().getEmailServer(where.projectId), set: (r: UpdateEmailServerRequest) => api().updateEmailServer(where.projectId, r) };
-}
+const calls = (ctx: Context, where: Scope) => generationOf(where).calls(ctx, where).emailServer;
 
-async function apply(inputs: Inputs): Promise<Props> {
+async function apply(ctx: Context, inputs: Inputs): Promise<Props> {
   const where = scope(inputs);
   let server: ApiEmailServer;
   try {
-    server = await calls(where).set(requestOf(inputs));
+    server = await calls(ctx, where).set(requestOf(inputs));
   } catch (err) {
     throw explainMissingIntegration(KIND, inputs.projectId, err);
   }
-  afterWrite(scopeOf(where));
-  if (inputs.testRecipient !== undefined && inputs.type === "standard") await smtpTest(inputs);
+  if (inputs.testRecipient !== undefined && inputs.type === "standard") await smtpTest(ctx, inputs);
   return { ...propsOf(where, inputs.integration, server, inputs.password, inputs.testRecipient), ...compact({ adopt: inputs.adopt }) };
 }
 
 /** The opt-in check: Neon sends a test mail through the saved SMTP settings. */
-async function smtpTest(inputs: Inputs): Promise<void> {
-  const r = await api().branchAuth.testBranchEmailProvider(branchWhere(inputs), { recipient_email: inputs.testRecipient! });
+async function smtpTest(ctx: Context, inputs: Inputs): Promise<void> {
+  const r = await calls(ctx, scope(inputs)).test(inputs.testRecipient!);
   if (r.success !== false) return;
   const said = redactText(r.error_message ?? "no reason given", [inputs.password ?? ""]);
   throw new Error(
@@ -194,7 +179,7 @@ export const emailServerHandler: Handler = {
       news,
       [
         { name: "projectId", replaces: true },
-        ...branchRules(olds, news, [{ name: "testRecipient" }]),
+        ...moveRules(olds, news, [{ name: "testRecipient" }]),
         identityRule(olds),
         { name: "type" },
         ...SMTP_FIELDS.map((name) => ({ name })),
@@ -206,11 +191,11 @@ export const emailServerHandler: Handler = {
 
   // PATCH sets the whole configuration, so a lost answer is safely replayed by the client. The one
   // question is ownership: Neon's default (shared) is nobody's; an SMTP server someone set is theirs.
-  async create(props) {
+  async create(props, ctx) {
     const inputs = parsedInputs(emailServerInputs, props);
     const where = scope(inputs);
     if (!inputs.adopt) {
-      const current = await calls(where).get().catch((err: unknown) => {
+      const current = await calls(ctx, where).get().catch((err: unknown) => {
         if (isNotFound(err)) return undefined; // no integration: the write below says so
         throw err;
       });
@@ -220,16 +205,16 @@ export const emailServerHandler: Handler = {
         });
       }
     }
-    return { id: OBJECT.key(inputs)!, outs: await apply(inputs) };
+    return { id: OBJECT.key(inputs)!, outs: await apply(ctx, inputs) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const { key: _, ...where } = splitChildId(KIND, id, "email-server");
     // The project answered just now, so a 404 of the read means the integration went meanwhile.
-    const parent = await parentOf(KIND, { ...props, ...where });
+    const parent = await parentOf(ctx, KIND, { ...props, ...where });
     if (!parent) return {};
     try {
-      const server = await calls(where).get();
+      const server = await calls(ctx, where).get();
       const current = { ...propsOf(where, parent.identity, server as ApiEmailServer, props.password, props.testRecipient), ...compact({ adopt: props.adopt }) };
       return { id, props: current, inputs: current };
     } catch (err) {
@@ -238,18 +223,18 @@ export const emailServerHandler: Handler = {
     }
   },
 
-  async update(_id, olds, news) {
+  async update(_id, olds, news, ctx) {
     const inputs = parsedInputs(emailServerInputs, news);
     // Only the integration's identity changed (state written before it was recorded): no request.
     const settings = ["type", ...SMTP_FIELDS] as const;
     if (settings.every((f) => olds[f] === inputs[f])) return { outs: compact({ ...olds, integration: inputs.integration, testRecipient: inputs.testRecipient, adopt: inputs.adopt }) };
-    return { outs: await apply(inputs) };
+    return { outs: await apply(ctx, inputs) };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     const { key: _, ...where } = splitChildId(KIND, id, "email-server");
     // No auth on the project or branch: there is no email server left to reset.
-    await deleteUnlessHidden(KIND, where, () => calls(where).set({ type: "shared" }));
+    await deleteUnlessHidden(ctx, KIND, where, () => calls(ctx, where).set({ type: "shared" }));
   },
 };
 

@@ -6,10 +6,10 @@
  */
 import "../nodeVersion";
 import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
-import { configure } from "./context";
+import { contextOf, type Context } from "./context";
 import { MODULE, type Kind, type Props } from "./kit";
 import { handler, naturalKey } from "./runtime";
-import { resolveSettings, SETTING } from "./settings";
+import { resolveSettings, SETTING, type Settings } from "./settings";
 
 /** The kinds whose whole state can be read back from the service. */
 export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer" | "NeonAuth";
@@ -71,8 +71,9 @@ export interface ImportFile {
  */
 export async function importFile(resources: readonly ImportResource[], options: ImportFileOptions = {}): Promise<ImportFile> {
   const config = await importConfig(options);
+  let settings: Settings;
   try {
-    resolveSettings((name) => config[name], process.env);
+    settings = resolveSettings((name) => config[name], process.env);
   } catch (err) {
     if (!(err instanceof NeonConfigError) || options.stack !== undefined) throw err;
     throw new NeonConfigError(
@@ -80,12 +81,20 @@ export async function importFile(resources: readonly ImportResource[], options: 
         "(neon-auth:apiKey, neon-auth:apiUrl), or `{ apiKey, apiUrl }`",
     );
   }
-  await configure({ config: { get: (name: string) => config[name] } } as Parameters<typeof configure>[0]);
+  const ctx = contextOf(settings);
+  try {
+    return { resources: await entriesOf(resources, ctx) };
+  } finally {
+    await ctx.client.close();
+  }
+}
+
+async function entriesOf(resources: readonly ImportResource[], ctx: Context): Promise<ImportFile["resources"]> {
   const entries: ImportFile["resources"] = [];
   for (const r of resources) {
     const why = NOT_IMPORTABLE[r.kind as keyof typeof NOT_IMPORTABLE];
     if (why !== undefined) throw new NeonConfigError(`${r.kind} ${r.name} cannot be imported: ${why}`);
-    const h = handler(r.kind);
+    const h = handler(r.kind, ctx);
     const read = await h.read(r.id, {});
     if (read.props === undefined) throw new NeonConfigError(`${r.kind} ${r.name}: ${r.id} does not exist at Neon`);
     // Check fills the defaults the program's inputs will have (e.g. `adopt: false`).
@@ -101,7 +110,7 @@ export async function importFile(resources: readonly ImportResource[], options: 
       outputs: { ...secretsMarked(outputs), __provider: provider },
     });
   }
-  return { resources: entries };
+  return entries;
 }
 
 /** The settings importFile reads: the options given, over the stack's configuration when a stack is named. */

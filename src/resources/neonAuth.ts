@@ -7,33 +7,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
-import { afterWrite, api, branchPlugins, scopeOf } from "./context";
+import type { Context } from "./context";
+import { AREAS, EVERY_SETTING, liveSettings, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "./converge";
-import { checkInputs, compact, diffFields, joinId, lookupArgs, MODULE, parsedInputs, providerOf, sameValue, splitId, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
-import { ADOPTS_CHILDREN, deleteUnlessHidden, liveBranchAuth } from "./parent";
+import { checkInputs, compact, joinId, lookupArgs, MODULE, parsedInputs, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { diffFields, sameValue } from "./diff";
+import { ADOPTS_CHILDREN, deleteUnlessHidden, liveIntegration } from "./parent";
 
 const KIND = "NeonAuth";
-
-const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-/** A wire schema's fields under their program names (camelCase); every field optional. */
-function programShape(shape: Record<string, z.ZodType>) {
-  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [camel(k), v.optional()])));
-}
-const toWire = (o: Props) => Object.fromEntries(Object.entries(o).map(([k, v]) => [snake(k), v]));
-
-/**
- * The singleton settings: each one a property, each sent by its own endpoint and read back from
- * the aggregate `GET …/auth/plugins` (webhooks and the app name excepted: plugins carries neither).
- */
-const AREAS = {
-  emailAndPassword: programShape(s.updateEmailAndPasswordRequest.shape),
-  organization: programShape(s.updateOrganizationPluginRequest.shape),
-  magicLink: programShape(s.updateMagicLinkPluginRequest.shape),
-  phoneNumber: programShape(s.updatePhoneNumberPluginRequest.shape),
-  webhooks: programShape(s.putWebhooksRequest.shape).required({ enabled: true }),
-};
-type Area = keyof typeof AREAS;
 
 /** @internal Runtime input rules; kept out of the published types. */
 export const neonAuthInputs = z
@@ -56,16 +37,6 @@ export const neonAuthInputs = z
   });
 type Inputs = z.infer<typeof neonAuthInputs>;
 
-const SETTINGS = ["appName", "allowLocalhost", ...(Object.keys(AREAS) as Area[])] as const;
-type Setting = (typeof SETTINGS)[number];
-
-/** Every setting and every field of each, as `liveSettings` takes what it should read. */
-const EVERY_SETTING: Props = {
-  appName: true,
-  allowLocalhost: true,
-  ...Object.fromEntries(Object.entries(AREAS).map(([k, v]) => [k, Object.fromEntries(Object.keys(v.shape).map((f) => [f, true]))])),
-};
-
 const FIELDS = [
   { name: "projectId", replaces: true },
   { name: "branchId", replaces: true },
@@ -75,48 +46,6 @@ const FIELDS = [
   { name: "adopt" },
   ...SETTINGS.map((name) => ({ name })),
 ] as const;
-
-type Where = { project_id: string; branch_id: string };
-const where = (i: { projectId: string; branchId: string }): Where => ({ project_id: i.projectId, branch_id: i.branchId });
-
-/** Sends one setting area: PATCH of the fields given, or for webhooks a PUT of the whole config. */
-async function write(p: Where, area: Setting, value: any): Promise<void> {
-  const b = api().branchAuth;
-  switch (area) {
-    case "appName": return void (await b.updateBranchAppName(p, { name: value }));
-    case "allowLocalhost": return void (await b.updateBranchAllowLocalhost(p, { allow_localhost: value }));
-    case "emailAndPassword": return void (await b.updateBranchEmailAndPassword(p, toWire(value)));
-    case "organization": return void (await b.updateBranchOrganizationPlugin(p, toWire(value)));
-    case "magicLink": return void (await b.updateBranchMagicLinkPlugin(p, toWire(value)));
-    case "phoneNumber": return void (await b.updateBranchPhoneNumberPlugin(p, toWire(value)));
-    case "webhooks": return void (await b.putBranchWebhooks(p, toWire(value) as s.PutWebhooksRequest));
-  }
-}
-
-/** The live values of the fields `managed` names, and only those: the rest is not ours. */
-function pick(live: Props | undefined, managed: Props | undefined): Props | undefined {
-  if (managed === undefined) return undefined;
-  // A field the service no longer has (a webhook URL reset by a PUT) is absent: state holds no undefined.
-  return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, live?.[snake(k)]])));
-}
-
-/**
- * The live settings the recorded props manage. One aggregate read for the plugins; the app name
- * comes with the integration, and webhooks are read only when managed.
- */
-async function liveSettings(p: Where, record: s.BranchIntegration, props: Props): Promise<Props> {
-  const plugins = await branchPlugins({ projectId: p.project_id, branchId: p.branch_id });
-  const hooks = props.webhooks === undefined ? undefined : await api().branchAuth.getBranchWebhooks(p);
-  return compact({
-    appName: props.appName === undefined ? undefined : record.name,
-    allowLocalhost: props.allowLocalhost === undefined ? undefined : plugins.allow_localhost,
-    emailAndPassword: pick(plugins.email_and_password, props.emailAndPassword),
-    organization: pick(plugins.organization, props.organization),
-    magicLink: pick(plugins.magic_link, props.magicLink),
-    phoneNumber: pick(plugins.phone_number, props.phoneNumber),
-    webhooks: pick(hooks, props.webhooks),
-  });
-}
 
 function outputsOf(inputs: Props, record: s.BranchIntegration): Props {
   return compact({
@@ -131,9 +60,9 @@ function outputsOf(inputs: Props, record: s.BranchIntegration): Props {
 }
 
 /** The branch's integration, or undefined when auth is not enabled on it (a 404). */
-async function enabled(p: Where): Promise<s.BranchIntegration | undefined> {
+async function enabled(ctx: Context, p: Where): Promise<s.BranchIntegration | undefined> {
   try {
-    return await api().branchAuth.getBranchAuth(p);
+    return await ctx.client.branchAuth.getBranchAuth(p);
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
@@ -155,16 +84,13 @@ export const neonAuthHandler: Handler = {
     return diffFields(olds, news, FIELDS, { deleteBeforeReplace: true });
   },
 
-  async create(props) {
+  async create(props, ctx) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, props);
     const p = where(inputs);
     const id = OBJECT.key(inputs)!;
     await createOwned({
-      create: () => api().branchAuth.enableBranchAuth(p, compact({ auth_provider: inputs.authProvider, database_name: inputs.databaseName })),
-      find: () => {
-        afterWrite(scopeOf(inputs));
-        return enabled(p);
-      },
+      create: () => ctx.client.branchAuth.enableBranchAuth(p, compact({ auth_provider: inputs.authProvider, database_name: inputs.databaseName })),
+      find: () => enabled(ctx, p),
       adopt: inputs.adopt,
       object: `${KIND}: Neon Auth on branch ${inputs.branchId} of project ${inputs.projectId}`,
       how: {
@@ -179,26 +105,24 @@ export const neonAuthHandler: Handler = {
     for (const area of SETTINGS) {
       if (inputs[area] === undefined) continue;
       try {
-        await write(p, area, inputs[area]);
+        await write(ctx, p, area, inputs[area]);
       } catch (err) {
-        afterWrite(scopeOf(inputs));
-        const record = await enabled(p).catch(() => undefined);
+        const record = await enabled(ctx, p).catch(() => undefined);
         // The engine shows `reasons` for such a partial create, so the whole message goes there.
         const message = `${KIND}: Neon Auth is enabled on branch ${inputs.branchId}, but setting ${area} failed; the next \`pulumi up\` sets it again. (${(err as Error).message})`;
         throw Object.assign(new Error(message), { id, properties: record ? outputsOf(done, record) : compact(done), reasons: [message] });
       }
       done[area] = inputs[area];
     }
-    afterWrite(scopeOf(inputs));
-    const record = await api().branchAuth.getBranchAuth(p);
+    const record = await ctx.client.branchAuth.getBranchAuth(p);
     return { id, outs: outputsOf(inputs, record) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const [projectId, branchId] = splitId(KIND, id, 2, "<projectId>/<branchId>");
     const p = where({ projectId, branchId });
     // Shared with the branch's children; forgotten only when the branch is visible and lacks it.
-    const record = await liveBranchAuth(KIND, { projectId, branchId });
+    const record = (await liveIntegration(ctx, KIND, { projectId, branchId }, "")) as s.BranchIntegration | undefined;
     if (record === undefined) return {};
     // A lookup (`NeonAuth.get`) has no recorded props: it reads every setting.
     const managed = props.projectId === undefined ? EVERY_SETTING : props;
@@ -209,27 +133,26 @@ export const neonAuthHandler: Handler = {
       databaseName: props.databaseName,
       deleteDataOnDestroy: props.deleteDataOnDestroy ?? false,
       adopt: props.adopt,
-      ...(await liveSettings(p, record, managed)),
+      ...(await liveSettings(ctx, p, record, managed)),
     });
     return { id, props: outputsOf(inputs, record), inputs };
   },
 
-  async update(_id, olds, news) {
+  async update(_id, olds, news, ctx) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, news);
     const p = where(inputs);
     // A setting the program stops naming is left as the service has it.
     const changed = SETTINGS.filter((a) => inputs[a] !== undefined && !sameValue(olds[a], inputs[a]));
-    for (const area of changed) await write(p, area, inputs[area]);
-    afterWrite(scopeOf(inputs));
-    const record = await api().branchAuth.getBranchAuth(p);
+    for (const area of changed) await write(ctx, p, area, inputs[area]);
+    const record = await ctx.client.branchAuth.getBranchAuth(p);
     return { outs: outputsOf(inputs, record) };
   },
 
-  async delete(id, props) {
+  async delete(id, props, ctx) {
     const [projectId, branchId] = splitId(KIND, id, 2, "<projectId>/<branchId>");
     // `delete_data` only when the program asked: the default keeps the branch's users.
-    await deleteUnlessHidden(KIND, { projectId, branchId }, () =>
-      api().branchAuth.disableBranchAuth(where({ projectId, branchId }), props.deleteDataOnDestroy === true ? { delete_data: true } : {}),
+    await deleteUnlessHidden(ctx, KIND, { projectId, branchId }, () =>
+      ctx.client.branchAuth.disableBranchAuth(where({ projectId, branchId }), props.deleteDataOnDestroy === true ? { delete_data: true } : {}),
     );
   },
 };

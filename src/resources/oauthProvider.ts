@@ -1,33 +1,28 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { oauthClientId, oauthClientSecret, projectId, type AddOAuthProviderRequest, type OAuthProvider as ApiOAuthProvider, type OAuthProviderId as ProjectProviderId, type UpdateOAuthProviderRequest } from "../schemas";
-import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchOAuthProviderId } from "../schemas/branchAuth";
+import { oauthClientId, oauthClientSecret, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
+import { BRANCH_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
-import { afterWrite, api, branchPlugins, scopeOf, sharedList } from "./context";
+import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { diffFields } from "./diff";
+import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
-  branchRules,
-  branchWhere,
-  childId,
   childInputs,
   childOptions,
-  placeOf,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   generationRules,
   identityRule,
   integrationIdentity,
-  isBranch,
   parentOf,
   scopeInputs,
-  splitChildId,
   type IntegrationIdentity,
   type NeonAuthIntegration,
   type ProjectIntegration,
-  type Scope,
 } from "./parent";
 
 const KIND = "OAuthProvider";
@@ -46,17 +41,19 @@ export const oauthProviderInputs = z
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["microsoftTenantId"]);
-    if (!isBranch(v) && v.providerId === "vercel") {
-      ctx.addIssue({ code: "custom", path: ["providerId"], message: 'is "vercel", which only a NeonAuth integration (the branch-scoped API) offers' });
+    const generation = generationOf(v);
+    const offered = generation.oauthProviderIds.includes(v.providerId);
+    if (!offered) {
+      ctx.addIssue({ code: "custom", path: ["providerId"], message: `is "${v.providerId}", which only a NeonAuth integration (the branch-scoped API) offers` });
     }
     if (v.microsoftTenantId !== undefined && v.providerId !== "microsoft") {
       ctx.addIssue({ code: "custom", path: ["microsoftTenantId"], message: 'is accepted only for providerId "microsoft"' });
     }
-    if (isBranch(v) && v.clientId === undefined && v.clientSecret === undefined && !BRANCH_SHARED_OAUTH_PROVIDER_IDS.includes(v.providerId)) {
+    if (offered && v.clientId === undefined && v.clientSecret === undefined && !generation.sharedOAuthProviderIds.includes(v.providerId)) {
       ctx.addIssue({
         code: "custom",
         path: ["clientId"],
-        message: `is required for providerId "${v.providerId}": Neon has shared credentials for ${BRANCH_SHARED_OAUTH_PROVIDER_IDS.join(", ")} only; set clientId and clientSecret of your own OAuth app`,
+        message: `is required for providerId "${v.providerId}": Neon has shared credentials for ${generation.sharedOAuthProviderIds.join(", ")} only; set clientId and clientSecret of your own OAuth app`,
       });
     }
     if ((v.clientId === undefined) !== (v.clientSecret === undefined)) {
@@ -112,36 +109,7 @@ export type OAuthProviderId = "google" | "github" | "microsoft" | "vercel";
 /** `shared`: Neon's own OAuth app (development only); `standard`: your client id and secret. */
 export type OAuthProviderType = "shared" | "standard";
 
-/** The calls of each generation, so the handler reads the same for both. */
-function calls(s: Scope) {
-  if (isBranch(s)) {
-    const b = api().branchAuth;
-    const at = (id: string) => ({ ...branchWhere(s), oauth_provider_id: id as BranchOAuthProviderId });
-    return {
-      list: () => branchPlugins(s).then((p) => p.oauth_providers),
-      add: (body: Props) => b.addBranchOAuthProvider(branchWhere(s), body as BranchAddOAuthProviderRequest),
-      update: (id: string, body: Props) => b.updateBranchOAuthProvider(at(id), body),
-      remove: (id: string) => b.deleteBranchOAuthProvider(at(id)),
-    };
-  }
-  const id = (x: string) => x as ProjectProviderId;
-  return {
-    list: () => sharedList(s.projectId, "oauth_providers", () => api().listOAuthProviders(s.projectId)),
-    add: (body: Props) => api().addOAuthProvider(s.projectId, body as AddOAuthProviderRequest),
-    update: (x: string, body: Props) => api().updateOAuthProvider(s.projectId, id(x), body as UpdateOAuthProviderRequest),
-    remove: (x: string) => api().deleteOAuthProvider(s.projectId, id(x)),
-  };
-}
-
-/**
- * Neon enables Google with its shared credentials on every new Better Auth integration
- * (https://neon.com/docs/auth/guides/setup-oauth), so a program that declares Google on a NeonAuth
- * it made meets that provider: it is Neon's default, not someone's, and is taken over (then given
- * the declared credentials). Google with credentials is someone's choice, and needs `adopt`.
- */
-function neonDefault(p: { id: string; type?: string }): boolean {
-  return p.id === "google" && p.type === "shared";
-}
+const calls = (ctx: Context, s: Scope) => generationOf(s).calls(ctx, s).oauthProviders;
 
 /** What PATCH and POST carry of the credentials; the tenant only where it is set. */
 function credentials(inputs: Inputs): Props {
@@ -161,8 +129,8 @@ function outputsOf(inputs: Inputs, provider: Pick<ApiOAuthProvider, "type">): Pr
   return compact({ ...inputs, type: provider.type });
 }
 
-async function findProvider(s: Scope, id: string) {
-  return (await calls(s).list()).find((p) => p.id === id);
+async function findProvider(ctx: Context, s: Scope, id: string) {
+  return (await calls(ctx, s).list()).find((p) => p.id === id);
 }
 
 /**
@@ -171,13 +139,13 @@ async function findProvider(s: Scope, id: string) {
  * declares on shared keys is removed and added back: it is this stack's now, and the program says
  * shared (a preview branch that inherited production's own Google app, say).
  */
-async function converge(inputs: Inputs, existing: { type: string }): Promise<Props> {
+async function converge(ctx: Context, inputs: Inputs, existing: { type: string }): Promise<Props> {
   if (inputs.clientId === undefined) {
     if (existing.type === "shared") return outputsOf(inputs, existing);
-    await calls(inputs).remove(inputs.providerId);
-    return outputsOf(inputs, await calls(inputs).add({ id: inputs.providerId }));
+    await calls(ctx, inputs).remove(inputs.providerId);
+    return outputsOf(inputs, await calls(ctx, inputs).add({ id: inputs.providerId }));
   }
-  const updated = await calls(inputs).update(inputs.providerId, credentials(inputs));
+  const updated = await calls(ctx, inputs).update(inputs.providerId, credentials(inputs));
   return outputsOf(inputs, updated);
 }
 
@@ -196,7 +164,7 @@ export const oauthProviderHandler: Handler = {
     const diff = diffFields(olds, news, [
       { name: "projectId", replaces: true },
       // Dropping the tenant cannot be sent in place (PATCH keeps what it is not given).
-      ...branchRules(olds, news, [{ name: "microsoftTenantId", replaces: news.microsoftTenantId === undefined }]),
+      ...moveRules(olds, news, [{ name: "microsoftTenantId", replaces: news.microsoftTenantId === undefined }]),
       identityRule(olds),
       { name: "providerId", replaces: true },
       // Back to shared keys: the API has no way to drop credentials in place.
@@ -207,38 +175,32 @@ export const oauthProviderHandler: Handler = {
     return diff;
   },
 
-  async create(props) {
+  async create(props, ctx) {
     const inputs = parsedInputs(oauthProviderInputs, props);
-    const body = { id: inputs.providerId, ...credentials(inputs) };
     const id = OBJECT.key(inputs)!;
-    const find = (fresh: boolean) => {
-      if (fresh) afterWrite(scopeOf(inputs));
-      return findProvider(inputs, inputs.providerId);
-    };
     try {
-      // Found after a lost answer (ours) or adopted on purpose: given the declared credentials.
+      // Found after a lost answer (ours), adopted on purpose, or Neon's own default: given the declared credentials.
       const made = await createOwned({
-        create: () => calls(inputs).add(body),
-        find,
+        create: () => calls(ctx, inputs).add({ id: inputs.providerId, ...credentials(inputs) }),
+        find: () => findProvider(ctx, inputs, inputs.providerId),
         adopt: inputs.adopt,
-        nobodys: isBranch(inputs) ? neonDefault : undefined,
+        nobodys: generationOf(inputs).neonDefault,
         object: `${KIND} ${inputs.providerId} of ${placeOf(inputs)}`,
       });
-      afterWrite(scopeOf(inputs));
-      return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(inputs, made.found) };
+      return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(ctx, inputs, made.found) };
     } catch (err) {
       throw explainUnshareable(inputs, explainMissingIntegration(KIND, inputs.projectId, err));
     }
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const { key: providerId, ...where } = splitChildId(KIND, id, "<providerId>");
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
-    const parent = await parentOf(KIND, { ...props, ...where });
+    const parent = await parentOf(ctx, KIND, { ...props, ...where });
     if (!parent) return {};
     let found: { id: string; type: string; client_id?: string | undefined } | undefined;
     try {
-      found = await findProvider(where, providerId);
+      found = await findProvider(ctx, where, providerId);
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
@@ -263,20 +225,19 @@ export const oauthProviderHandler: Handler = {
     return { id, props: { ...inputs, type: found.type }, inputs };
   },
 
-  async update(_id, olds, news) {
+  async update(_id, olds, news, ctx) {
     const inputs = parsedInputs(oauthProviderInputs, news);
     // The integration's identity (state written before it was recorded) and `adopt` need no request.
     if (inputs.clientId === olds.clientId && inputs.clientSecret === olds.clientSecret && inputs.microsoftTenantId === olds.microsoftTenantId) {
       return { outs: outputsOf(inputs, { type: olds.type }) };
     }
-    const updated = await calls(inputs).update(inputs.providerId, credentials(inputs));
-    afterWrite(scopeOf(inputs));
+    const updated = await calls(ctx, inputs).update(inputs.providerId, credentials(inputs));
     return { outs: outputsOf(inputs, updated) };
   },
 
-  async delete(id) {
+  async delete(id, _props, ctx) {
     const { key: providerId, ...where } = splitChildId(KIND, id, "<providerId>");
-    await deleteUnlessHidden(KIND, where, () => calls(where).remove(providerId));
+    await deleteUnlessHidden(ctx, KIND, where, () => calls(ctx, where).remove(providerId));
   },
 };
 

@@ -6,11 +6,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { type BranchIntegration, type Integration } from "../schemas";
+import { type Integration } from "../schemas";
 import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
-import { afterWrite, api, findIntegration, projectIntegrations, scopeOf, sharedList } from "./context";
-import { joinId, type Kind, type Props } from "./kit";
+import type { Context } from "./context";
+import { generationOf, placeFromParent, type Scope } from "./generation";
+import { type Kind, type Props } from "./kit";
 
 /** What both generations' integrations offer a child. */
 interface AnyIntegration {
@@ -48,61 +49,6 @@ export const ADOPTS_CHILDREN = Symbol.for("pulumi-neon-auth.adoptsChildren");
 /** What a child of either generation accepts as `integration`. */
 export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
 
-/** The constructor-side test of the generation: the member the types use to tell them apart. */
-function isBranchParent(i: ParentIntegration): i is NeonAuthIntegration {
-  return (i as { deleteDataOnDestroy?: unknown }).deleteDataOnDestroy !== undefined;
-}
-
-/**
- * @internal
- * The provider-side test of the generation, from a child's props: a branch means the
- * branch-scoped endpoints. Every handler asks this one place.
- */
-export function isBranch(props: { branchId?: unknown }): boolean {
-  return props.branchId !== undefined && props.branchId !== null;
-}
-
-/** @internal Where a child lives: the project, and the branch for the branch-scoped generation. */
-export interface Scope {
-  projectId: string;
-  branchId?: string | undefined;
-}
-
-/** @internal The path parameters of a branch endpoint. */
-export function branchWhere(s: Scope): { project_id: string; branch_id: string } {
-  return { project_id: s.projectId, branch_id: s.branchId! };
-}
-
-/** @internal Where a child lives, in words, for errors: `project p-1` or `branch br-1 of project p-1`. */
-export function placeOf(s: Scope): string {
-  return s.branchId === undefined ? `project ${s.projectId}` : `branch ${s.branchId} of project ${s.projectId}`;
-}
-
-/**
- * @internal
- * A child's id: `<projectId>/<...>` for the project-level generation (unchanged), and
- * `<projectId>/<branchId>/<...>` for a branch-scoped one.
- */
-export function childId(s: Scope, ...rest: string[]): string {
-  return joinId(s.projectId, ...(s.branchId === undefined ? [] : [s.branchId]), ...rest);
-}
-
-/**
- * @internal
- * Splits an id of `childId`. A branch id never holds `:` and a project-level id has only two
- * parts unless its key is an origin (`https://...`), so three parts with no `:` in the second
- * are a branch's.
- */
-export function splitChildId(kind: Kind, id: string, key: string): Scope & { key: string } {
-  const parts = id.split("/");
-  const branch = parts.length >= 3 && parts[1] !== "" && !parts[1]!.includes(":");
-  const n = branch ? 3 : 2;
-  if (parts.length < n || parts.slice(0, n).some((p) => p === "")) {
-    throw new Error(`${kind} id "${id}" is not of the form <projectId>/${key} or <projectId>/<branchId>/${key}`);
-  }
-  return { projectId: parts[0]!, ...(branch ? { branchId: parts[1]! } : {}), key: parts.slice(n - 1).join("/") };
-}
-
 /** @internal The runtime inputs every child shares: where it lives. */
 export const scopeInputs = { branchId: text(60).optional() };
 
@@ -120,24 +66,8 @@ export const childAuthProvider = z
  * Refuses on a project-level child what only the branch-scoped API has, naming the field, and a
  * project-level auth provider other than `stack`. `branchOnly` lists the fields to refuse when set.
  */
-export function generationRules(
-  v: Props,
-  ctx: { addIssue(issue: { code: "custom"; path: PropertyKey[]; message: string }): void },
-  branchOnly: readonly string[],
-): void {
-  if (isBranch(v)) return;
-  for (const field of branchOnly) {
-    if (v[field] !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: [field],
-        message: "is accepted only with a NeonAuth integration (the branch-scoped API); the project-level AuthIntegration has no such setting",
-      });
-    }
-  }
-  if (v.authProvider !== undefined && v.authProvider !== "stack") {
-    ctx.addIssue({ code: "custom", path: ["authProvider"], message: 'must be "stack", the only auth provider of this API generation' });
-  }
+export function generationRules(v: Props, issues: Parameters<ReturnType<typeof generationOf>["rules"]>[1], branchOnly: readonly string[]): void {
+  generationOf(v).rules(v, issues, branchOnly);
 }
 
 /**
@@ -190,12 +120,12 @@ export function identityOf(record: Pick<Integration, "auth_provider_project_id" 
 export function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
   const { integration, ...rest } = args;
   if (integration === undefined || integration === null) return { ...rest };
-  const adopts = isBranchParent(integration) ? (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] : undefined;
+  const adopts = (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN];
   return {
     ...(adopts === undefined ? {} : { adopt: adopts }),
     ...rest,
     projectId: integration.projectId,
-    ...(isBranchParent(integration) ? { branchId: integration.branchId } : {}),
+    ...placeFromParent(integration),
     ...(withProvider ? { authProvider: integration.authProvider } : {}),
     integration: pulumi
       .all([integration.authProviderProjectId, integration.createdAt])
@@ -241,15 +171,6 @@ export function childOptions(
 
 /**
  * @internal
- * The diff rules a branch child adds (moving it to another branch replaces it, and `more`);
- * none for a project-level child, whose diff stays exactly as it was.
- */
-export function branchRules(olds: Props, news: Props, more: readonly { name: string; replaces?: boolean }[] = []) {
-  return isBranch(olds) || isBranch(news) ? [{ name: "branchId", replaces: true }, ...more] : [];
-}
-
-/**
- * @internal
  * Thrown by refresh or a delete when the project itself answers 404: that may be our key, not the
  * project, so nothing may leave the state on it.
  */
@@ -265,11 +186,10 @@ export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiE
 }
 
 /** Throws projectNotVisible unless the project (and the branch, for a branch scope) answers. */
-async function mustSee(kind: Kind, s: Scope, op: "refresh" | "delete"): Promise<void> {
+async function mustSee(ctx: Context, kind: Kind, s: Scope, op: "refresh" | "delete"): Promise<void> {
   try {
     // Shared: every resource of a project or branch that is gone asks the same question.
-    if (isBranch(s)) await sharedList(scopeOf(s), "branch", () => api().getBranch(s.projectId, s.branchId!));
-    else await projectIntegrations(s.projectId);
+    await generationOf(s).calls(ctx, s).see();
   } catch (err) {
     if (isNotFound(err)) throw projectNotVisible(kind, s.projectId, err, op);
     throw err;
@@ -280,17 +200,15 @@ async function mustSee(kind: Kind, s: Scope, op: "refresh" | "delete"): Promise<
  * @internal
  * Every delete goes through this. A 404 means "already gone" only when the project (or branch)
  * that held the resource answers; to another account's key the project itself is 404, and taking
- * that as gone would drop from the state what still exists. Like any write, it ends the scope's
- * shared reads.
+ * that as gone would drop from the state what still exists.
  */
-export async function deleteUnlessHidden(kind: Kind, s: Scope, remove: () => Promise<unknown>): Promise<void> {
+export async function deleteUnlessHidden(ctx: Context, kind: Kind, s: Scope, remove: () => Promise<unknown>): Promise<void> {
   try {
     await remove();
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    await mustSee(kind, s, "delete");
+    await mustSee(ctx, kind, s, "delete");
   }
-  afterWrite(scopeOf(s));
 }
 
 /**
@@ -299,25 +217,35 @@ export async function deleteUnlessHidden(kind: Kind, s: Scope, remove: () => Pro
  * not withdrawn): it still proves the project visible before the state forgets the resource, as
  * every other delete does, so that a destroy with another account's key keeps it.
  */
-export async function forgetUnlessHidden(kind: Kind, s: Scope): Promise<void> {
-  await mustSee(kind, s, "delete");
+export async function forgetUnlessHidden(ctx: Context, kind: Kind, s: Scope): Promise<void> {
+  await mustSee(ctx, kind, s, "delete");
 }
 
 /**
  * @internal
- * For refresh: the project's integration of this provider. Undefined only when the project is
- * visible and its list lacks the integration, or holds another one than `recorded` (replaced
- * since). A project answering 404 is an error, never a deletion.
+ * For refresh: the scope's integration of this provider, read once per run for all its resources.
+ * Undefined only when the project (and branch) answer and lack it, or hold another one than
+ * `recorded` (replaced since). A project or branch answering 404 is an error, never a deletion.
  */
 export async function liveIntegration(
+  ctx: Context,
   kind: Kind,
-  projectId: string,
+  s: Scope,
   provider: string,
   recorded?: IntegrationIdentity,
 ): Promise<Integration | undefined> {
-  // One shared read: the check and the lookup are the same list of integrations.
-  await mustSee(kind, { projectId }, "refresh");
-  return sameIdentity(await findIntegration(projectId, provider), recorded);
+  try {
+    return sameIdentity(await generationOf(s).calls(ctx, s).integration(provider), recorded);
+  } catch (err) {
+    if (isNotFound(err)) throw projectNotVisible(kind, s.projectId, err, "refresh");
+    throw err;
+  }
+}
+
+/** @internal A project's integration of this provider, from the run's shared list; undefined if it has none. */
+export function projectIntegration(ctx: Context, projectId: string, provider: string): Promise<Integration | undefined> {
+  const s = { projectId };
+  return generationOf(s).calls(ctx, s).integration(provider);
 }
 
 /**
@@ -327,12 +255,11 @@ export async function liveIntegration(
  * children recorded it) is taken to live in the integration there is.
  */
 export async function parentOf(
+  ctx: Context,
   kind: Kind,
   props: Props,
 ): Promise<{ record: Integration; identity: IntegrationIdentity } | undefined> {
-  const record = isBranch(props)
-    ? await sameIdentity(await liveBranchAuth(kind, props as Scope), props.integration)
-    : await liveIntegration(kind, props.projectId, props.authProvider ?? "stack", props.integration);
+  const record = await liveIntegration(ctx, kind, props as Scope, props.authProvider ?? "stack", props.integration);
   return record && { record, identity: props.integration ?? identityOf(record) };
 }
 
@@ -340,22 +267,6 @@ function sameIdentity<R extends Integration>(record: R | undefined, recorded?: I
   if (record === undefined || recorded === undefined) return record;
   const live = identityOf(record);
   return live.authProviderProjectId === recorded.authProviderProjectId && live.createdAt === recorded.createdAt ? record : undefined;
-}
-
-/**
- * @internal
- * The branch's integration, read once per run for all its resources. A 404 is ambiguous (no
- * auth on the branch, or a branch or project this key cannot see): undefined only when the
- * branch answers and lacks it, an error otherwise.
- */
-export async function liveBranchAuth(kind: Kind, s: Scope): Promise<BranchIntegration | undefined> {
-  try {
-    return await sharedList(scopeOf(s), "auth", () => api().branchAuth.getBranchAuth(branchWhere(s)));
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    await mustSee(kind, s, "refresh");
-    return undefined;
-  }
 }
 
 /**

@@ -2,15 +2,13 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
-import { afterCreate, afterWrite, api, scopeOf, sharedList } from "./context";
+import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, diffFields, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { diffFields } from "./diff";
+import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
-  branchRules,
-  branchWhere,
-  placeOf,
   childAuthProvider,
-  childId,
   childInputs,
   childOptions,
   deleteUnlessHidden,
@@ -19,13 +17,10 @@ import {
   generationRules,
   identityRule,
   integrationIdentity,
-  isBranch,
   parentOf,
   scopeInputs,
-  splitChildId,
   type IntegrationIdentity,
   type ParentIntegration,
-  type Scope,
 } from "./parent";
 
 const KIND = "RedirectDomain";
@@ -50,7 +45,7 @@ export const redirectDomainInputs = z
   .superRefine((v, ctx) => {
     generationRules(v, ctx, []);
     // Neon documents wildcards for the trusted domains of a branch only.
-    if (!isBranch(v) && v.domain.includes("*")) {
+    if (!generationOf(v).wildcardDomains && v.domain.includes("*")) {
       ctx.addIssue({ code: "custom", path: ["domain"], message: "may hold a wildcard only on a NeonAuth (a branch's trusted domains); list each origin of an AuthIntegration" });
     }
   }, despiteIntegration);
@@ -73,27 +68,16 @@ export interface RedirectDomainArgs {
 const fields = (olds: Props, news: Props) =>
   [
     { name: "projectId", replaces: true },
-    ...branchRules(olds, news),
+    ...moveRules(olds, news),
     identityRule(olds),
     { name: "domain", replaces: true },
     { name: "authProvider", replaces: true },
     { name: "adopt" },
   ] as const;
 
-async function isListed(s: Scope, origin: string, use?: "beforeCreate"): Promise<boolean> {
-  const list = await sharedList(
-    scopeOf(s),
-    "domains",
-    () => (isBranch(s) ? api().branchAuth.listBranchDomains(branchWhere(s)).then((r) => r.domains) : api().listDomains(s.projectId)),
-    use,
-  );
+async function isListed(ctx: Context, s: Scope, origin: string, use?: "beforeCreate"): Promise<boolean> {
+  const list = await generationOf(s).calls(ctx, s).domains.list(use);
   return list.some((d) => sameOrigin(d.domain, origin));
-}
-
-/** Every removal goes through this one call per generation (a client may batch them). */
-function removeDomain(s: Scope, authProvider: string, origin: string) {
-  const body = { auth_provider: authProvider as "stack", domains: [{ domain: origin }] };
-  return isBranch(s) ? api().branchAuth.deleteBranchDomains(branchWhere(s), body) : api().deleteDomains(s.projectId, body);
 }
 
 /** What names the object of this kind; also its id. */
@@ -111,18 +95,13 @@ export const redirectDomainHandler: Handler = {
     return diffFields(olds, news, fields(olds, news));
   },
 
-  async create(props) {
+  async create(props, ctx) {
     const inputs = parsedInputs(redirectDomainInputs, props);
-    const listed = async (fresh: boolean) => {
-      if (fresh) afterWrite(scopeOf(inputs));
-      return (await isListed(inputs, inputs.domain, fresh ? undefined : "beforeCreate")) || undefined;
-    };
-    const body = { domain: inputs.domain, auth_provider: inputs.authProvider };
+    const listed = async (fresh: boolean) => (await isListed(ctx, inputs, inputs.domain, fresh ? undefined : "beforeCreate")) || undefined;
     try {
       // A domain is nothing but its name: one this stack may take over is exactly what was asked for.
       await createOwned({
-        create: () =>
-          isBranch(inputs) ? api().branchAuth.addBranchDomain(branchWhere(inputs), body) : api().addDomain(inputs.projectId, body as { domain: string; auth_provider: "stack" }),
+        create: () => generationOf(inputs).calls(ctx, inputs).domains.add({ domain: inputs.domain, auth_provider: inputs.authProvider }),
         find: listed,
         adopt: inputs.adopt,
         object: `${KIND} ${inputs.domain} of ${placeOf(inputs)}`,
@@ -130,17 +109,16 @@ export const redirectDomainHandler: Handler = {
     } catch (err) {
       throw explainMissingIntegration(KIND, inputs.projectId, err);
     }
-    afterCreate(scopeOf(inputs));
     return { id: OBJECT.key(inputs)!, outs: compact({ ...inputs }) };
   },
 
-  async read(id, props) {
+  async read(id, props, ctx) {
     const { key: origin, ...where } = splitChildId(KIND, id, "<origin>");
     // The project answered just now, so a 404 of the list means the integration went meanwhile.
-    const parent = await parentOf(KIND, { ...props, ...where });
+    const parent = await parentOf(ctx, KIND, { ...props, ...where });
     if (!parent) return {};
     try {
-      if (!(await isListed(where, origin))) return {};
+      if (!(await isListed(ctx, where, origin))) return {};
     } catch (err) {
       if (isNotFound(err)) return {};
       throw err;
@@ -155,9 +133,9 @@ export const redirectDomainHandler: Handler = {
     return { outs: { ...olds, integration: news.integration, adopt: news.adopt } };
   },
 
-  async delete(id, props) {
+  async delete(id, props, ctx) {
     const { key: origin, ...where } = splitChildId(KIND, id, "<origin>");
-    await deleteUnlessHidden(KIND, where, () => removeDomain(where, props.authProvider ?? "stack", origin));
+    await deleteUnlessHidden(ctx, KIND, where, () => generationOf(where).calls(ctx, where).domains.remove(props.authProvider ?? "stack", origin));
   },
 };
 

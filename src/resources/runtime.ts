@@ -3,6 +3,7 @@
  * (providers/dynamic.ts) load this module by package name and dispatch to the handler of their
  * resource kind.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { assertNodeVersion } from "../nodeVersion";
 // First, before the rest loads: on an old Node our dependencies fail without saying why.
 assertNodeVersion("pulumi-neon-auth");
@@ -18,7 +19,7 @@ import { redirectDomainHandler } from "./redirectDomain";
 import { emailServerHandler } from "./emailServer";
 import { neonAuthHandler } from "./neonAuth";
 
-import { settingsReady } from "./context";
+import { processContext, type Context } from "./context";
 import { forEngine, reported } from "./host";
 import { forResource } from "./waits";
 
@@ -35,21 +36,34 @@ const handlers: Record<Kind, Handler> = {
   NeonAuth: neonAuthHandler,
 };
 
-const guardedHandlers = new Map<Kind, Handler>();
+/** A kind's calls as the engine makes them, on one context. */
+export interface Provided {
+  check(olds: Props, news: Props): ReturnType<Handler["check"]>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): ReturnType<Handler["create"]>;
+  read(id: string, props: Props): ReturnType<Handler["read"]>;
+  update(id: string, olds: Props, news: Props): ReturnType<Handler["update"]>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+const guardedHandlers = new WeakMap<Context, Map<Kind, Provided>>();
 
 /** What names a kind's object (kit.ts NaturalKey); needs no settings, unlike the handler's calls. */
 export function naturalKey(kind: Kind): NaturalKey | undefined {
   return handlers[kind]?.object;
 }
 
-export function handler(kind: Kind): Handler {
+/** The calls of a kind on a context: the process's (from the stack configuration) unless given. */
+export function handler(kind: Kind, ctx?: Context): Provided {
   const h = handlers[kind];
   if (!h) throw new Error(`pulumi-neon-auth has no resource kind ${kind}; is the installed package older than the stack?`);
   // Every call, check included, first needs settings that make sense: so preview already says
   // what is missing, for each resource, without sending anything.
-  settingsReady();
-  let g = guardedHandlers.get(kind);
-  if (!g) guardedHandlers.set(kind, (g = guarded(kind, h)));
+  const on = ctx ?? processContext();
+  let kinds = guardedHandlers.get(on);
+  if (!kinds) guardedHandlers.set(on, (kinds = new Map()));
+  let g = kinds.get(kind);
+  if (!g) kinds.set(kind, (g = guarded(kind, h, on)));
   return g;
 }
 
@@ -70,7 +84,7 @@ function label(kind: Kind, props: Props | undefined, id?: string): string {
  * the schemas mark, or any input the program made secret (named in `SECRET_INPUTS`, which the
  * handlers never see and every result carries on, so that refresh and delete know it too).
  */
-function guarded(kind: Kind, h: Handler): Handler {
+function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
   // The host prints the errors of check, diff, read and delete besides returning them (host.ts).
   const wrap =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>, printedByHost = true) =>
@@ -87,10 +101,10 @@ function guarded(kind: Kind, h: Handler): Handler {
     };
   const check = wrap(h.check.bind(h));
   const diff = wrap(h.diff.bind(h));
-  const create = wrap(h.create.bind(h), false);
-  const read = wrap(h.read.bind(h));
-  const update = wrap(h.update.bind(h), false);
-  const del = wrap(h.delete.bind(h));
+  const create = wrap((props: Props) => h.create(props, ctx), false);
+  const read = wrap((id: string, props: Props) => h.read(id, props, ctx));
+  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, olds, news, ctx), false);
+  const del = wrap((id: string, props: Props) => h.delete(id, props, ctx));
   return {
     check: async (olds, news) => {
       const r = await check(olds, news);

@@ -14,8 +14,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Pool } from "pg";
 import { redactText, rememberSecrets } from "../client";
-import { api, findIntegration, scopeOf, settingsReady } from "./context";
-import { isBranch, liveBranchAuth, type Scope } from "./parent";
+import { scopeKey, type Context } from "./context";
+import { generationOf, placeOf, type Scope, type UserTable } from "./generation";
+import { liveIntegration } from "./parent";
 import { SETTING } from "./settings";
 
 export interface SyncedUser {
@@ -29,36 +30,8 @@ export interface SyncedUser {
   banned?: boolean;
 }
 
-/** Where each generation keeps its users, and how a row reads. */
-interface UserTable {
-  name: string;
-  select: string;
-  live: string;
-  newestFirst: string;
-}
-
-const USERS_SYNC: UserTable = {
-  name: "neon_auth.users_sync",
-  select: "SELECT id, email, name, deleted_at IS NOT NULL AS deleted FROM neon_auth.users_sync",
-  live: "deleted_at IS NULL",
-  newestFirst: "created_at DESC",
-};
-
-/** Better Auth deletes a user's row; one address is one user (`email` is unique). */
-const BETTER_AUTH_USERS: UserTable = {
-  name: 'neon_auth."user"',
-  select: 'SELECT id::text AS id, email, name, false AS deleted, role, banned FROM neon_auth."user"',
-  live: "true",
-  newestFirst: '"createdAt" DESC',
-};
-
-/** The table AuthUser reads in this scope: a NeonAuth's `neon_auth."user"`, else `neon_auth.users_sync`. */
-export function userTableOf(s: Scope): string {
-  return tableOf(s).name;
-}
-
 function tableOf(s: Scope): UserTable {
-  return isBranch(s) ? BETTER_AUTH_USERS : USERS_SYNC;
+  return generationOf(s).usersTable;
 }
 
 function userOf(row: SyncedUser & { role?: string | null; banned?: boolean | null }): SyncedUser {
@@ -84,9 +57,8 @@ const reported = new Set<string>();
 function notice(key: string, s: Scope, why: string): void {
   if (reported.has(key)) return;
   reported.add(key);
-  const where = s.branchId === undefined ? `project ${s.projectId}` : `branch ${s.branchId} of project ${s.projectId}`;
   const text =
-    `neon-auth: AuthUser cannot read users back from ${tableOf(s).name} of ${where} (${redactText(why)}). ` +
+    `neon-auth: AuthUser cannot read users back from ${tableOf(s).name} of ${placeOf(s)} (${redactText(why)}). ` +
     "Users are managed without read-back this run: a create whose answer is lost stops with an error instead of " +
     "converging, and refresh cannot see users deleted or renamed outside the stack. " +
     `To stop trying, set \`pulumi config set ${SETTING.readUsers} false\`.`;
@@ -97,12 +69,12 @@ function notice(key: string, s: Scope, why: string): void {
  * A project-level integration syncs into the branch it was created on; a branch-scoped one into
  * its own branch, in the database its record names.
  */
-async function open(s: Scope, provider: string): Promise<Conn> {
-  const integration = isBranch(s) ? await liveBranchAuth("AuthUser", s) : await findIntegration(s.projectId, provider);
-  if (integration === undefined) return { unavailable: isBranch(s) ? "the branch has no Neon Auth" : "the project has no integration" };
+async function open(ctx: Context, s: Scope, provider: string): Promise<Conn> {
+  const integration = await liveIntegration(ctx, "AuthUser", s, provider);
+  if (integration === undefined) return { unavailable: generationOf(s).noIntegration };
   let uri: string;
   try {
-    ({ uri } = await api().getConnectionUri({
+    ({ uri } = await ctx.client.getConnectionUri({
       project_id: s.projectId,
       branch_id: s.branchId ?? integration.branch_id,
       database_name: integration.db_name,
@@ -154,14 +126,14 @@ function describe(err: unknown, s: Scope): string {
 }
 
 /** Connections are per project and branch: each branch-scoped integration has its own database. */
-const connKey = (s: Scope, provider: string) => `${scopeOf(s)}\u0000${provider}`;
+const connKey = (s: Scope, provider: string) => `${scopeKey(s)}\u0000${provider}`;
 
-async function withDatabase<T>(s: Scope, provider: string, run: (pool: Pool, table: UserTable) => Promise<T>): Promise<T | undefined> {
-  if (!settingsReady().readUsersFromDatabase) return undefined;
+async function withDatabase<T>(ctx: Context, s: Scope, provider: string, run: (pool: Pool, table: UserTable) => Promise<T>): Promise<T | undefined> {
+  if (!ctx.settings.readUsersFromDatabase) return undefined;
   const key = connKey(s, provider);
   let conn = conns.get(key);
   if (conn === undefined) {
-    conn = open(s, provider).catch((err: Error) => ({ unavailable: err.message }));
+    conn = open(ctx, s, provider).catch((err: Error) => ({ unavailable: err.message }));
     conns.set(key, conn);
   }
   const c = await conn;
@@ -178,23 +150,23 @@ async function withDatabase<T>(s: Scope, provider: string, run: (pool: Pool, tab
 }
 
 /** The user with this id (deleted or not); null when the table has no such row; undefined when it cannot be asked. */
-export async function userById(s: Scope, provider: string, id: string): Promise<SyncedUser | null | undefined> {
+export async function userById(ctx: Context, s: Scope, provider: string, id: string): Promise<SyncedUser | null | undefined> {
   // Better Auth's ids are uuids: compared as text, an id of another form is no row rather than an error.
-  const rows = await withDatabase(s, provider, async (pool, t) => (await pool.query<SyncedUser>(`${t.select} WHERE id::text = $1`, [id])).rows);
+  const rows = await withDatabase(ctx, s, provider, async (pool, t) => (await pool.query<SyncedUser>(`${t.select} WHERE id::text = $1`, [id])).rows);
   return rows === undefined ? undefined : rows[0] === undefined ? null : userOf(rows[0]);
 }
 
 /** The live user with this address (case-insensitive); null when there is none; undefined when it cannot be asked. */
-export async function liveUserByEmail(s: Scope, provider: string, email: string): Promise<SyncedUser | null | undefined> {
-  const rows = await withDatabase(s, provider, async (pool, t) =>
+export async function liveUserByEmail(ctx: Context, s: Scope, provider: string, email: string): Promise<SyncedUser | null | undefined> {
+  const rows = await withDatabase(ctx, s, provider, async (pool, t) =>
     (await pool.query<SyncedUser>(`${t.select} WHERE lower(email) = lower($1) AND ${t.live} ORDER BY ${t.newestFirst} LIMIT 1`, [email])).rows,
   );
   return rows === undefined ? undefined : rows[0] === undefined ? null : userOf(rows[0]);
 }
 
 /** Why read-back is off for this project in this run, if it is (for error messages). */
-export async function readBackProblem(s: Scope, provider: string): Promise<string | undefined> {
-  if (!settingsReady().readUsersFromDatabase) return `${SETTING.readUsers} is false`;
+export async function readBackProblem(ctx: Context, s: Scope, provider: string): Promise<string | undefined> {
+  if (!ctx.settings.readUsersFromDatabase) return `${SETTING.readUsers} is false`;
   const c = await conns.get(connKey(s, provider));
   return c !== undefined && "unavailable" in c ? c.unavailable : undefined;
 }

@@ -21,7 +21,8 @@ import {
   projectId,
   userName,
 } from "./common";
-import { port, secretField } from "./fields";
+import { secretField } from "./fields";
+import { port } from "./urls";
 
 // ---- integration ----------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { credentialsTogether, integration, oauthCredentials, standardEmailServerResponse } from "./auth";
 import { databaseName, email, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
-import { port, secretField, text, token, trustedDomain, webhookUrl } from "./fields";
+import { secretField, text, token } from "./fields";
+import { port, trustedDomain, webhookUrl } from "./urls";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
 export const BRANCH_AUTH_PROVIDERS = ["better_auth", "stack", "mock"] as const;

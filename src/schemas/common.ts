@@ -3,7 +3,8 @@
  * One definition each, so a rule cannot drift between the three.
  */
 import { z } from "zod";
-import { hostname, identityRule, origin, personName, pgIdentifier, secret, text, token } from "./fields";
+import { hostname, identityRule, personName, pgIdentifier, secret, text, token } from "./fields";
+import { origin } from "./urls";
 
 /** Project and branch ids as Neon issues them. */
 export const ID_PATTERN = /^[a-z0-9-]{1,60}$/;

@@ -4,3 +4,4 @@ export * from "./auth";
 export * from "./branchAuth";
 export * from "./endpoints";
 export * from "./fields";
+export * from "./urls";

@@ -7,15 +7,14 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NeonApiError } from "../../src/client";
 import { redirectDomainHandler } from "../../src/resources/redirectDomain";
+import { fakeContext } from "./fake-context";
 
 const fake = vi.hoisted(() => ({ getBranchAuth: vi.fn(), getBranch: vi.fn(), listBranchDomains: vi.fn(), deleteBranchDomains: vi.fn() }));
-vi.mock("../../src/resources/context", async (original) => ({
-  ...(await original<Record<string, unknown>>()),
-  api: () => ({
+const ctx = () =>
+  fakeContext({
     getBranch: fake.getBranch,
     branchAuth: { getBranchAuth: fake.getBranchAuth, listBranchDomains: fake.listBranchDomains, deleteBranchDomains: fake.deleteBranchDomains },
-  }),
-}));
+  });
 
 const P = "p-unit";
 const B = "br-unit-1";
@@ -38,27 +37,27 @@ describe("refresh of a NeonAuth child", () => {
   it("keeps a listed domain, and reads it from the branch's own list", async () => {
     fake.getBranchAuth.mockResolvedValue(record);
     fake.listBranchDomains.mockResolvedValue({ domains: [{ domain: "https://app.example.com", auth_provider: "better_auth" }] });
-    expect(await redirectDomainHandler.read(ID, props)).toEqual({ id: ID, props, inputs: props });
+    expect(await redirectDomainHandler.read(ID, props, ctx())).toEqual({ id: ID, props, inputs: props });
     expect(fake.listBranchDomains).toHaveBeenCalledWith({ project_id: P, branch_id: B });
   });
 
   it("forgets it when the branch is visible and has no Neon Auth", async () => {
     fake.getBranchAuth.mockRejectedValue(notFound("/auth"));
     fake.getBranch.mockResolvedValue({ id: B });
-    expect(await redirectDomainHandler.read(`${P}/br-unit-2/https://app.example.com`, { ...props, branchId: "br-unit-2" })).toEqual({});
+    expect(await redirectDomainHandler.read(`${P}/br-unit-2/https://app.example.com`, { ...props, branchId: "br-unit-2" }, ctx())).toEqual({});
   });
 
   it("fails, forgetting nothing, when the branch answers 404 too", async () => {
     fake.getBranchAuth.mockRejectedValue(notFound("/auth"));
     fake.getBranch.mockRejectedValue(notFound("/branch"));
-    await expect(redirectDomainHandler.read(`${P}/br-unit-3/https://app.example.com`, { ...props, branchId: "br-unit-3" })).rejects.toThrow(
+    await expect(redirectDomainHandler.read(`${P}/br-unit-3/https://app.example.com`, { ...props, branchId: "br-unit-3" }, ctx())).rejects.toThrow(
       `RedirectDomain: refresh cannot tell whether project ${P} still exists`,
     );
   });
 
   it("forgets it when Neon Auth on the branch was replaced (a new identity)", async () => {
     fake.getBranchAuth.mockResolvedValue({ ...record, auth_provider_project_id: "ap-2" });
-    expect(await redirectDomainHandler.read(`${P}/br-unit-4/https://app.example.com`, { ...props, branchId: "br-unit-4" })).toEqual({});
+    expect(await redirectDomainHandler.read(`${P}/br-unit-4/https://app.example.com`, { ...props, branchId: "br-unit-4" }, ctx())).toEqual({});
   });
 });
 
@@ -66,14 +65,14 @@ describe("delete of a NeonAuth child", () => {
   it("a 404 is gone when the branch answers: the domain or its Neon Auth went before us", async () => {
     fake.deleteBranchDomains.mockRejectedValue(notFound("/auth/domains"));
     fake.getBranch.mockResolvedValue({ id: "br-unit-5" });
-    await expect(redirectDomainHandler.delete!(`${P}/br-unit-5/https://app.example.com`, { ...props, branchId: "br-unit-5" })).resolves.toBeUndefined();
+    await expect(redirectDomainHandler.delete!(`${P}/br-unit-5/https://app.example.com`, { ...props, branchId: "br-unit-5" }, ctx())).resolves.toBeUndefined();
     expect(fake.getBranch).toHaveBeenCalledWith(P, "br-unit-5");
   });
 
   it("fails, keeping it in the state, when the branch answers 404 too (another account's key)", async () => {
     fake.deleteBranchDomains.mockRejectedValue(notFound("/auth/domains"));
     fake.getBranch.mockRejectedValue(notFound("/branch"));
-    await expect(redirectDomainHandler.delete!(`${P}/br-unit-6/https://app.example.com`, { ...props, branchId: "br-unit-6" })).rejects.toThrow(
+    await expect(redirectDomainHandler.delete!(`${P}/br-unit-6/https://app.example.com`, { ...props, branchId: "br-unit-6" }, ctx())).rejects.toThrow(
       `RedirectDomain: delete cannot tell whether project ${P} still exists: it answers 404 Not Found to this API key (a wrong key or account, ` +
         "or a deleted project). Nothing was removed from the stack's state. Check neon-auth:apiKey (or NEON_API_KEY) and run the command again.",
     );
@@ -83,7 +82,7 @@ describe("delete of a NeonAuth child", () => {
     fake.deleteBranchDomains.mockRejectedValue(
       new NeonApiError({ method: "DELETE", path: "/auth/domains", attempts: 4, status: 503, code: "", neonMessage: "down", retryable: true, mayHaveActed: true }),
     );
-    await expect(redirectDomainHandler.delete!(`${P}/br-unit-7/https://app.example.com`, { ...props, branchId: "br-unit-7" })).rejects.toThrow(/503/);
+    await expect(redirectDomainHandler.delete!(`${P}/br-unit-7/https://app.example.com`, { ...props, branchId: "br-unit-7" }, ctx())).rejects.toThrow(/503/);
     expect(fake.getBranch).not.toHaveBeenCalled();
   });
 });

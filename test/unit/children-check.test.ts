@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { authUserInputs, userHandler } from "../../src/resources/authUser";
 import { emailServerHandler } from "../../src/resources/emailServer";
 import { oauthProviderHandler } from "../../src/resources/oauthProvider";
-import { childId, splitChildId } from "../../src/resources/parent";
+import { childId, splitChildId } from "../../src/resources/generation";
 import { redirectDomainHandler } from "../../src/resources/redirectDomain";
 import { parsedInputs } from "../../src/resources/kit";
 

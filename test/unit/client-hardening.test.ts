@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createClient, getClient, NeonApiError, NeonConfigError, NeonNetworkError } from "../../src/client";
+import { createClient, NeonApiError, NeonConfigError, NeonNetworkError } from "../../src/client";
 import { forgetSecrets } from "../../src/client/redact";
 
 const KEY = "hardening-key-5b8e1d";
@@ -60,7 +60,7 @@ describe("an API key HTTP cannot carry", () => {
   ])("with %s fails once, before sending, naming the setting and never the value", async (_what, key) => {
     const s = await server(json(200, { domains: [] }));
     try {
-      for (const make of [createClient, getClient]) {
+      for (const make of [createClient]) {
         const e = await failure(
           (async () => make({ apiKey: key, baseUrl: s.url, pacing: false, settingNames: { apiKey: "neon-auth:apiKey" } }).listDomains("p-1"))(),
         );

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/clock";
 import {
   createClient,
-  getClient,
   NeonApiError,
   NeonConfigError,
   NeonNetworkError,
@@ -12,9 +11,9 @@ import {
   NeonTimeoutError,
   isNotFound,
   mayHaveActed,
-  resetSharedClients,
   type ClientOptions,
   type NeonClient,
+  type WriteEvent,
 } from "../../src/client";
 import { isRetryableStatus, networkMayHaveActed, parseRetryAfter, shouldRetry } from "../../src/client/retry";
 import { forgetSecrets, redactText, redactValue } from "../../src/client/redact";
@@ -111,7 +110,6 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await s.agent.close();
-  await resetSharedClients();
 });
 
 describe("requests", () => {
@@ -226,7 +224,6 @@ describe("requests", () => {
     expect(() => createClient({ apiKey: "" })).toThrow(NeonConfigError);
     expect(() => createClient({ apiKey: "  " })).toThrow(/Neon API key is missing/);
     expect(() => createClient({} as ClientOptions)).toThrow(NeonConfigError);
-    expect(() => getClient({ apiKey: "" })).toThrow(NeonConfigError);
   });
 });
 
@@ -496,17 +493,28 @@ describe("a locked project (423) is waited for against a time budget", () => {
   });
 });
 
-describe("shared client", () => {
-  it("returns one client per (baseUrl, apiKey) and never exposes the key", async () => {
-    const a = getClient({ apiKey: KEY, baseUrl: BASE, pacing: false });
-    const b = getClient({ apiKey: KEY, baseUrl: `${BASE}/` });
-    const c = getClient({ apiKey: `${KEY}-other`, baseUrl: BASE });
-    const d = getClient({ apiKey: KEY, baseUrl: "https://other.test/api/v2" });
-    expect(b).toBe(a);
-    expect(c).not.toBe(a);
-    expect(d).not.toBe(a);
-    expect(JSON.stringify(a)).toBe(`{"baseUrl":"${BASE}"}`);
-    expect(inspect(a, { depth: 10, showHidden: true })).not.toContain(KEY);
+describe("a client", () => {
+  it("never exposes the key", () => {
+    expect(JSON.stringify(s.client)).toBe(`{"baseUrl":"${BASE}"}`);
+    expect(inspect(s.client, { depth: 10, showHidden: true })).not.toContain(KEY);
+  });
+
+  it("tells each write where it wrote when it settles: a create that answered, or anything else", async () => {
+    const writes: WriteEvent[] = [];
+    s = setup({ onWrite: (w) => writes.push(w) });
+    on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 200, data: { domains: [] } }));
+    on("POST", "/projects/p-1/auth/domains", () => ({ statusCode: 201 }));
+    on("POST", "/projects/auth/create", () => ({ statusCode: 409, data: { code: "", message: "exists" } }));
+    on("DELETE", "/projects/p-1/branches/br-1/auth/domains", () => ({ statusCode: 200 }));
+    await s.clock.run(s.client.listDomains("p-1"));
+    await s.clock.run(s.client.addDomain("p-1", { domain: "https://app.example.com", auth_provider: "stack" }));
+    await rejection(s.client.createIntegration({ project_id: "p-1", branch_id: "br-1", auth_provider: "stack" }));
+    await s.clock.run(s.client.branchAuth.deleteBranchDomains({ project_id: "p-1", branch_id: "br-1" }, { auth_provider: "better_auth", domains: [{ domain: "https://app.example.com" }] }));
+    expect(writes).toEqual([
+      { projectId: "p-1", branchId: undefined, created: true },
+      { projectId: "p-1", branchId: undefined, created: false },
+      { projectId: "p-1", branchId: "br-1", created: false },
+    ]);
   });
 });
 

@@ -3,7 +3,9 @@
  * lists that decide update versus replace. The engine's view of the same is in test/e2e.
  */
 import { describe, expect, it } from "vitest";
-import { parsedInputs, UNKNOWN } from "../../src/resources/kit";
+import { fakeContext } from "./fake-context";
+import { parsedInputs } from "../../src/resources/kit";
+import { UNKNOWN } from "../../src/resources/diff";
 import { redirectDomainHandler } from "../../src/resources/redirectDomain";
 import { oauthProviderHandler } from "../../src/resources/oauthProvider";
 import { emailServerHandler } from "../../src/resources/emailServer";
@@ -148,7 +150,7 @@ describe("children and their integration", () => {
     const { integration: _, ...old } = user;
     const d = await userHandler.diff("u-1", { ...old, userId: "u-1" }, user);
     expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect((await userHandler.update("u-1", { ...old, userId: "u-1" }, user)).outs).toEqual({ ...user, userId: "u-1" });
+    expect((await userHandler.update("u-1", { ...old, userId: "u-1" }, user, fakeContext({}))).outs).toEqual({ ...user, userId: "u-1" });
   });
 
   it("refuses a new email or name of an existing user at preview, naming the way to recreate it", async () => {

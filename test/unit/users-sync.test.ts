@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NeonApiError, NeonNetworkError } from "../../src/client";
 import { userHandler } from "../../src/resources/authUser";
 import { resolveSettings } from "../../src/resources/settings";
+import { fakeContext } from "./fake-context";
 
 const fake = vi.hoisted(() => ({ createUser: vi.fn(), byEmail: vi.fn(), problem: vi.fn() }));
 vi.mock("../../src/resources/usersSync", () => ({
@@ -18,11 +19,7 @@ vi.mock("../../src/resources/usersSync", () => ({
   readBackProblem: fake.problem,
   userTableOf: () => "neon_auth.users_sync",
 }));
-vi.mock("../../src/resources/context", async (original) => ({
-  ...(await original<Record<string, unknown>>()),
-  api: () => ({ createUser: fake.createUser }),
-}));
-
+const ctx = () => fakeContext({ createUser: fake.createUser });
 
 const P = "p-unit";
 const props = { projectId: P, integration: { authProviderProjectId: "a", createdAt: "t" }, email: "ada@example.com", name: "Ada", authProvider: "stack" };
@@ -41,33 +38,33 @@ describe("AuthUser create with read-back", () => {
   it("takes over the user a lost create made, found by address, without a second POST", async () => {
     fake.createUser.mockRejectedValueOnce(lostAnswer());
     fake.byEmail.mockResolvedValueOnce(null).mockResolvedValueOnce(row("u-1"));
-    expect((await userHandler.create(props)).id).toBe("u-1");
+    expect((await userHandler.create(props, ctx())).id).toBe("u-1");
     expect(fake.createUser).toHaveBeenCalledTimes(1);
-    expect(fake.byEmail).toHaveBeenCalledWith({ projectId: P }, "stack", "ada@example.com");
+    expect(fake.byEmail).toHaveBeenCalledWith(expect.anything(), { projectId: P }, "stack", "ada@example.com");
   });
 
   it("creates again when the lost try made nothing; a 409 on that try takes over the user then found", async () => {
     fake.createUser.mockRejectedValueOnce(lostAnswer()).mockResolvedValueOnce({ id: "u-2" });
     fake.byEmail.mockResolvedValueOnce(null).mockResolvedValueOnce(null);
-    expect((await userHandler.create(props)).id).toBe("u-2");
+    expect((await userHandler.create(props, ctx())).id).toBe("u-2");
 
     fake.createUser.mockRejectedValueOnce(lostAnswer()).mockRejectedValueOnce(conflict());
     fake.byEmail.mockResolvedValueOnce(null).mockResolvedValueOnce(null).mockResolvedValueOnce(row("u-3"));
-    expect((await userHandler.create(props)).id).toBe("u-3");
+    expect((await userHandler.create(props, ctx())).id).toBe("u-3");
   });
 
   it("never takes over a user that was there before the first try, lost answer or not", async () => {
     const refused = /AuthUser ada@example\.com of project p-unit already exists and was not made by this stack .* set `adopt: true`/;
     fake.byEmail.mockResolvedValueOnce(row("u-4"));
-    await expect(userHandler.create(props)).rejects.toThrow(refused);
+    await expect(userHandler.create(props, ctx())).rejects.toThrow(refused);
     expect(fake.createUser).toHaveBeenCalledTimes(0); // the service would answer 409
 
     fake.createUser.mockRejectedValueOnce(conflict()); // made between the read and the POST
     fake.byEmail.mockResolvedValueOnce(null);
-    await expect(userHandler.create(props)).rejects.toThrow(refused);
+    await expect(userHandler.create(props, ctx())).rejects.toThrow(refused);
 
     fake.byEmail.mockResolvedValueOnce(row("u-5"));
-    expect((await userHandler.create({ ...props, adopt: true })).id).toBe("u-5");
+    expect((await userHandler.create({ ...props, adopt: true }, ctx())).id).toBe("u-5");
     expect(fake.createUser).toHaveBeenCalledTimes(1);
   });
 
@@ -75,7 +72,7 @@ describe("AuthUser create with read-back", () => {
     fake.createUser.mockRejectedValueOnce(lostAnswer());
     fake.byEmail.mockResolvedValue(undefined);
     fake.problem.mockResolvedValue("the database refused the connection");
-    await expect(userHandler.create(props)).rejects.toThrow(
+    await expect(userHandler.create(props, ctx())).rejects.toThrow(
       /answer was lost, so the user may exist without this stack knowing its id, and it cannot be read back from neon_auth\.users_sync \(the database refused the connection\)/,
     );
     expect(fake.createUser).toHaveBeenCalledTimes(1);

@@ -1,0 +1,100 @@
+/**
+ * Diffs of a resource's fields: which changed, which of those replace it, and the changed paths
+ * the engine shows in `preview --diff`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+type Props = Record<string, any>;
+
+/** What the engine sends for a value it does not know yet (during preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether a value is, or holds, what the engine sends for a value it does not know yet. */
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+export interface FieldRule {
+  /** Input name, as declared in the Args and kept in outputs. */
+  name: string;
+  /** A change to this field replaces the object. */
+  replaces?: boolean;
+  /**
+   * A value still unknown at preview is taken as unchanged: the field changes only when something
+   * the engine already shows as a step changes (a child's integration identity, see parent.ts).
+   */
+  unknownIsSame?: boolean;
+}
+
+/** How one property changed, as the engine's detailed diff names it. */
+export type PropertyChange = "add" | "addReplace" | "delete" | "deleteReplace" | "update" | "updateReplace";
+
+/**
+ * A diff with the changed property paths (`clientSecret`, `webhooks.webhookUrl`): what makes
+ * `pulumi preview --diff` name the fields of an update. runtime.ts hands it to the engine
+ * (diffDetail.ts says how, and what the dynamic-provider protocol lacks).
+ */
+export interface FieldsDiff extends pulumi.dynamic.DiffResult {
+  detailedDiff?: Record<string, PropertyChange>;
+}
+
+/**
+ * Compares an explicit field list of old outputs and new (checked) inputs. Absent and
+ * undefined are the same, so an optional field left out never shows as a change.
+ */
+export function diffFields(
+  olds: Props,
+  news: Props,
+  fields: readonly FieldRule[],
+  opts: { deleteBeforeReplace?: boolean } = {},
+): FieldsDiff {
+  const changed = fields.filter((f) => !sameValue(olds[f.name], news[f.name]) && !(f.unknownIsSame && containsUnknown(news[f.name])));
+  const replaces = changed.filter((f) => f.replaces).map((f) => f.name);
+  const detailedDiff: Record<string, PropertyChange> = {};
+  for (const f of changed) changedPaths(f.name, olds[f.name], news[f.name], f.replaces ?? false, detailedDiff);
+  return {
+    changes: changed.length > 0,
+    replaces,
+    stables: fields.filter((f) => f.replaces && !changed.includes(f)).map((f) => f.name),
+    deleteBeforeReplace: replaces.length > 0 && (opts.deleteBeforeReplace ?? false),
+    ...(changed.length > 0 ? { detailedDiff } : {}),
+  };
+}
+
+/**
+ * The paths of what changed under one field: into objects on both sides (a setting area, the
+ * webhooks), so that the field named is the one that changed; arrays and values whole.
+ */
+function changedPaths(path: string, old: unknown, now: unknown, replaces: boolean, out: Record<string, PropertyChange>): void {
+  if (sameValue(old, now)) return;
+  const suffix = replaces ? "Replace" : "";
+  if (old === undefined || old === null) out[path] = `add${suffix}` as PropertyChange;
+  else if (now === undefined || now === null) out[path] = `delete${suffix}` as PropertyChange;
+  else if (isPlainObject(old) && isPlainObject(now)) {
+    for (const k of new Set([...Object.keys(old), ...Object.keys(now)])) changedPaths(`${path}.${k}`, old[k], now[k], replaces, out);
+  } else out[path] = `update${suffix}` as PropertyChange;
+}
+
+function isPlainObject(v: unknown): v is Props {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * Whether two property values are the same, absent and null alike. Object keys are compared in
+ * any order: values that went through the engine come back with their keys sorted, while values
+ * checked by a schema have them in the schema's order.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null) return b === undefined || b === null;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (!isPlainObject(v)) return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+}
+
