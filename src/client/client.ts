@@ -9,7 +9,7 @@ import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoin
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
 import type { CreateBranchResponse } from "../schemas/projects";
 import { DomainBatcher, BATCHED_ENDPOINTS, type DomainsBody } from "./batch";
-import { BranchAuthClient } from "./branchAuth";
+import { branchAuthClient, type BranchAuthClient } from "./branchAuth";
 import { NeonConfigError } from "./errors";
 import { waitForOperations } from "./operations";
 import { formatIssues, resolveOptions, type ClientOptions, type Resolved, type WaitOptions } from "./options";
@@ -106,7 +106,7 @@ function validate<S extends z.ZodType>(endpoint: AnyEndpoint, schema: S, value: 
 
 class NeonHttpClient implements NeonClient {
   readonly baseUrl: string;
-  readonly branchAuth = new BranchAuthClient((e, params, body) => this.request(e, params, body));
+  readonly branchAuth = branchAuthClient((e, params, body) => this.request(e, params, body));
   readonly #o: Resolved;
   readonly #transport: Transport;
   readonly #batches: DomainBatcher;

@@ -5,19 +5,6 @@ export { AuthUser, type AuthUserArgs, type ProjectAuthUserArgs, type NeonAuthUse
 export { OAuthProvider, type OAuthProviderArgs, type OAuthProviderId, type OAuthProviderType, type ProjectOAuthProviderArgs, type NeonAuthOAuthProviderArgs } from "./oauthProvider";
 export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
 export { EmailServer, type EmailServerArgs, type ProjectEmailServerArgs, type NeonAuthEmailServerArgs } from "./emailServer";
-export {
-  NeonAuth,
-  type NeonAuthArgs,
-  type EmailAndPasswordSettings,
-  type OrganizationSettings,
-  type MagicLinkSettings,
-  type PhoneNumberSettings,
-  type WebhookSettings,
-  type WebhookEvent,
-  type EmailAndPasswordFields,
-  type OrganizationFields,
-  type MagicLinkFields,
-  type PhoneNumberFields,
-  type WebhookFields,
-} from "./neonAuth";
+export { NeonAuth, type NeonAuthArgs } from "./neonAuth";
+export type * from "./settingTypes";
 export type { IntegrationIdentity, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./parent";

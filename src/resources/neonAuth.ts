@@ -8,6 +8,7 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
 import type { Context } from "./context";
+import type { NeonAuthSettingsArgs, NeonAuthSettingsOutputs } from "./settingTypes";
 import { AREAS, EVERY_SETTING, liveSettings, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "./converge";
 import { checkInputs, compact, joinId, lookupArgs, MODULE, parsedInputs, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
@@ -157,62 +158,7 @@ export const neonAuthHandler: Handler = {
   },
 };
 
-/**
- * Published setting shapes: plain types, so the package's types reach no zod. Each `…Fields` is
- * the setting as an output; each `…Settings` the same fields as inputs.
- */
-type In<T> = { [K in keyof T]?: pulumi.Input<T[K]> };
-export interface EmailAndPasswordFields {
-  enabled?: boolean;
-  emailVerificationMethod?: "link" | "otp";
-  requireEmailVerification?: boolean;
-  autoSignInAfterVerification?: boolean;
-  sendVerificationEmailOnSignUp?: boolean;
-  sendVerificationEmailOnSignIn?: boolean;
-  disableSignUp?: boolean;
-}
-export type EmailAndPasswordSettings = In<EmailAndPasswordFields>;
-export interface OrganizationFields {
-  enabled?: boolean;
-  organizationLimit?: number;
-  membershipLimit?: number;
-  creatorRole?: "admin" | "owner";
-  sendInvitationEmail?: boolean;
-}
-export type OrganizationSettings = In<OrganizationFields>;
-export interface MagicLinkFields {
-  enabled?: boolean;
-  expiresIn?: number;
-  disableSignUp?: boolean;
-}
-export type MagicLinkSettings = In<MagicLinkFields>;
-export interface PhoneNumberFields {
-  enabled?: boolean;
-  otpExpiresIn?: number;
-}
-export type PhoneNumberSettings = In<PhoneNumberFields>;
-/** The events a webhook can be sent for (Neon's list; the README's NeonAuth section lists them too). */
-export type WebhookEvent =
-  | "user.before_create"
-  | "user.created"
-  | "send.otp"
-  | "send.magic_link"
-  | "organization.invitation.created"
-  | "organization.invitation.accepted"
-  | "phone_number.verified";
-// The published union is the schema's list, checked both ways when this compiles.
-s.WEBHOOK_EVENTS satisfies readonly WebhookEvent[];
-(undefined as unknown as WebhookEvent) satisfies (typeof s.WEBHOOK_EVENTS)[number];
-
-export interface WebhookFields {
-  enabled: boolean;
-  webhookUrl?: string;
-  enabledEvents?: WebhookEvent[];
-  timeoutSeconds?: number;
-}
-export type WebhookSettings = { enabled: pulumi.Input<boolean> } & In<Omit<WebhookFields, "enabled">>;
-
-export interface NeonAuthArgs {
+export interface NeonAuthArgs extends NeonAuthSettingsArgs {
   /** Neon project id (`^[a-z0-9-]{1,60}$`). */
   projectId: pulumi.Input<string>;
   /** The branch that gets Neon Auth; each branch has its own integration, users and settings. */
@@ -240,19 +186,6 @@ export interface NeonAuthArgs {
    * or a person's, and is not taken over unasked.
    */
   adopt?: pulumi.Input<boolean>;
-  /** Only the fields given are managed. */
-  emailAndPassword?: pulumi.Input<EmailAndPasswordSettings>;
-  /** The organization plugin: only the fields given are managed. */
-  organization?: pulumi.Input<OrganizationSettings>;
-  /** `expiresIn` in minutes (5–1440). */
-  magicLink?: pulumi.Input<MagicLinkSettings>;
-  /** `otpExpiresIn` in seconds. */
-  phoneNumber?: pulumi.Input<PhoneNumberSettings>;
-  /**
-   * Replaced whole on every change (a PUT): a field left out is reset by the service (no URL,
-   * no events, a 5 s timeout), but only the fields given are compared on refresh.
-   */
-  webhooks?: pulumi.Input<WebhookSettings>;
 }
 
 /**
@@ -265,6 +198,8 @@ export interface NeonAuthArgs {
  * const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });
  * ```
  */
+// The settings' outputs, declared from the table of settings (settingTypes.ts).
+export interface NeonAuth extends NeonAuthSettingsOutputs {}
 export class NeonAuth extends pulumi.dynamic.Resource {
   /** The Neon project. */
   declare readonly projectId: pulumi.Output<string>;
@@ -292,16 +227,6 @@ export class NeonAuth extends pulumi.dynamic.Resource {
   declare readonly appName: pulumi.Output<string | undefined>;
   /** Whether sign-in from localhost is allowed, when managed. */
   declare readonly allowLocalhost: pulumi.Output<boolean | undefined>;
-  /** The managed email-and-password fields. */
-  declare readonly emailAndPassword: pulumi.Output<EmailAndPasswordFields | undefined>;
-  /** The managed organization plugin fields. */
-  declare readonly organization: pulumi.Output<OrganizationFields | undefined>;
-  /** The managed magic-link fields. */
-  declare readonly magicLink: pulumi.Output<MagicLinkFields | undefined>;
-  /** The managed phone-number fields. */
-  declare readonly phoneNumber: pulumi.Output<PhoneNumberFields | undefined>;
-  /** The managed webhook configuration (secret: the URL may carry a token). */
-  declare readonly webhooks: pulumi.Output<WebhookFields | undefined>;
 
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };

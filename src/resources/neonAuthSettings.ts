@@ -1,7 +1,8 @@
 /**
  * The settings of a NeonAuth: each one a property, each sent by its own endpoint and read back
- * from the aggregate `GET …/auth/plugins` (webhooks and the app name excepted: plugins carries
- * neither). Only the settings and fields a program names are managed.
+ * from the aggregate `GET …/auth/plugins` where it has them. The app name and allow-localhost are
+ * written here; the others are the rows of `BRANCH_SETTINGS` (schemas/endpointsBranch.ts). Only
+ * the settings and fields a program names are managed.
  */
 import { z } from "zod";
 import * as s from "../schemas";
@@ -11,26 +12,19 @@ import { compact, type Props } from "./kit";
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-/** A wire schema's fields under their program names (camelCase); every field optional. */
+/** A wire schema's fields under their program names (camelCase), optional as on the wire. */
 function programShape(shape: Record<string, z.ZodType>) {
-  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [camel(k), v.optional()])));
+  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [camel(k), v])));
 }
 const toWire = (o: Props) => Object.fromEntries(Object.entries(o).map(([k, v]) => [snake(k), v]));
 
-/**
- * The singleton settings: each one a property, each sent by its own endpoint and read back from
- * the aggregate `GET …/auth/plugins` (webhooks and the app name excepted: plugins carries neither).
- */
-export const AREAS = {
-  emailAndPassword: programShape(s.updateEmailAndPasswordRequest.shape),
-  organization: programShape(s.updateOrganizationPluginRequest.shape),
-  magicLink: programShape(s.updateMagicLinkPluginRequest.shape),
-  phoneNumber: programShape(s.updatePhoneNumberPluginRequest.shape),
-  webhooks: programShape(s.putWebhooksRequest.shape).required({ enabled: true }),
-};
-export type Area = keyof typeof AREAS;
+export type Area = s.BranchSettingName;
 
-export const SETTINGS = ["appName", "allowLocalhost", ...(Object.keys(AREAS) as Area[])] as const;
+/** Each setting's input rule, from its row in the table (`BRANCH_SETTINGS`). */
+export const AREAS = Object.fromEntries(s.BRANCH_SETTINGS.map((row) => [row.name, programShape(row.write.request.shape)])) as Record<Area, z.ZodObject>;
+const ROWS = new Map<string, s.BranchSetting>(s.BRANCH_SETTINGS.map((row) => [row.name, row]));
+
+export const SETTINGS = ["appName", "allowLocalhost", ...s.BRANCH_SETTINGS.map((row) => row.name)] as const;
 export type Setting = (typeof SETTINGS)[number];
 
 /** Every setting and every field of each, as `liveSettings` takes what it should read. */
@@ -43,18 +37,12 @@ export const EVERY_SETTING: Props = {
 export type Where = { project_id: string; branch_id: string };
 export const where = (i: { projectId: string; branchId: string }): Where => ({ project_id: i.projectId, branch_id: i.branchId });
 
-/** Sends one setting area: PATCH of the fields given, or for webhooks a PUT of the whole config. */
+/** Sends one setting: its row's PATCH of the fields given, or PUT of the whole setting. */
 export async function write(ctx: Context, p: Where, area: Setting, value: any): Promise<void> {
   const b = ctx.client.branchAuth;
-  switch (area) {
-    case "appName": return void (await b.updateBranchAppName(p, { name: value }));
-    case "allowLocalhost": return void (await b.updateBranchAllowLocalhost(p, { allow_localhost: value }));
-    case "emailAndPassword": return void (await b.updateBranchEmailAndPassword(p, toWire(value)));
-    case "organization": return void (await b.updateBranchOrganizationPlugin(p, toWire(value)));
-    case "magicLink": return void (await b.updateBranchMagicLinkPlugin(p, toWire(value)));
-    case "phoneNumber": return void (await b.updateBranchPhoneNumberPlugin(p, toWire(value)));
-    case "webhooks": return void (await b.putBranchWebhooks(p, toWire(value) as s.PutWebhooksRequest));
-  }
+  if (area === "appName") return void (await b.updateBranchAppName(p, { name: value }));
+  if (area === "allowLocalhost") return void (await b.updateBranchAllowLocalhost(p, { allow_localhost: value }));
+  await ctx.client.request(ROWS.get(area)!.write, p, toWire(value));
 }
 
 /** The live values of the fields `managed` names, and only those: the rest is not ours. */
@@ -66,19 +54,19 @@ function pick(live: Props | undefined, managed: Props | undefined): Props | unde
 
 /**
  * The live settings the recorded props manage. One aggregate read for the plugins; the app name
- * comes with the integration, and webhooks are read only when managed.
+ * comes with the integration, and a setting the aggregate lacks is read only when managed.
  */
 export async function liveSettings(ctx: Context, p: Where, record: s.BranchIntegration, props: Props): Promise<Props> {
-  const plugins = await branchPlugins(ctx, { projectId: p.project_id, branchId: p.branch_id });
-  const hooks = props.webhooks === undefined ? undefined : await ctx.client.branchAuth.getBranchWebhooks(p);
-  return compact({
+  const plugins = (await branchPlugins(ctx, { projectId: p.project_id, branchId: p.branch_id })) as Props;
+  const live: Props = {
     appName: props.appName === undefined ? undefined : record.name,
     allowLocalhost: props.allowLocalhost === undefined ? undefined : plugins.allow_localhost,
-    emailAndPassword: pick(plugins.email_and_password, props.emailAndPassword),
-    organization: pick(plugins.organization, props.organization),
-    magicLink: pick(plugins.magic_link, props.magicLink),
-    phoneNumber: pick(plugins.phone_number, props.phoneNumber),
-    webhooks: pick(hooks, props.webhooks),
-  });
+  };
+  for (const row of s.BRANCH_SETTINGS) {
+    const managed = props[row.name];
+    if (managed === undefined) continue;
+    const value = row.aggregated ? plugins[row.key] : await ctx.client.request(row.read!, p);
+    live[row.name] = pick(value as Props | undefined, managed);
+  }
+  return compact(live);
 }
-

@@ -7,7 +7,7 @@ import { branchEndpoints } from "./endpointsBranch";
 import { hostingEndpoints, projectEndpoints } from "./endpointsProject";
 
 export * from "./endpoint";
-export { branchEndpoints } from "./endpointsBranch";
+export { branchEndpoints, BRANCH_SETTINGS, type BranchSetting, type BranchSettingName } from "./endpointsBranch";
 export { hostingEndpoints, projectEndpoints } from "./endpointsProject";
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [

@@ -4,7 +4,7 @@
  */
 import * as s from "./branchAuth";
 import { keySet, listDomainsResponse } from "./auth";
-import { endpoint, LOCKED, type HttpMethod } from "./endpoint";
+import { endpoint, LOCKED, type Endpoint, type HttpMethod } from "./endpoint";
 import type { z } from "zod";
 
 const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
@@ -158,3 +158,94 @@ export const branchEndpoints = {
     success: [200],
   }),
 };
+
+/**
+ * The settings of a branch's Neon Auth that a `NeonAuth` manages as properties, one row each.
+ * Everything else derives from the row: the property's input rule and published type
+ * (`npm run gen`), its write and read-back, and the emulator's route, aggregate view and values
+ * of a new integration. `write` PATCHes the fields it is given, or PUTs the setting whole.
+ */
+export interface BranchSetting {
+  /** The NeonAuth property: the wire key in camelCase. */
+  readonly name: string;
+  /** The stem of its published types (`<type>Fields`, `<type>Settings`). */
+  readonly type: string;
+  /** The wire key: in `GET …/auth/plugins` when `aggregated`, and in the emulator's record. */
+  readonly key: string;
+  readonly aggregated: boolean;
+  /** Its own GET, if it has one (a setting the aggregate read lacks must). */
+  readonly read?: Endpoint<any, undefined, z.ZodObject>;
+  readonly write: Endpoint<any, z.ZodObject, z.ZodObject>;
+  /**
+   * Neon's values on a new integration (the example answer of "Retrieve Neon Auth plugin
+   * configurations", https://neon.com/docs/reference/api/auth/get-neon-auth-plugin-configs; the
+   * webhook timeout: assumption, the PUT's documented default).
+   */
+  readonly initial: Readonly<Record<string, unknown>>;
+  /** What the README and the published type say of it, beside its fields. */
+  readonly doc: string;
+}
+
+const B = branchEndpoints;
+
+export const BRANCH_SETTINGS = [
+  {
+    name: "emailAndPassword",
+    type: "EmailAndPassword",
+    key: "email_and_password",
+    aggregated: true,
+    read: B.getBranchEmailAndPassword,
+    write: B.updateBranchEmailAndPassword,
+    initial: {
+      enabled: true,
+      email_verification_method: "otp",
+      require_email_verification: false,
+      auto_sign_in_after_verification: true,
+      send_verification_email_on_sign_up: false,
+      send_verification_email_on_sign_in: false,
+      disable_sign_up: false,
+    },
+    doc: "Sign-in with email and password.",
+  },
+  {
+    name: "organization",
+    type: "Organization",
+    key: "organization",
+    aggregated: true,
+    write: B.updateBranchOrganizationPlugin,
+    initial: { enabled: true, organization_limit: 10, membership_limit: 100, creator_role: "owner", send_invitation_email: false },
+    doc: "The organization plugin.",
+  },
+  {
+    name: "magicLink",
+    type: "MagicLink",
+    key: "magic_link",
+    aggregated: true,
+    write: B.updateBranchMagicLinkPlugin,
+    initial: { enabled: false, expires_in: 5, disable_sign_up: false },
+    doc: "Sign-in links by email (`expiresIn` in minutes).",
+  },
+  {
+    name: "phoneNumber",
+    type: "PhoneNumber",
+    key: "phone_number",
+    aggregated: true,
+    read: B.getBranchPhoneNumberPlugin,
+    write: B.updateBranchPhoneNumberPlugin,
+    initial: { enabled: false, otp_expires_in: 300 },
+    doc: "Sign-in with a code by SMS, sent through the `send.otp` webhook (`otpExpiresIn` in seconds).",
+  },
+  {
+    name: "webhooks",
+    type: "Webhook",
+    key: "webhooks",
+    aggregated: false,
+    read: B.getBranchWebhooks,
+    write: B.putBranchWebhooks,
+    initial: { enabled: false, enabled_events: [], timeout_seconds: 5 },
+    doc: "Auth events sent to your endpoint (`timeoutSeconds` in seconds); `webhookUrl` is required when `enabled` is true, as Neon refuses it otherwise. A secret: the URL may carry a token.",
+  },
+] as const satisfies readonly BranchSetting[];
+
+export type BranchSettingName = (typeof BRANCH_SETTINGS)[number]["name"];
+export type BranchSettingKey = (typeof BRANCH_SETTINGS)[number]["key"];

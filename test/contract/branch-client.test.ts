@@ -72,7 +72,7 @@ describe("client.branchAuth against the emulator", () => {
     });
     expect((await a.getBranchWebhooks(ids)).enabled).toBe(true);
 
-    expect(await a.disableBranchAuth(ids)).toBeUndefined();
+    expect(await a.disableBranchAuth(ids, {})).toBeUndefined();
     const paths = h.emu.requestLog.list().map((r) => r.route);
     for (const e of Object.values(B)) expect(paths, e.name).toContain(e.path);
   });

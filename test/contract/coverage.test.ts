@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BranchAuthClient } from "../../src/client/branchAuth";
+import { branchAuthClient } from "../../src/client/branchAuth";
 import { createClient } from "../../src/client";
 import { allRoutes } from "../../src/emulator/server";
 import { ENDPOINTS, endpointsOf, type AnyEndpoint, type Generation } from "../../src/schemas/endpoints";
@@ -62,7 +62,7 @@ describe("coverage of the endpoint table", () => {
 
   it("each branch-scoped client method calls its own entry", async () => {
     const seen: AnyEndpoint[] = [];
-    const client = new BranchAuthClient(async (e) => {
+    const client = branchAuthClient(async (e) => {
       seen.push(e);
       return undefined as never;
     }) as unknown as Record<string, (p: unknown, b?: unknown) => Promise<unknown>>;

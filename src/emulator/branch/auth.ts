@@ -1,5 +1,5 @@
 /** A branch's integration (enable, read, disable, app name), its trusted domains and its users. */
-import { branchEndpoints as B } from "../../schemas/endpointsBranch";
+import { branchEndpoints as B, BRANCH_SETTINGS, type BranchSettingKey } from "../../schemas/endpointsBranch";
 import { branchAuth, findBranch, route, sameText, type BranchAuthRec } from "./kit";
 import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "../project/integration";
@@ -32,20 +32,9 @@ function newAuth(provider: BranchAuthRec["auth_provider"], dbName: string, now: 
     // integration on a branch keeps the project-level generation's empty list (assumption).
     oauth_providers: provider === "stack" ? [] : [{ id: "google", type: "shared" }],
     email_provider: { type: "shared" },
-    email_and_password: {
-      enabled: true,
-      email_verification_method: "otp",
-      require_email_verification: false,
-      auto_sign_in_after_verification: true,
-      send_verification_email_on_sign_up: false,
-      send_verification_email_on_sign_in: false,
-      disable_sign_up: false,
-    },
     allow_localhost: true,
-    organization: { enabled: true, organization_limit: 10, membership_limit: 100, creator_role: "owner", send_invitation_email: false },
-    magic_link: { enabled: false, expires_in: 5, disable_sign_up: false },
-    phone_number: { enabled: false, otp_expires_in: 300 },
-    webhooks: { enabled: false, enabled_events: [], timeout_seconds: 5 },
+    // Neon's values for a new integration, from the table (schemas/endpointsBranch.ts cites them).
+    ...(Object.fromEntries(BRANCH_SETTINGS.map((row) => [row.key, structuredClone(row.initial)])) as unknown as Pick<BranchAuthRec, BranchSettingKey>),
   };
 }
 

@@ -9,6 +9,7 @@ import type {
   OrganizationPlugin,
   PhoneNumberPlugin,
 } from "../../schemas/branchAuth";
+import type { BranchSettingKey } from "../../schemas/endpointsBranch";
 import { projectFromPath } from "../core/access";
 import { HttpError, type ApiContext } from "../core/http";
 import type { BranchRec, ProjectRec } from "../core/store";
@@ -50,8 +51,11 @@ export interface WebhooksRec {
   timeout_seconds: number;
 }
 
+/** Each setting of `BRANCH_SETTINGS` under its key (typed below where the emulator has rules of its own). */
+type SettingRecs = { [K in BranchSettingKey]: object };
+
 /** One branch's integration: the settings Neon keeps for it. */
-export interface BranchAuthRec {
+export interface BranchAuthRec extends SettingRecs {
   auth_provider: BranchAuthProvider;
   auth_provider_project_id: string;
   db_name: string;

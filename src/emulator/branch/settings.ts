@@ -4,7 +4,7 @@
  */
 import { SMTP_FIELDS } from "../../schemas/branchAuth";
 import type { AnyEndpoint } from "../../schemas/endpoint";
-import { branchEndpoints as B } from "../../schemas/endpointsBranch";
+import { branchEndpoints as B, BRANCH_SETTINGS } from "../../schemas/endpointsBranch";
 import { branchAuth, route, type BranchAuthRec, type EmailProviderRec } from "./kit";
 import { oauthView } from "./oauth";
 import { HttpError, type ApiRoute } from "../core/http";
@@ -44,10 +44,15 @@ function testResult(b: { email_test?: { success: boolean; error_message?: string
   return t.success ? { success: true } : { success: false, error_message: t.error_message ?? "SMTP test failed" };
 }
 
-type Merged = "email_and_password" | "organization" | "magic_link" | "phone_number";
+type Key = (typeof BRANCH_SETTINGS)[number]["key"];
+
+/** A setting's own GET: the whole setting. */
+function readRoute<E extends AnyEndpoint>(e: E, key: Key): ApiRoute {
+  return route(e, (ctx, { params }) => ({ body: branchAuth(ctx, params as unknown as { branch_id: string }).auth[key] }));
+}
 
 /** A PATCH that changes only the fields it gives and answers the whole setting. */
-function mergeRoute<E extends AnyEndpoint>(e: E, key: Merged): ApiRoute {
+function mergeRoute<E extends AnyEndpoint>(e: E, key: Key): ApiRoute {
   return route(e, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params as unknown as { branch_id: string });
     const given = Object.fromEntries(Object.entries(body as unknown as object).filter(([, v]) => v !== undefined));
@@ -55,6 +60,12 @@ function mergeRoute<E extends AnyEndpoint>(e: E, key: Merged): ApiRoute {
     return { body: auth[key] };
   });
 }
+
+/** Each setting of the table: its own GET if it has one, and its PATCH (a PUT has rules of its own, below). */
+const tableRoutes: ApiRoute[] = BRANCH_SETTINGS.flatMap((row) => [
+  ...("read" in row ? [readRoute(row.read, row.key)] : []),
+  ...(row.write.method === "PATCH" ? [mergeRoute(row.write, row.key)] : []),
+]);
 
 export const branchSettingsRoutes: ApiRoute[] = [
   route(B.getBranchEmailProvider, (ctx, { params }) => ({ body: emailView(branchAuth(ctx, params).auth.email_provider) })),
@@ -71,8 +82,6 @@ export const branchSettingsRoutes: ApiRoute[] = [
   }),
   route(B.sendBranchTestEmail, (ctx, { params }) => ({ body: testResult(branchAuth(ctx, params).branch) })),
 
-  route(B.getBranchEmailAndPassword, (ctx, { params }) => ({ body: branchAuth(ctx, params).auth.email_and_password })),
-  mergeRoute(B.updateBranchEmailAndPassword, "email_and_password"),
   route(B.getBranchAllowLocalhost, (ctx, { params }) => ({ body: { allow_localhost: branchAuth(ctx, params).auth.allow_localhost } })),
   route(B.updateBranchAllowLocalhost, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params);
@@ -84,22 +93,14 @@ export const branchSettingsRoutes: ApiRoute[] = [
     const { auth } = branchAuth(ctx, params);
     return {
       body: {
-        organization: auth.organization,
-        magic_link: auth.magic_link,
-        phone_number: auth.phone_number,
+        ...Object.fromEntries(BRANCH_SETTINGS.filter((row) => row.aggregated).map((row) => [row.key, auth[row.key]])),
         email_provider: emailView(auth.email_provider),
-        email_and_password: auth.email_and_password,
         oauth_providers: auth.oauth_providers.map((o) => oauthView(o, false)),
         allow_localhost: auth.allow_localhost,
       },
     };
   }),
-  mergeRoute(B.updateBranchOrganizationPlugin, "organization"),
-  mergeRoute(B.updateBranchMagicLinkPlugin, "magic_link"),
-  route(B.getBranchPhoneNumberPlugin, (ctx, { params }) => ({ body: branchAuth(ctx, params).auth.phone_number })),
-  mergeRoute(B.updateBranchPhoneNumberPlugin, "phone_number"),
-
-  route(B.getBranchWebhooks, (ctx, { params }) => ({ body: branchAuth(ctx, params).auth.webhooks })),
+  ...tableRoutes,
   route(B.putBranchWebhooks, (ctx, { params, body }) => {
     const { auth } = branchAuth(ctx, params);
     if (body.enabled && body.webhook_url === undefined) throw new HttpError(400, "webhook_url: is required when enabled is true");
