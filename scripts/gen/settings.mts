@@ -26,6 +26,10 @@ function fieldsOf(row: SettingRow): { name: string; schema: Json; required: bool
 }
 
 function tsType(schema: Json, events: readonly string[]): string {
+  if (schema.type === "object" && schema.properties !== undefined) {
+    const fields = Object.entries(schema.properties).map(([k, s]) => `${camel(k)}${(schema.required ?? []).includes(k) ? "" : "?"}: ${tsType(s, events)}`);
+    return `{ ${fields.join("; ")} }`;
+  }
   if (schema.enum !== undefined) return sameList(schema.enum, events) ? "WebhookEvent" : schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (schema.type === "array") {
     const item = tsType(schema.items ?? {}, events);
@@ -74,6 +78,10 @@ function range(s: Json): string {
 }
 
 function readmeField(f: { name: string; schema: Json; required: boolean }): string {
+  if (f.schema.type === "object" && f.schema.properties !== undefined) {
+    const inner = Object.entries(f.schema.properties).map(([k, s]) => readmeField({ name: camel(k), schema: s, required: (f.schema.required ?? []).includes(k) }));
+    return `${f.name} {${inner.join(", ")}}`;
+  }
   const values = f.schema.enum !== undefined && f.schema.enum.length <= 3 ? `: ${f.schema.enum.map((v) => `"${String(v)}"`).join("\\|")}` : "";
   return `${f.name}${f.required ? " (required)" : ""}${values}${range(f.schema)}`;
 }

@@ -12,11 +12,20 @@ import { compact, type Props } from "./kit";
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-/** A wire schema's fields under their program names (camelCase), optional as on the wire. */
-function programShape(shape: Record<string, z.ZodType>) {
-  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [camel(k), v])));
+/** A wire schema's fields under their program names (camelCase, nested objects too), optional as on the wire. */
+function programShape(shape: Record<string, z.ZodType>): z.ZodObject {
+  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [camel(k), programField(v)])));
 }
-const toWire = (o: Props) => Object.fromEntries(Object.entries(o).map(([k, v]) => [snake(k), v]));
+function programField(v: z.ZodType): z.ZodType {
+  if (v instanceof z.ZodOptional) return programField(v.unwrap() as z.ZodType).optional();
+  return v instanceof z.ZodObject ? programShape(v.shape) : v;
+}
+/** Keys of plain objects renamed all the way down (arrays and values as they are). */
+function renamed(value: unknown, name: (k: string) => string): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [name(k), renamed(v, name)]));
+}
+const toWire = (o: Props) => renamed(o, snake) as Props;
 
 export type Area = s.BranchSettingName;
 
@@ -49,7 +58,7 @@ export async function write(ctx: Context, p: Where, area: Setting, value: any): 
 function pick(live: Props | undefined, managed: Props | undefined): Props | undefined {
   if (managed === undefined) return undefined;
   // A field the service no longer has (a webhook URL reset by a PUT) is absent: state holds no undefined.
-  return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, live?.[snake(k)]])));
+  return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, renamed(live?.[snake(k)], camel)])));
 }
 
 /**

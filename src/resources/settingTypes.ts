@@ -54,6 +54,16 @@ export interface WebhookFields {
 }
 export type WebhookSettings = Inputs<WebhookFields>;
 
+/** Neon Auth as an OAuth 2.1 server for your apps and MCP servers (beta), on the project's root branch only: `loginPage` and `consentPage` are pages you host, on one of the branch's trusted domains. As recorded: the fields the program manages. */
+export interface OAuthServerFields {
+  enabled?: boolean;
+  loginPage?: string;
+  consentPage?: string;
+  mcp?: { resource: string; dynamicRegistration?: boolean };
+  resources?: string[];
+}
+export type OAuthServerSettings = Inputs<OAuthServerFields>;
+
 /** The settings a NeonAuth manages as properties: only the settings and fields given are managed. */
 export interface NeonAuthSettingsArgs {
   /** Sign-in with email and password. Only the fields given are sent (a PATCH) and compared on refresh. */
@@ -66,6 +76,8 @@ export interface NeonAuthSettingsArgs {
   phoneNumber?: pulumi.Input<PhoneNumberSettings>;
   /** Auth events sent to your endpoint (`timeoutSeconds` in seconds); `webhookUrl` is required when `enabled` is true, as Neon refuses it otherwise. A secret: the URL may carry a token. Replaced whole on every change (a PUT): a field left out is reset by the service. */
   webhooks?: pulumi.Input<WebhookSettings>;
+  /** Neon Auth as an OAuth 2.1 server for your apps and MCP servers (beta), on the project's root branch only: `loginPage` and `consentPage` are pages you host, on one of the branch's trusted domains. Only the fields given are sent (a PATCH) and compared on refresh. */
+  oauthServer?: pulumi.Input<OAuthServerSettings>;
 }
 
 /** The managed settings as outputs (each undefined while not managed). */
@@ -80,4 +92,6 @@ export interface NeonAuthSettingsOutputs {
   readonly phoneNumber: pulumi.Output<PhoneNumberFields | undefined>;
   /** Auth events sent to your endpoint (`timeoutSeconds` in seconds); `webhookUrl` is required when `enabled` is true, as Neon refuses it otherwise. A secret: the URL may carry a token. */
   readonly webhooks: pulumi.Output<WebhookFields | undefined>;
+  /** Neon Auth as an OAuth 2.1 server for your apps and MCP servers (beta), on the project's root branch only: `loginPage` and `consentPage` are pages you host, on one of the branch's trusted domains. */
+  readonly oauthServer: pulumi.Output<OAuthServerFields | undefined>;
 }

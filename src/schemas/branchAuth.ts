@@ -6,7 +6,7 @@ import { z } from "zod";
 import { credentialsTogether, integration, oauthCredentials, standardEmailServerResponse } from "./auth";
 import { databaseName, email, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
 import { secretField, text, token } from "./fields";
-import { port, trustedDomain, webhookUrl } from "./urls";
+import { port, trustedDomain, webhookUrl, webhookUrlProblem } from "./urls";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
 export const BRANCH_AUTH_PROVIDERS = ["better_auth", "stack", "mock"] as const;
@@ -179,6 +179,25 @@ export const phoneNumberPlugin = z.object({ enabled: z.boolean(), otp_expires_in
 export type PhoneNumberPlugin = z.infer<typeof phoneNumberPlugin>;
 export const updatePhoneNumberPluginRequest = z.strictObject({ enabled: z.boolean(), otp_expires_in: int(60, 600) }).partial();
 export type UpdatePhoneNumberPluginRequest = z.input<typeof updatePhoneNumberPluginRequest>;
+
+/**
+ * The OAuth-server plugin: Neon Auth as an OAuth 2.1 authorization server for your own apps and
+ * MCP servers. Neon's API calls it "OAuth provider", not to be confused with the social sign-in
+ * `oauth_providers`. Source: Neon's API reference, getNeonAuthOAuthProviderPlugin and
+ * updateNeonAuthOAuthProviderPlugin (https://neon.com/docs/reference/api/auth/update-neon-auth-o-auth-provider-plugin):
+ * a PATCH updates the fields it is given; a `resources` list or an `mcp` object given replaces the
+ * stored one, and `mcp` must name its `resource`. Not in the 2.7.3 OpenAPI document. The rule for
+ * the pages and resources (https, or http on a loopback host): assumption, as for webhook URLs.
+ */
+const httpsUrl = z.string().superRefine((v, ctx) => {
+  const problem = webhookUrlProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+const oauthServerMcp = z.strictObject({ resource: httpsUrl, dynamic_registration: z.boolean().optional() });
+const oauthServerFields = { enabled: z.boolean(), login_page: httpsUrl, consent_page: httpsUrl, mcp: oauthServerMcp, resources: z.array(httpsUrl) };
+export const oauthServerPlugin = z.object(oauthServerFields).partial();
+export type OAuthServerPlugin = z.infer<typeof oauthServerPlugin>;
+export const updateOAuthServerPluginRequest = z.strictObject(oauthServerFields).partial();
 
 /** The aggregate read: every singleton setting in one request. */
 export const pluginConfigs = z.object({

@@ -1,5 +1,5 @@
 /**
- * The branch-scoped (Better Auth) generation: the 29 endpoints, all
+ * The branch-scoped (Better Auth) generation: the 31 endpoints, all
  * under `/projects/{project_id}/branches/{branch_id}/auth`.
  */
 import * as s from "./branchAuth";
@@ -23,6 +23,11 @@ function branch<const P extends string, Req extends z.ZodType | undefined = unde
 const SMTP_TEST_MISSING = {
   kind: "not-in-document",
   why: "Neon's API reference (newer than 2.7.3) adds POST …/auth/email_provider/test",
+} as const;
+
+const OAUTH_SERVER_MISSING = {
+  kind: "not-in-document",
+  why: "Neon's API reference (newer than 2.7.3) adds GET and PATCH …/auth/plugins/oauth-provider, the OAuth-server plugin",
 } as const;
 
 export const branchEndpoints = {
@@ -152,6 +157,18 @@ export const branchEndpoints = {
     success: [200],
     errors: { 400: "enabled without a webhook_url" },
   }),
+  getBranchOAuthServerPlugin: branch("getBranchOAuthServerPlugin", "GET", `${AUTH}/plugins/oauth-provider`, {
+    response: s.oauthServerPlugin,
+    success: [200],
+    deviations: [OAUTH_SERVER_MISSING],
+  }),
+  updateBranchOAuthServerPlugin: branch("updateBranchOAuthServerPlugin", "PATCH", `${AUTH}/plugins/oauth-provider`, {
+    request: s.updateOAuthServerPluginRequest,
+    response: s.oauthServerPlugin,
+    success: [200],
+    errors: { 400: "enabled on a branch other than the project's root branch" },
+    deviations: [OAUTH_SERVER_MISSING],
+  }),
   updateBranchAppName: branch("updateBranchAppName", "PATCH", `${AUTH}/config`, {
     request: s.appNameRequest,
     response: s.appNameResponse,
@@ -244,6 +261,17 @@ export const BRANCH_SETTINGS = [
     write: B.putBranchWebhooks,
     initial: { enabled: false, enabled_events: [], timeout_seconds: 5 },
     doc: "Auth events sent to your endpoint (`timeoutSeconds` in seconds); `webhookUrl` is required when `enabled` is true, as Neon refuses it otherwise. A secret: the URL may carry a token.",
+  },
+  {
+    name: "oauthServer",
+    type: "OAuthServer",
+    key: "oauth_server",
+    aggregated: false,
+    read: B.getBranchOAuthServerPlugin,
+    write: B.updateBranchOAuthServerPlugin,
+    // "Default: false" (getNeonAuthOAuthProviderPlugin); the other fields start unset (assumption).
+    initial: { enabled: false },
+    doc: "Neon Auth as an OAuth 2.1 server for your apps and MCP servers (beta), on the project's root branch only: `loginPage` and `consentPage` are pages you host, on one of the branch's trusted domains.",
   },
 ] as const satisfies readonly BranchSetting[];
 

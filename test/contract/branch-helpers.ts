@@ -22,6 +22,11 @@ export function checkAnswer(e: AnyEndpoint, r: HttpResult): void {
   if (r.status >= 200 && r.status < 300) {
     expect(e.success, where).toContain(r.status);
     const op = operation(e.method, e.path);
+    if (op === undefined && UNDOCUMENTED_SHAPES[e.name] === undefined) {
+      // Newer than the document and with no shape of it to borrow: the table's own schema.
+      expect(e.response?.safeParse(r.json).success ?? r.text === "", where).toBe(true);
+      return;
+    }
     const shape = op ? op.response(r.status) : { $ref: `#/components/schemas/${UNDOCUMENTED_SHAPES[e.name]}` };
     if (shape === undefined) expect(r.text, where).toBe("");
     else expect(validate(shape, r.json), where).toEqual([]);

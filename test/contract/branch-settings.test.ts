@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
 import { B, caller, enable, IDS } from "./branch-helpers";
 import { BRANCH, manualClock, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
@@ -175,5 +176,36 @@ describe("persistence", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the OAuth-server plugin (Neon's \"OAuth provider\" plugin)", () => {
+  const PAGES = { login_page: "https://app.example.com/sign-in", consent_page: "https://app.example.com/consent" };
+
+  it("starts disabled; a PATCH merges the fields given, and replaces mcp and resources whole", async () => {
+    await enable(h);
+    expect((await call(B.getBranchOAuthServerPlugin, IDS)).json).toEqual({ enabled: false });
+    await call(B.addBranchDomain, IDS, { body: { domain: "https://app.example.com", auth_provider: "better_auth" } });
+    const mcp = { resource: "https://mcp.example.com/mcp", dynamic_registration: true };
+    const r = await call(B.updateBranchOAuthServerPlugin, IDS, { body: { enabled: true, ...PAGES, mcp, resources: ["https://api.example.com", "https://mcp.example.com/mcp"] } });
+    expect([r.status, r.json]).toEqual([200, { enabled: true, ...PAGES, mcp, resources: ["https://api.example.com", "https://mcp.example.com/mcp"] }]);
+    const next = await call(B.updateBranchOAuthServerPlugin, IDS, { body: { mcp: { resource: "https://mcp.example.com/v2" }, resources: ["https://mcp.example.com/v2"] } });
+    expect(next.json).toEqual({ enabled: true, ...PAGES, mcp: { resource: "https://mcp.example.com/v2" }, resources: ["https://mcp.example.com/v2"] });
+    expect((await call(B.getBranchOAuthServerPlugin, IDS)).json).toEqual(next.json);
+    const noResource = await call(B.updateBranchOAuthServerPlugin, IDS, { body: { mcp: { dynamic_registration: false } } });
+    expect([noResource.status, noResource.json.message]).toEqual([400, "mcp.resource: is required"]);
+  });
+
+  it("is enabled on the project's root branch only; pages off the trusted domains are not refused", async () => {
+    await enable(h);
+    expect((await call(B.updateBranchOAuthServerPlugin, IDS, { body: { enabled: true, ...PAGES } })).status).toBe(200);
+    const child = (await call(H.createBranch, { project_id: PROJECT }, { body: { branch: { name: "preview" } } })).json.branch.id as string;
+    await clock.advance(1_000);
+    const childIds = { project_id: PROJECT, branch_id: child };
+    // The child inherits the plugin as it was (auth branches with the database), and cannot enable it anew.
+    expect((await call(B.getBranchOAuthServerPlugin, childIds)).json).toMatchObject({ enabled: true });
+    await call(B.updateBranchOAuthServerPlugin, childIds, { body: { enabled: false } });
+    const again = await call(B.updateBranchOAuthServerPlugin, childIds, { body: { enabled: true } });
+    expect([again.status, again.json.message]).toEqual([400, "enabled: the OAuth provider plugin can only be enabled on the project's root branch"]);
   });
 });

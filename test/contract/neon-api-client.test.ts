@@ -59,7 +59,7 @@ async function drive<T>(e: AnyEndpoint, run: Promise<AxiosResponse<T>>): Promise
 }
 
 describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
-  it("drives all 29 branch-scoped endpoints (and branch create/get) successfully", async () => {
+  it("drives all 31 branch-scoped endpoints (and branch create/get) successfully", async () => {
     const created = await drive(H.createBranch, neon.createProjectBranch(P, { branch: { name: "from-neon-client" } }));
     expect(created.branch.name).toBe("from-neon-client");
     expect((await drive(H.getBranch, neon.getProjectBranch(P, created.branch.id))).branch.id).toBe(created.branch.id);
@@ -124,11 +124,16 @@ describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
     const hooks = { enabled: true, webhook_url: "https://h.example.com/x", enabled_events: ["user.created" as const], timeout_seconds: 3 };
     expect(await drive(B.putBranchWebhooks, neon.updateNeonAuthWebhookConfig(P, Br, hooks))).toEqual(hooks);
     expect(await drive(B.getBranchWebhooks, neon.getNeonAuthWebhookConfig(P, Br))).toEqual(hooks);
+    // The OAuth-server plugin is newer than the client too: its generic request, as for the SMTP test.
+    const oauthServer = (method: "GET" | "PATCH", body?: object) =>
+      neon.request({ path: `/projects/${P}/branches/${Br}/auth/plugins/oauth-provider`, method, ...(body ? { body, type: ContentType.Json } : {}), secure: true, format: "json" });
+    expect(await drive(B.getBranchOAuthServerPlugin, oauthServer("GET"))).toEqual({ enabled: false });
+    expect(await drive(B.updateBranchOAuthServerPlugin, oauthServer("PATCH", { enabled: true, resources: ["https://api.example.com"] }))).toEqual({ enabled: true, resources: ["https://api.example.com"] });
 
     await drive(B.disableBranchAuth, neon.disableNeonAuth(P, Br, { delete_data: false }));
 
     expect([...Object.values(B)].filter((e) => !driven.has(e.name)).map((e) => e.name)).toEqual([]);
-    expect(driven.size).toBe(29 + 2);
+    expect(driven.size).toBe(31 + 2);
   });
 });
 

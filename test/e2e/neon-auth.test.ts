@@ -31,6 +31,14 @@ const SETTINGS = {
   magicLink: { enabled: true, expiresIn: 15 },
   phoneNumber: { enabled: true, otpExpiresIn: 120 },
   webhooks: { enabled: true, webhookUrl: "https://hooks.example.com/neon-auth-4c1f", enabledEvents: ["user.created", "send.otp"] },
+  // The root branch: the only one the OAuth-server plugin may be enabled on.
+  oauthServer: {
+    enabled: true,
+    loginPage: "https://app.example.com/sign-in",
+    consentPage: "https://app.example.com/consent",
+    mcp: { resource: "https://mcp.example.com/mcp", dynamicRegistration: false },
+    resources: ["https://mcp.example.com/mcp"],
+  },
 };
 
 async function get(em: EmulatorHandle, p: string): Promise<any> {
@@ -41,7 +49,12 @@ async function get(em: EmulatorHandle, p: string): Promise<any> {
 
 /** What the branch's settings are at the emulator, in the program's terms. */
 async function live(em: EmulatorHandle, b: string) {
-  const [integration, plugins, webhooks] = await Promise.all([get(em, auth(b)), get(em, `${auth(b)}/plugins`), get(em, `${auth(b)}/webhooks`)]);
+  const [integration, plugins, webhooks, oauthServer] = await Promise.all([
+    get(em, auth(b)),
+    get(em, `${auth(b)}/plugins`),
+    get(em, `${auth(b)}/webhooks`),
+    get(em, `${auth(b)}/plugins/oauth-provider`),
+  ]);
   return {
     name: integration.name,
     allow_localhost: plugins.allow_localhost,
@@ -50,6 +63,7 @@ async function live(em: EmulatorHandle, b: string) {
     magic_link: plugins.magic_link,
     phone_number: plugins.phone_number,
     webhooks,
+    oauth_server: oauthServer,
   };
 }
 
@@ -100,11 +114,19 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
         magic_link: { enabled: true, expires_in: 15, disable_sign_up: false },
         phone_number: { enabled: true, otp_expires_in: 120 },
         webhooks: { enabled: true, webhook_url: "https://hooks.example.com/neon-auth-4c1f", enabled_events: ["user.created", "send.otp"], timeout_seconds: 5 },
+        oauth_server: {
+          enabled: true,
+          login_page: "https://app.example.com/sign-in",
+          consent_page: "https://app.example.com/consent",
+          mcp: { resource: "https://mcp.example.com/mcp", dynamic_registration: false },
+          resources: ["https://mcp.example.com/mcp"],
+        },
       };
       expect(await live(em, B1)).toEqual(expected);
       const other = await live(em, b2);
       expect(other.name).toBe("Other");
       expect(other.allow_localhost).toBe(true);
+      expect(other.oauth_server).toEqual({ enabled: false });
       await expectNoChanges(one.stack);
 
       // The webhook URL is a secret in state.
@@ -120,6 +142,7 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
         magicLink: { ...SETTINGS.magicLink, expiresIn: 30 },
         phoneNumber: { ...SETTINGS.phoneNumber, otpExpiresIn: 300 },
         webhooks: { ...SETTINGS.webhooks, enabledEvents: ["user.created"] },
+        oauthServer: { ...SETTINGS.oauthServer, mcp: { resource: "https://mcp.example.com/v2" }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] },
       };
       await one.stack.setConfig("args", { value: JSON.stringify({ projectId: P, branchId: B1, ...changed }), secret: true });
       await clearRequestLog(em);
@@ -127,7 +150,16 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
       expect(changesOf(up3.summary.resourceChanges)).toEqual({ update: 1 });
       const writes = (await requestLog(em)).filter((r) => r.method !== "GET" && r.path.includes("/branches/")).map((r) => `${r.method} ${r.path.split("/auth")[1]}`);
       expect(writes.sort()).toEqual(
-        ["PATCH /config", "PATCH /allow_localhost", "PATCH /email_and_password", "PATCH /plugins/organization", "PATCH /plugins/magic-link", "PATCH /plugins/phone-number", "PUT /webhooks"].sort(),
+        [
+          "PATCH /config",
+          "PATCH /allow_localhost",
+          "PATCH /email_and_password",
+          "PATCH /plugins/organization",
+          "PATCH /plugins/magic-link",
+          "PATCH /plugins/phone-number",
+          "PUT /webhooks",
+          "PATCH /plugins/oauth-provider",
+        ].sort(),
       );
       const after = {
         ...expected,
@@ -138,6 +170,8 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
         magic_link: { ...expected.magic_link, expires_in: 30 },
         phone_number: { ...expected.phone_number, otp_expires_in: 300 },
         webhooks: { ...expected.webhooks, enabled_events: ["user.created"] },
+        // `mcp` is replaced whole: the dynamic-registration flag it no longer carries is gone.
+        oauth_server: { ...expected.oauth_server, mcp: { resource: "https://mcp.example.com/v2" }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] },
       };
       expect(await live(em, B1)).toEqual(after);
       await expectNoChanges(one.stack);
@@ -152,13 +186,14 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
         ["PATCH", "/plugins/magic-link", { enabled: false }],
         ["PATCH", "/plugins/phone-number", { otp_expires_in: 600 }],
         ["PUT", "/webhooks", { enabled: false }],
+        ["PATCH", "/plugins/oauth-provider", { consent_page: "https://evil.example.com/consent" }],
       ];
       for (const [method, p, body] of drift) expect(await outOfBand(em, method, `${auth(B1)}${p}`, body)).toBe(200);
       const refresh = await one.stack.refresh({ color: "never" });
       expect(changesOf(refresh.summary.resourceChanges)).toEqual({ update: 1 });
       const preview = await one.stack.preview({ color: "never", diff: true });
       expect(changesOf(preview.changeSummary)).toEqual({ update: 1 });
-      for (const area of ["appName", "allowLocalhost", "emailAndPassword", "organization", "magicLink", "phoneNumber", "webhooks"]) {
+      for (const area of ["appName", "allowLocalhost", "emailAndPassword", "organization", "magicLink", "phoneNumber", "webhooks", "oauthServer"]) {
         expect(preview.stdout).toContain(area);
       }
       const up4 = await one.stack.up({ color: "never" });

@@ -5,7 +5,7 @@
 import { SMTP_FIELDS } from "../../schemas/branchAuth";
 import type { AnyEndpoint } from "../../schemas/endpoint";
 import { branchEndpoints as B, BRANCH_SETTINGS } from "../../schemas/endpointsBranch";
-import { branchAuth, route, type BranchAuthRec, type EmailProviderRec } from "./kit";
+import { branchAuth, route, type AuthBranchRec, type BranchAuthRec, type EmailProviderRec } from "./kit";
 import { oauthView } from "./oauth";
 import { HttpError, type ApiRoute } from "../core/http";
 
@@ -51,12 +51,26 @@ function readRoute<E extends AnyEndpoint>(e: E, key: Key): ApiRoute {
   return route(e, (ctx, { params }) => ({ body: branchAuth(ctx, params as unknown as { branch_id: string }).auth[key] }));
 }
 
+/** The service's rules of a setting beyond "a PATCH merges the fields given", checked before it changes. */
+const RULES: Partial<Record<Key, (branch: AuthBranchRec & { parent_id?: string }, given: Record<string, unknown>) => void>> = {
+  // Neon's guide asks for the login and consent pages on the branch's trusted domains as a
+  // prerequisite of the flow; whether the PATCH refuses others is undocumented, so it does not here.
+  oauth_server: (branch, given) => {
+    // "The plugin can only be enabled on the project's root branch" (updateNeonAuthOAuthProviderPlugin):
+    // the root is the branch made with the project, the one without a parent. A child that
+    // inherited it enabled may still change it (assumption), and the message is an assumption.
+    if (given.enabled === true && branch.parent_id !== undefined) throw new HttpError(400, "enabled: the OAuth provider plugin can only be enabled on the project's root branch");
+  },
+};
+
 /** A PATCH that changes only the fields it gives and answers the whole setting. */
 function mergeRoute<E extends AnyEndpoint>(e: E, key: Key): ApiRoute {
   return route(e, (ctx, { params, body }) => {
-    const { auth } = branchAuth(ctx, params as unknown as { branch_id: string });
+    const { auth, branch } = branchAuth(ctx, params as unknown as { branch_id: string });
     const given = Object.fromEntries(Object.entries(body as unknown as object).filter(([, v]) => v !== undefined));
-    Object.assign(auth, { [key]: { ...auth[key], ...given } });
+    const next = { ...auth[key], ...given };
+    RULES[key]?.(branch, given);
+    Object.assign(auth, { [key]: next });
     return { body: auth[key] };
   });
 }
