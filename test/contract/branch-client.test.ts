@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe("client.branchAuth against the emulator", () => {
-  it("calls all 29 endpoints with typed results", async () => {
+  it("calls all 31 endpoints with typed results", async () => {
     const a = client.branchAuth;
     const keys = await a.enableBranchAuth(ids, { auth_provider: "better_auth" });
     expect([keys.auth_provider, keys.pub_client_key, keys.schema_name]).toEqual(["better_auth", "", "neon_auth"]);
@@ -71,6 +71,11 @@ describe("client.branchAuth against the emulator", () => {
       timeout_seconds: 5,
     });
     expect((await a.getBranchWebhooks(ids)).enabled).toBe(true);
+    expect(await a.getBranchOAuthServerPlugin(ids)).toEqual({ enabled: false });
+    expect(await a.updateBranchOAuthServerPlugin(ids, { enabled: true, mcp: { resource: "https://mcp.example.com/mcp" } })).toEqual({
+      enabled: true,
+      mcp: { resource: "https://mcp.example.com/mcp" },
+    });
 
     expect(await a.disableBranchAuth(ids, {})).toBeUndefined();
     const paths = h.emu.requestLog.list().map((r) => r.route);
