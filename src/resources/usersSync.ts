@@ -97,13 +97,25 @@ async function open(ctx: Context, s: Scope, provider: string): Promise<Conn> {
   });
   // An idle connection dropped by the server must not crash the provider.
   pool.on("error", () => undefined);
-  try {
-    await pool.query(`SELECT 1 FROM ${tableOf(s).name} LIMIT 1`);
-    return { pool };
-  } catch (err) {
-    await pool.end().catch(() => undefined);
-    return { unavailable: describe(err, s) };
+  // A second try on a timeout only: a compute waking from suspend, or a database host busy
+  // starting others, may miss the first window; an answer that says no is final.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pool.query(`SELECT 1 FROM ${tableOf(s).name} LIMIT 1`);
+      return { pool };
+    } catch (err) {
+      if (attempt < PROBES && isTimeout(err)) continue;
+      await pool.end().catch(() => undefined);
+      return { unavailable: describe(err, s) };
+    }
   }
+}
+
+const PROBES = 2;
+
+function isTimeout(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === "ETIMEDOUT" || /timeout/i.test(e.message ?? "");
 }
 
 function secretsOf(uri: string): string[] {
@@ -119,7 +131,7 @@ function describe(err: unknown, s: Scope): string {
   const e = err as { code?: string; message?: string };
   const table = tableOf(s).name;
   if (e.code === "ECONNREFUSED") return "the database refused the connection";
-  if (e.code === "ETIMEDOUT" || /timeout/i.test(e.message ?? "")) return `the database did not answer within ${TIMEOUT_MS / 1000} s`;
+  if (isTimeout(err)) return `the database did not answer within ${TIMEOUT_MS / 1000} s`;
   if (e.code === "42P01" || e.code === "3F000") return `the database has no ${table} table`;
   if (e.code === "42501") return `role ${ROLE} may not read ${table}`;
   return e.message ?? String(err);
