@@ -199,6 +199,43 @@ export const oauthServerPlugin = z.object(oauthServerFields).partial();
 export type OAuthServerPlugin = z.infer<typeof oauthServerPlugin>;
 export const updateOAuthServerPluginRequest = z.strictObject(oauthServerFields).partial();
 
+/**
+ * The OAuth clients of the OAuth-server plugin (Neon's API reference, list-, create-, update- and
+ * delete-neon-auth-o-auth-client and rotate-neon-auth-o-auth-client-secret under
+ * https://neon.com/docs/reference/api/auth/; not in the 2.7.3 OpenAPI document). `type` cannot
+ * change; a `redirect_uris` or `resources` list given replaces the stored one; a confidential
+ * client's `client_secret` comes back at create and at rotation only ("shown only once"), never
+ * from the list. Redirect URIs: "https, or http on loopback hosts when localhost is allowed".
+ */
+export const OAUTH_CLIENT_TYPES = ["confidential", "public"] as const;
+export const oauthClientType = z.enum(OAUTH_CLIENT_TYPES, { message: 'must be "confidential" or "public"' });
+const clientFields = {
+  name: text(256),
+  redirect_uris: z.array(httpsUrl).min(1, { message: "must hold at least one URI" }),
+  resources: z.array(httpsUrl),
+  skip_consent: z.boolean(),
+};
+export const createOAuthClientRequest = z.strictObject({ ...clientFields, type: oauthClientType, skip_consent: z.boolean().optional() });
+export type CreateOAuthClientRequest = z.input<typeof createOAuthClientRequest>;
+export const updateOAuthClientRequest = z.strictObject({ ...clientFields, disabled: z.boolean() }).partial();
+export type UpdateOAuthClientRequest = z.input<typeof updateOAuthClientRequest>;
+export const oauthClient = z.object({
+  client_id: z.string(),
+  name: z.string(),
+  type: z.enum(OAUTH_CLIENT_TYPES),
+  redirect_uris: z.array(z.string()),
+  resources: z.array(z.string()),
+  skip_consent: z.boolean(),
+  disabled: z.boolean(),
+  created_at: z.string().optional(),
+});
+export type OAuthClient = z.infer<typeof oauthClient>;
+const clientSecret = secretField(z.string());
+/** The create answer: the client, with the secret of a confidential one. */
+export const createdOAuthClient = oauthClient.extend({ client_secret: clientSecret.optional() });
+export const listOAuthClientsResponse = z.object({ clients: z.array(oauthClient).optional().default([]) });
+export const rotatedOAuthClientSecret = z.object({ client_id: z.string(), client_secret: clientSecret });
+
 /** The aggregate read: every singleton setting in one request. */
 export const pluginConfigs = z.object({
   organization: organizationPlugin.optional(),

@@ -1,5 +1,5 @@
 /**
- * The branch-scoped (Better Auth) generation: the 31 endpoints, all
+ * The branch-scoped (Better Auth) generation: the 36 endpoints, all
  * under `/projects/{project_id}/branches/{branch_id}/auth`.
  */
 import * as s from "./branchAuth";
@@ -28,6 +28,11 @@ const SMTP_TEST_MISSING = {
 const OAUTH_SERVER_MISSING = {
   kind: "not-in-document",
   why: "Neon's API reference (newer than 2.7.3) adds GET and PATCH …/auth/plugins/oauth-provider, the OAuth-server plugin",
+} as const;
+
+const OAUTH_CLIENTS_MISSING = {
+  kind: "not-in-document",
+  why: "Neon's API reference (newer than 2.7.3) adds the OAuth server's clients: list, create, update, delete and rotate_secret under …/auth/oauth-provider/clients",
 } as const;
 
 export const branchEndpoints = {
@@ -168,6 +173,36 @@ export const branchEndpoints = {
     success: [200],
     errors: { 400: "enabled on a branch other than the project's root branch" },
     deviations: [OAUTH_SERVER_MISSING],
+  }),
+  listBranchOAuthClients: branch("listBranchOAuthClients", "GET", `${AUTH}/oauth-provider/clients`, {
+    response: s.listOAuthClientsResponse,
+    success: [200],
+    deviations: [OAUTH_CLIENTS_MISSING],
+  }),
+  createBranchOAuthClient: branch("createBranchOAuthClient", "POST", `${AUTH}/oauth-provider/clients`, {
+    request: s.createOAuthClientRequest,
+    response: s.createdOAuthClient,
+    success: [201],
+    errors: { 400: "a resource not on the plugin, or a redirect URI that is not https (or loopback http with localhost allowed)" },
+    deviations: [OAUTH_CLIENTS_MISSING],
+  }),
+  updateBranchOAuthClient: branch("updateBranchOAuthClient", "PATCH", `${AUTH}/oauth-provider/clients/{client_id}`, {
+    request: s.updateOAuthClientRequest,
+    response: s.oauthClient,
+    success: [200],
+    errors: { 400: "a resource not on the plugin, or a redirect URI that is not https (or loopback http with localhost allowed)", 404: "unknown client (or auth not enabled)" },
+    deviations: [OAUTH_CLIENTS_MISSING],
+  }),
+  deleteBranchOAuthClient: branch("deleteBranchOAuthClient", "DELETE", `${AUTH}/oauth-provider/clients/{client_id}`, {
+    success: [200, 204],
+    errors: { 404: "unknown client (or auth not enabled)" },
+    deviations: [OAUTH_CLIENTS_MISSING],
+  }),
+  rotateBranchOAuthClientSecret: branch("rotateBranchOAuthClientSecret", "POST", `${AUTH}/oauth-provider/clients/{client_id}/rotate_secret`, {
+    response: s.rotatedOAuthClientSecret,
+    success: [200],
+    errors: { 400: "a public client has no secret", 404: "unknown client (or auth not enabled)" },
+    deviations: [OAUTH_CLIENTS_MISSING],
   }),
   updateBranchAppName: branch("updateBranchAppName", "PATCH", `${AUTH}/config`, {
     request: s.appNameRequest,

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe("client.branchAuth against the emulator", () => {
-  it("calls all 31 endpoints with typed results", async () => {
+  it("calls all 36 endpoints with typed results", async () => {
     const a = client.branchAuth;
     const keys = await a.enableBranchAuth(ids, { auth_provider: "better_auth" });
     expect([keys.auth_provider, keys.pub_client_key, keys.schema_name]).toEqual(["better_auth", "", "neon_auth"]);
@@ -76,6 +76,13 @@ describe("client.branchAuth against the emulator", () => {
       enabled: true,
       mcp: { resource: "https://mcp.example.com/mcp" },
     });
+    const made = await a.createBranchOAuthClient(ids, { name: "MCP", type: "confidential", redirect_uris: ["https://app.example.com/cb"], resources: ["https://mcp.example.com/mcp"] });
+    const client_id = made.client_id;
+    expect([made.type, typeof made.client_secret, made.skip_consent]).toEqual(["confidential", "string", false]);
+    expect((await a.updateBranchOAuthClient({ ...ids, client_id }, { skip_consent: true })).skip_consent).toBe(true);
+    expect((await a.rotateBranchOAuthClientSecret({ ...ids, client_id })).client_id).toBe(client_id);
+    expect((await a.listBranchOAuthClients(ids)).clients.map((c) => c.client_id)).toEqual([client_id]);
+    expect(await a.deleteBranchOAuthClient({ ...ids, client_id })).toBeUndefined();
 
     expect(await a.disableBranchAuth(ids, {})).toBeUndefined();
     const paths = h.emu.requestLog.list().map((r) => r.route);

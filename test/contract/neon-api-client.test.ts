@@ -59,7 +59,7 @@ async function drive<T>(e: AnyEndpoint, run: Promise<AxiosResponse<T>>): Promise
 }
 
 describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
-  it("drives all 31 branch-scoped endpoints (and branch create/get) successfully", async () => {
+  it("drives all 36 branch-scoped endpoints (and branch create/get) successfully", async () => {
     const created = await drive(H.createBranch, neon.createProjectBranch(P, { branch: { name: "from-neon-client" } }));
     expect(created.branch.name).toBe("from-neon-client");
     expect((await drive(H.getBranch, neon.getProjectBranch(P, created.branch.id))).branch.id).toBe(created.branch.id);
@@ -129,11 +129,21 @@ describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
       neon.request({ path: `/projects/${P}/branches/${Br}/auth/plugins/oauth-provider`, method, ...(body ? { body, type: ContentType.Json } : {}), secure: true, format: "json" });
     expect(await drive(B.getBranchOAuthServerPlugin, oauthServer("GET"))).toEqual({ enabled: false });
     expect(await drive(B.updateBranchOAuthServerPlugin, oauthServer("PATCH", { enabled: true, resources: ["https://api.example.com"] }))).toEqual({ enabled: true, resources: ["https://api.example.com"] });
+    // And its clients, under a third spelling (`oauth-provider/clients`).
+    const clients = (method: "GET" | "POST" | "PATCH" | "DELETE", tail = "", body?: object) =>
+      neon.request({ path: `/projects/${P}/branches/${Br}/auth/oauth-provider/clients${tail}`, method, ...(body ? { body, type: ContentType.Json } : {}), secure: true, format: "json" });
+    const { client_secret, ...made } = await drive(B.createBranchOAuthClient, clients("POST", "", { name: "App", type: "confidential", redirect_uris: ["https://app.example.com/cb"], resources: ["https://api.example.com"] }));
+    expect([made.type, typeof client_secret]).toEqual(["confidential", "string"]);
+    expect((await drive(B.updateBranchOAuthClient, clients("PATCH", `/${made.client_id}`, { disabled: true }))).disabled).toBe(true);
+    expect(await drive(B.listBranchOAuthClients, clients("GET"))).toEqual({ clients: [{ ...made, disabled: true }] });
+    const rotate = neon.request({ path: `/projects/${P}/branches/${Br}/auth/oauth-provider/clients/${made.client_id}/rotate_secret`, method: "POST", secure: true, format: "json" });
+    expect((await drive(B.rotateBranchOAuthClientSecret, rotate)).client_secret).not.toBe(client_secret);
+    await drive(B.deleteBranchOAuthClient, clients("DELETE", `/${made.client_id}`));
 
     await drive(B.disableBranchAuth, neon.disableNeonAuth(P, Br, { delete_data: false }));
 
     expect([...Object.values(B)].filter((e) => !driven.has(e.name)).map((e) => e.name)).toEqual([]);
-    expect(driven.size).toBe(31 + 2);
+    expect(driven.size).toBe(36 + 2);
   });
 });
 

@@ -40,6 +40,20 @@ export interface BranchOAuthRec {
   microsoft_tenant_id?: string;
 }
 
+/** An OAuth client of the branch's OAuth server (oauthClients.ts). */
+export interface OAuthClientRec {
+  client_id: string;
+  name: string;
+  type: "confidential" | "public";
+  redirect_uris: string[];
+  resources: string[];
+  skip_consent: boolean;
+  disabled: boolean;
+  created_ms: number;
+  /** A confidential client's current secret; the emulator keeps it to tell a valid one from an old one. */
+  client_secret?: string;
+}
+
 export type EmailProviderRec =
   | { type: "shared"; sender_email?: string; sender_name?: string }
   | { type: "standard"; host: string; port: number; username: string; password: string; sender_email: string; sender_name: string };
@@ -73,6 +87,8 @@ export interface BranchAuthRec extends SettingRecs {
   magic_link: MagicLinkPlugin;
   phone_number: Required<PhoneNumberPlugin>;
   webhooks: WebhooksRec;
+  /** The OAuth server's clients; absent in state written before they existed. */
+  oauth_clients?: OAuthClientRec[];
 }
 
 /**

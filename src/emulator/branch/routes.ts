@@ -2,7 +2,8 @@
 import { branchAuthRoutes } from "./auth";
 import { branchRoutes as hostingBranchRoutes } from "./branches";
 import { branchOAuthRoutes } from "./oauth";
+import { branchOAuthClientRoutes } from "./oauthClients";
 import { branchSettingsRoutes } from "./settings";
 import type { ApiRoute } from "../core/http";
 
-export const branchScopedRoutes: ApiRoute[] = [...hostingBranchRoutes, ...branchAuthRoutes, ...branchOAuthRoutes, ...branchSettingsRoutes];
+export const branchScopedRoutes: ApiRoute[] = [...hostingBranchRoutes, ...branchAuthRoutes, ...branchOAuthRoutes, ...branchOAuthClientRoutes, ...branchSettingsRoutes];
