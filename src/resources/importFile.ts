@@ -12,7 +12,7 @@ import { handler, naturalKey } from "./runtime";
 import { resolveSettings, SETTING, type Settings } from "./settings";
 
 /** The kinds whose whole state can be read back from the service. */
-export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer" | "NeonAuth";
+export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer" | "NeonAuth" | "OAuthClient";
 
 const NOT_IMPORTABLE: Record<Exclude<Kind, ImportableKind>, string> = {
   AuthIntegration: "the API never shows its keys again; declare it with `adopt: true` (its keys are regenerated)",
@@ -25,7 +25,7 @@ export interface ImportResource {
   kind: ImportableKind;
   /** The resource's name in the program (first argument of `new ...`). */
   name: string;
-  /** `<projectId>/<origin>`, `<projectId>/<providerId>` or `<projectId>/email-server`. */
+  /** `<projectId>/<origin>`, `<projectId>/<providerId>` or `<projectId>/email-server`; an OAuthClient's `<projectId>/<branchId>/<clientId>` (its secret is not readable). */
   id: string;
 }
 

@@ -3,6 +3,7 @@ export { AuthSdkKeys, type AuthSdkKeysArgs } from "./authSdkKeys";
 export { AuthOwnershipTransfer, type AuthOwnershipTransferArgs } from "./authOwnershipTransfer";
 export { AuthUser, type AuthUserArgs, type ProjectAuthUserArgs, type NeonAuthUserArgs } from "./authUser";
 export { OAuthProvider, type OAuthProviderArgs, type OAuthProviderId, type OAuthProviderType, type ProjectOAuthProviderArgs, type NeonAuthOAuthProviderArgs } from "./oauthProvider";
+export { OAuthClient, type OAuthClientArgs, type OAuthClientType } from "./oauthClient";
 export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
 export { EmailServer, type EmailServerArgs, type ProjectEmailServerArgs, type NeonAuthEmailServerArgs } from "./emailServer";
 export { NeonAuth, type NeonAuthArgs } from "./neonAuth";

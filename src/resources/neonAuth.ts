@@ -4,6 +4,7 @@
  * docs say "Neon Auth" for this generation; the project-level `AuthIntegration` keeps its name.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { declareOAuthServer } from "./oauthServerChecks";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
@@ -242,6 +243,7 @@ export class NeonAuth extends pulumi.dynamic.Resource {
       KIND,
     );
     (this as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] = args.adopt;
+    declareOAuthServer(this, name, args.oauthServer);
   }
 
   /**

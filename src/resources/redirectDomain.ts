@@ -4,6 +4,7 @@ import { isNotFound } from "../client";
 import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
+import { noteTrustedDomain } from "./oauthServerChecks";
 import { checkInputs, lookupArgs, parsedInputs, compact, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
@@ -164,6 +165,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
+    if (opts?.id === undefined) noteTrustedDomain(args.integration, args.domain);
     super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }), MODULE, KIND);
   }
 

@@ -14,6 +14,7 @@ import { integrationHandler } from "./authIntegration";
 import { sdkKeysHandler } from "./authSdkKeys";
 import { ownershipTransferHandler } from "./authOwnershipTransfer";
 import { userHandler } from "./authUser";
+import { oauthClientHandler } from "./oauthClient";
 import { oauthProviderHandler } from "./oauthProvider";
 import { redirectDomainHandler } from "./redirectDomain";
 import { emailServerHandler } from "./emailServer";
@@ -30,6 +31,7 @@ const handlers: Record<Kind, Handler> = {
   AuthSdkKeys: sdkKeysHandler,
   AuthOwnershipTransfer: ownershipTransferHandler,
   AuthUser: userHandler,
+  OAuthClient: oauthClientHandler,
   OAuthProvider: oauthProviderHandler,
   RedirectDomain: redirectDomainHandler,
   EmailServer: emailServerHandler,

@@ -15,6 +15,7 @@ const KINDS = [
   "AuthUser",
   "EmailServer",
   "NeonAuth",
+  "OAuthClient",
   "OAuthProvider",
   "RedirectDomain",
 ];

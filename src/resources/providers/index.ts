@@ -9,6 +9,7 @@ import AuthSdkKeys from "./AuthSdkKeys";
 import AuthUser from "./AuthUser";
 import EmailServer from "./EmailServer";
 import NeonAuth from "./NeonAuth";
+import OAuthClient from "./OAuthClient";
 import OAuthProvider from "./OAuthProvider";
 import RedirectDomain from "./RedirectDomain";
 
@@ -19,6 +20,7 @@ export const PROVIDERS = {
   AuthUser,
   EmailServer,
   NeonAuth,
+  OAuthClient,
   OAuthProvider,
   RedirectDomain,
 };

@@ -1,0 +1,283 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { projectId, triggerText } from "../schemas";
+import { createOAuthClientRequest, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
+import { text } from "../schemas/fields";
+import { scopeKey, type Context } from "./context";
+import { createOwned } from "./converge";
+import { diffFields } from "./diff";
+import { childId, placeOf, splitChildId, type Scope } from "./generation";
+import { checkInputs, compact, lookupArgs, MODULE, parsedInputs, providerOf, secretArgs, type Handler, type NaturalKey, type Props } from "./kit";
+import { checkClientResources } from "./oauthServerChecks";
+import {
+  childInputs,
+  childOptions,
+  deleteUnlessHidden,
+  despiteIntegration,
+  explainMissingIntegration,
+  identityRule,
+  integrationIdentity,
+  parentOf,
+  type IntegrationIdentity,
+  type NeonAuthIntegration,
+} from "./parent";
+
+const KIND = "OAuthClient";
+const wire = createOAuthClientRequest.shape;
+
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
+export const oauthClientInputs = z
+  .strictObject({
+    projectId,
+    branchId: text(60).optional(),
+    integration: integrationIdentity,
+    name: wire.name,
+    redirectUris: wire.redirect_uris,
+    type: oauthClientType,
+    resources: wire.resources.default([]),
+    skipConsent: z.boolean().default(false),
+    disabled: z.boolean().default(false),
+    rotationTrigger: triggerText.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.branchId === undefined && v.integration !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["integration"], message: "must be a NeonAuth: the OAuth server is a branch's Neon Auth (today's branch-scoped API); an AuthIntegration has none" });
+    }
+    if (v.type === "public" && v.rotationTrigger !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["rotationTrigger"], message: "rotates a confidential client's secret; a public client has none" });
+    }
+  }, despiteIntegration);
+type Inputs = z.infer<typeof oauthClientInputs>;
+
+export type OAuthClientType = "confidential" | "public";
+
+export interface OAuthClientArgs {
+  /** The NeonAuth whose OAuth server (`oauthServer`) the client is registered with. */
+  integration: NeonAuthIntegration;
+  /** Display name, shown to users on the consent page; one client of a name per branch in a program. */
+  name: pulumi.Input<string>;
+  /** Where the server may send users back: https, or http on a loopback host when the branch allows localhost. */
+  redirectUris: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * `confidential` (a server that keeps a client secret) or `public` (a browser, mobile or CLI app:
+   * no secret). Cannot change: a new value replaces the client (a new id, and a new secret).
+   */
+  type: pulumi.Input<OAuthClientType>;
+  /** Protected resources the client may get tokens for; each must be on the OAuth server (its `resources` or `mcp.resource`). Default none. */
+  resources?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Users are not asked for consent for this client. Default false. */
+  skipConsent?: pulumi.Input<boolean>;
+  /** The client may not be used (it stays registered). Default false. */
+  disabled?: pulumi.Input<boolean>;
+  /** Any string; changing it rotates a confidential client's secret in place (the old one stops working at once). */
+  rotationTrigger?: pulumi.Input<string>;
+}
+
+/** The program's names of the fields an update sends, with their wire names. */
+const UPDATABLE = { name: "name", redirectUris: "redirect_uris", resources: "resources", skipConsent: "skip_consent", disabled: "disabled" } as const;
+
+const fields = (olds: Props) =>
+  [
+    { name: "projectId", replaces: true },
+    { name: "branchId", replaces: true },
+    identityRule(olds),
+    { name: "type", replaces: true },
+    ...Object.keys(UPDATABLE).map((name) => ({ name })),
+    { name: "rotationTrigger" },
+  ] as const;
+
+/**
+ * A client has a server-made id, so the program names it by its name in its branch: two
+ * declarations of one name are refused, and a create whose answer was lost finds its client by it.
+ */
+const OBJECT: NaturalKey = { fields: ["name"], what: "one OAuth client name", key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}` };
+
+const at = (s: Scope) => ({ project_id: s.projectId, branch_id: s.branchId! });
+
+function listed(ctx: Context, s: Scope, use?: "beforeCreate"): Promise<WireClient[]> {
+  return ctx.reads.get(scopeKey(s), "oauth_clients", () => ctx.client.branchAuth.listBranchOAuthClients(at(s)).then((r) => r.clients), use);
+}
+
+/** What refresh records of a client: every field the service returns; the secret and trigger as they were. */
+function outputsOf(where: Scope, c: WireClient, kept: Props): Props {
+  return compact({
+    ...where,
+    integration: kept.integration,
+    name: c.name,
+    redirectUris: c.redirect_uris,
+    type: c.type,
+    resources: c.resources,
+    skipConsent: c.skip_consent,
+    disabled: c.disabled,
+    rotationTrigger: kept.rotationTrigger,
+    clientId: c.client_id,
+    clientSecret: kept.clientSecret,
+    createdAt: c.created_at,
+  });
+}
+
+/** The changed fields, as the update request names them. */
+function changes(olds: Props, news: Inputs): Props {
+  const body: Props = {};
+  for (const [name, key] of Object.entries(UPDATABLE)) {
+    if (JSON.stringify(olds[name]) !== JSON.stringify(news[name as keyof Inputs])) body[key] = news[name as keyof Inputs];
+  }
+  return body;
+}
+
+/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+export const oauthClientHandler: Handler = {
+  object: OBJECT,
+
+  async check(_olds, news) {
+    return checkInputs(KIND, oauthClientInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(olds, news, fields(olds));
+  },
+
+  async create(props, ctx) {
+    const inputs = parsedInputs(oauthClientInputs, props);
+    const b = ctx.client.branchAuth;
+    const object = `${KIND} "${inputs.name}" of ${placeOf(inputs)}`;
+    const byName = async (fresh: boolean) => (await listed(ctx, inputs, fresh ? undefined : "beforeCreate")).find((c) => c.name === inputs.name);
+    let made: Awaited<ReturnType<typeof b.createBranchOAuthClient>> | WireClient;
+    try {
+      const r = await createOwned({
+        create: () =>
+          b.createBranchOAuthClient(at(inputs), {
+            name: inputs.name,
+            type: inputs.type,
+            redirect_uris: inputs.redirectUris,
+            resources: inputs.resources,
+            skip_consent: inputs.skipConsent,
+          }),
+        find: byName,
+        object,
+        how: {
+          adopt: `bring it into the stack with \`pulumi import\` (id <projectId>/<branchId>/<clientId>; its secret cannot be read back, so set rotationTrigger for a new one), or give this client another name`,
+        },
+      });
+      made = r.created ?? r.found!;
+    } catch (err) {
+      throw explainMissingIntegration(KIND, inputs.projectId, err);
+    }
+    const id = childId(inputs, made.client_id);
+    let secret = "client_secret" in made ? made.client_secret : undefined;
+    try {
+      // A create whose answer was lost made the client, but nobody saw its secret: a new one.
+      if (inputs.type === "confidential" && secret === undefined) secret = (await b.rotateBranchOAuthClientSecret({ ...at(inputs), client_id: made.client_id })).client_secret;
+      // `disabled` is not a field of the create request.
+      if (inputs.disabled) made = await b.updateBranchOAuthClient({ ...at(inputs), client_id: made.client_id }, { disabled: true });
+    } catch (err) {
+      throw new Error(`${object} was created (client id ${made.client_id}) but not finished; run \`pulumi up\` again after \`pulumi import\` of that id, or delete it at Neon. (${(err as Error).message})`);
+    }
+    return { id, outs: outputsOf(inputs, { ...made, disabled: inputs.disabled }, { ...inputs, clientSecret: secret }) };
+  },
+
+  async read(id, props, ctx) {
+    const { key: clientId, ...where } = splitChildId(KIND, id, "<clientId>");
+    if (where.branchId === undefined) throw new Error(`${KIND} id "${id}" is not of the form <projectId>/<branchId>/<clientId>`);
+    const parent = await parentOf(ctx, KIND, { ...props, ...where });
+    if (!parent) return {};
+    const live = (await listed(ctx, where)).find((c) => c.client_id === clientId);
+    if (live === undefined) return {};
+    const outs = outputsOf(where, live, { ...props, integration: parent.identity });
+    const { clientId: _, clientSecret: __, createdAt: ___, ...inputs } = outs;
+    return { id, props: outs, inputs };
+  },
+
+  async update(id, olds, news, ctx) {
+    const inputs = parsedInputs(oauthClientInputs, news);
+    const { key: clientId, ...where } = splitChildId(KIND, id, "<clientId>");
+    const b = ctx.client.branchAuth;
+    const body = changes(olds, inputs);
+    let live: WireClient | undefined;
+    if (Object.keys(body).length > 0) live = await b.updateBranchOAuthClient({ ...at(where), client_id: clientId }, body);
+    let secret = olds.clientSecret as string | undefined;
+    if (inputs.rotationTrigger !== olds.rotationTrigger && inputs.type === "confidential") {
+      secret = (await b.rotateBranchOAuthClientSecret({ ...at(where), client_id: clientId })).client_secret;
+    }
+    const outs = compact({ ...olds, ...inputs, clientSecret: secret, ...(live ? { createdAt: live.created_at } : {}) });
+    return { outs };
+  },
+
+  async delete(id, _props, ctx) {
+    const { key: clientId, ...where } = splitChildId(KIND, id, "<clientId>");
+    // Tokens the client was issued are not revoked by Neon: they stay valid until they expire.
+    await deleteUnlessHidden(ctx, KIND, where, () => ctx.client.branchAuth.deleteBranchOAuthClient({ ...at(where), client_id: clientId }));
+  },
+};
+
+/**
+ * A client of a branch's OAuth server (`NeonAuth.oauthServer`, beta): an app or MCP client that
+ * signs its users in with the branch's Neon Auth. A confidential client's `clientSecret` is
+ * returned once, at create (or rotation), and kept as a secret output; Neon never shows it again.
+ * Id (for `get` and `importFile`): `<projectId>/<branchId>/<clientId>`.
+ *
+ * @example
+ * ```ts
+ * new OAuthClient("dashboard", {
+ *   integration: auth,
+ *   name: "Dashboard",
+ *   type: "confidential",
+ *   redirectUris: ["https://app.example.com/oauth/callback"],
+ *   resources: ["https://api.example.com"],
+ * });
+ * ```
+ */
+export class OAuthClient extends pulumi.dynamic.Resource {
+  /** The Neon project, from the integration. */
+  declare readonly projectId: pulumi.Output<string>;
+  /** The branch, from the NeonAuth. */
+  declare readonly branchId: pulumi.Output<string>;
+  /** The identity of the integration the client was registered in. */
+  declare readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** Display name, as Neon has it. */
+  declare readonly name: pulumi.Output<string>;
+  /** Redirect URIs, as Neon has them. */
+  declare readonly redirectUris: pulumi.Output<string[]>;
+  /** `confidential` or `public`. */
+  declare readonly type: pulumi.Output<OAuthClientType>;
+  /** Protected resources the client is linked to. */
+  declare readonly resources: pulumi.Output<string[]>;
+  /** Whether users skip the consent page for this client. */
+  declare readonly skipConsent: pulumi.Output<boolean>;
+  /** Whether the client is disabled. */
+  declare readonly disabled: pulumi.Output<boolean>;
+  /** The value whose change rotated the secret last. */
+  declare readonly rotationTrigger: pulumi.Output<string | undefined>;
+  /** The OAuth client id Neon made. */
+  declare readonly clientId: pulumi.Output<string>;
+  /** Secret. A confidential client's secret, from its create or last rotation; undefined for a public client (or an imported one until rotated). */
+  declare readonly clientSecret: pulumi.Output<string | undefined>;
+  /** When Neon registered the client (ISO 8601, UTC). */
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: OAuthClientArgs, opts?: pulumi.CustomResourceOptions) {
+    if (opts?.id === undefined) checkClientResources(name, args);
+    super(
+      providerOf(KIND),
+      name,
+      ...secretArgs(
+        oauthClientInputs,
+        { ...childInputs(args, false), clientId: undefined, clientSecret: undefined, createdAt: undefined },
+        childOptions(args, opts),
+        ["clientSecret"],
+        { kind: KIND, name, object: OBJECT },
+      ),
+      MODULE,
+      KIND,
+    );
+  }
+
+  /**
+   * Looks up a client by its id, `<projectId>/<branchId>/<clientId>`, without managing it: the
+   * engine reads it on every `up` and `refresh`, and `destroy` only forgets it. Its secret is not
+   * readable.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): OAuthClient {
+    return new OAuthClient(name, lookupArgs<OAuthClientArgs>(oauthClientInputs), { ...opts, id });
+  }
+}
