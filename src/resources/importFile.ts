@@ -143,7 +143,7 @@ function secretsMarked(props: Props): Props {
  * (`pulumi import --file`, after `pulumi refresh --clear-pending-creates`), they are this stack's
  * again, which a new create could not tell from objects made by someone else; the ones the dead
  * run never sent are left out, and the next `up` makes them. Kinds without a natural id (users,
- * key sets, transfers, the project-level integration) are left out too. (Pulumi 3.259's
+ * key sets, transfers, the project-level integration, OAuth clients) are left out too. (Pulumi 3.259's
  * `refresh --import-pending-creates` drops a dynamic resource's pending create instead of
  * importing it, hence a file.) The README's troubleshooting section shows the whole recovery.
  */
@@ -158,7 +158,8 @@ export async function pendingImportFile(
     if (type !== "creating" || !resource?.type?.startsWith(prefix) || resource.urn === undefined) continue;
     const kind = resource.type.slice(prefix.length) as ImportableKind;
     // An importable kind's id is its natural key (kit.ts NaturalKey).
-    const id = kind in NOT_IMPORTABLE ? undefined : naturalKey(kind)?.key(resource.inputs ?? {});
+    const object = kind in NOT_IMPORTABLE ? undefined : naturalKey(kind);
+    const id = object?.isId === false ? undefined : object?.key(resource.inputs ?? {});
     if (typeof id !== "string" || !resource.inputs?.projectId) continue;
     try {
       file.resources.push(...(await importFile([{ kind, name: resource.urn.split("::").pop()!, id }], options)).resources);

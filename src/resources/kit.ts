@@ -47,6 +47,8 @@ export interface NaturalKey {
   what: string;
   /** From inputs in their canonical form; undefined while they name nothing. */
   key(inputs: Props): string | undefined;
+  /** False where the service makes the id (an OAuth client's): the key then names, but is no id. */
+  isId?: false;
 }
 
 /**

@@ -10,7 +10,7 @@ import { isNotFound } from "../client";
 import * as s from "../schemas";
 import type { Context } from "./context";
 import type { NeonAuthSettingsArgs, NeonAuthSettingsOutputs } from "./settingTypes";
-import { AREAS, EVERY_SETTING, liveSettings, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
+import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "./converge";
 import { checkInputs, compact, joinId, lookupArgs, MODULE, parsedInputs, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
 import { diffFields, sameValue } from "./diff";
@@ -90,6 +90,7 @@ export const neonAuthHandler: Handler = {
     const inputs: Inputs = parsedInputs(neonAuthInputs, props);
     const p = where(inputs);
     const id = OBJECT.key(inputs)!;
+    await refuseOAuthServerOffRoot(ctx, p, inputs);
     await createOwned({
       create: () => ctx.client.branchAuth.enableBranchAuth(p, compact({ auth_provider: inputs.authProvider, database_name: inputs.databaseName })),
       find: () => enabled(ctx, p),
@@ -145,6 +146,7 @@ export const neonAuthHandler: Handler = {
     const p = where(inputs);
     // A setting the program stops naming is left as the service has it.
     const changed = SETTINGS.filter((a) => inputs[a] !== undefined && !sameValue(olds[a], inputs[a]));
+    if (changed.includes("oauthServer") && olds.oauthServer?.enabled !== true) await refuseOAuthServerOffRoot(ctx, p, inputs);
     for (const area of changed) await write(ctx, p, area, inputs[area]);
     const record = await ctx.client.branchAuth.getBranchAuth(p);
     return { outs: outputsOf(inputs, record) };

@@ -54,6 +54,22 @@ export async function write(ctx: Context, p: Where, area: Setting, value: any): 
   await ctx.client.request(ROWS.get(area)!.write, p, toWire(value));
 }
 
+/**
+ * "The plugin can only be enabled on the project's root branch" (Neon's reference,
+ * update-neon-auth-o-auth-provider-plugin): asked before anything is written, so that a program
+ * enabling the OAuth server on a preview branch fails whole instead of leaving Neon Auth enabled
+ * without it. A root branch is one with no parent.
+ */
+export async function refuseOAuthServerOffRoot(ctx: Context, p: Where, settings: Props): Promise<void> {
+  if (settings.oauthServer?.enabled !== true) return;
+  const branch = await ctx.client.getBranch(p.project_id, p.branch_id);
+  if (branch.parent_id === undefined) return;
+  throw new Error(
+    `NeonAuth oauthServer.enabled: Neon enables the OAuth server on the project's root branch only, and branch ${p.branch_id} ` +
+      `was made from ${branch.parent_id}. Enable it on the root branch (a branch made from it gets a copy), or leave oauthServer out here. Nothing was changed.`,
+  );
+}
+
 /** The live values of the fields `managed` names, and only those: the rest is not ours. */
 function pick(live: Props | undefined, managed: Props | undefined): Props | undefined {
   if (managed === undefined) return undefined;

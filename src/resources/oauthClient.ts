@@ -90,7 +90,7 @@ const fields = (olds: Props) =>
  * A client has a server-made id, so the program names it by its name in its branch: two
  * declarations of one name are refused, and a create whose answer was lost finds its client by it.
  */
-const OBJECT: NaturalKey = { fields: ["name"], what: "one OAuth client name", key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}` };
+const OBJECT: NaturalKey = { fields: ["name"], what: "one OAuth client name", key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}`, isId: false };
 
 const at = (s: Scope) => ({ project_id: s.projectId, branch_id: s.branchId! });
 

@@ -43,6 +43,8 @@ export const branch = z.object({
   name: z.string(),
   default: z.boolean().optional().default(false),
   created_at: z.string().optional(),
+  /** The branch it was made from; a project's root branch has none (OpenAPI document, Branch). */
+  parent_id: z.string().optional(),
 });
 export type Branch = z.infer<typeof branch>;
 

@@ -1,0 +1,168 @@
+/**
+ * examples/mcp-server through the engine: a branch's Neon Auth as the OAuth server of an MCP
+ * server, a confidential and a public client, its trusted domain. Up, no changes, a redirect URI
+ * changed in place, a secret rotated (the old one refused by the emulator), drift (a client
+ * deleted and a setting changed outside the stack) shown by refresh and repaired by up, destroy;
+ * the client secrets never in state, diffs or logs. Then what is refused: a non-root branch
+ * before anything is written, and at preview a client resource the server does not list and
+ * pages off the declared trusted domains.
+ */
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { capture, found } from "./census";
+import { changesOf, expectNoChanges, stackFor } from "./harness";
+import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
+
+const PROGRAM = path.resolve(__dirname, "../../examples/mcp-server");
+const P = "p-mcp-server";
+const B = `br-main-${P}`;
+const AUTH = `/projects/${P}/branches/${B}/auth`;
+const MCP = "https://mcp.example.com/mcp";
+
+async function get(em: EmulatorHandle, p: string): Promise<any> {
+  const res = await fetch(`${em.url}${p}`, { headers: { authorization: `Bearer ${API_KEY}` } });
+  expect(res.status, `GET ${p}`).toBe(200);
+  return res.json();
+}
+
+/** The clients at the emulator, by name, without the server-made fields. */
+async function clients(em: EmulatorHandle, auth = AUTH): Promise<Record<string, any>> {
+  const list = (await get(em, `${auth}/oauth-provider/clients`)).clients as any[];
+  return Object.fromEntries(list.map(({ name, created_at: _, ...c }) => [name, c]));
+}
+
+async function secretValid(em: EmulatorHandle, clientId: string, secret: string): Promise<boolean> {
+  const res = await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/oauth_client_secret_check`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_id: clientId, client_secret: secret }),
+  });
+  return ((await res.json()) as { valid: boolean }).valid;
+}
+
+describe("examples/mcp-server: the OAuth server and its clients", () => {
+  let em: EmulatorHandle;
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${P}:${B}`] });
+  });
+  afterAll(async () => {
+    await em?.close();
+  });
+
+  it("up, no changes, a redirect URI in place, rotation, drift repaired, destroy; no secret in plain text", { timeout: 600_000 }, async () => {
+    const { seen, LOUD } = capture();
+    const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B } } });
+    const secrets: [string, string][] = [];
+    try {
+      const up = await s.stack.up(LOUD);
+      // The stack, NeonAuth, the trusted domain, two clients.
+      expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 5 });
+      expect(await get(em, `${AUTH}/plugins/oauth-provider`)).toEqual({
+        enabled: true,
+        login_page: "https://app.example.com/sign-in",
+        consent_page: "https://app.example.com/consent",
+        mcp: { resource: MCP },
+        resources: [MCP],
+      });
+      const serverId = up.outputs.serverClientId!.value as string;
+      const cliId = up.outputs.cliClientId!.value as string;
+      const first = up.outputs.serverClientSecret!;
+      expect(first.secret).toBe(true);
+      secrets.push(["the first client secret", first.value]);
+      expect(await clients(em)).toEqual({
+        "Acme MCP gateway": { client_id: serverId, type: "confidential", redirect_uris: ["https://app.example.com/oauth/callback"], resources: [MCP], skip_consent: false, disabled: false },
+        "Acme CLI": { client_id: cliId, type: "public", redirect_uris: ["http://127.0.0.1:8976/callback"], resources: [MCP], skip_consent: false, disabled: false },
+      });
+      expect(await secretValid(em, serverId, first.value)).toBe(true);
+      await expectNoChanges(s.stack);
+
+      // A redirect URI changed: the client is updated in place, its id and secret kept.
+      await s.stack.setConfig("serverRedirectUris", { value: JSON.stringify(["https://app.example.com/oauth/v2/callback"]) });
+      const preview = await s.stack.preview(LOUD);
+      expect(changesOf(preview.changeSummary)).toEqual({ update: 1 });
+      expect(seen.join("\n")).toMatch(/~ redirectUris/);
+      await clearRequestLog(em);
+      const moved = await s.stack.up(LOUD);
+      expect(changesOf(moved.summary.resourceChanges)).toEqual({ update: 1 });
+      expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([
+        { method: "PATCH", path: `/api/v2${AUTH}/oauth-provider/clients/${serverId}`, status: 200 },
+      ]);
+      expect([moved.outputs.serverClientId!.value, moved.outputs.serverClientSecret!.value]).toEqual([serverId, first.value]);
+      expect((await clients(em))["Acme MCP gateway"].redirect_uris).toEqual(["https://app.example.com/oauth/v2/callback"]);
+
+      // Rotation: a new secret in the output, the old one refused from then on.
+      await s.stack.setConfig("rotation", { value: "2026-11" });
+      const rotated = await s.stack.up(LOUD);
+      expect(changesOf(rotated.summary.resourceChanges)).toEqual({ update: 1 });
+      const second = rotated.outputs.serverClientSecret!;
+      secrets.push(["the rotated client secret", second.value]);
+      expect([second.secret, rotated.outputs.serverClientId!.value, second.value === first.value]).toEqual([true, serverId, false]);
+      expect([await secretValid(em, serverId, first.value), await secretValid(em, serverId, second.value)]).toEqual([false, true]);
+      await expectNoChanges(s.stack);
+
+      // Drift: the CLI client deleted and the consent page changed outside the stack.
+      expect(await outOfBand(em, "DELETE", `${AUTH}/oauth-provider/clients/${cliId}`)).toBe(200);
+      expect(await outOfBand(em, "PATCH", `${AUTH}/plugins/oauth-provider`, { consent_page: "https://app.example.com/other" })).toBe(200);
+      const refresh = await s.stack.refresh(LOUD);
+      expect(changesOf(refresh.summary.resourceChanges)).toEqual({ delete: 1, update: 1 });
+      const repair = await s.stack.preview(LOUD);
+      // The client comes back as a new one (a new id); the setting is written back.
+      expect(changesOf(repair.changeSummary)).toEqual({ create: 1, update: 1 });
+      const repaired = await s.stack.up(LOUD);
+      expect(changesOf(repaired.summary.resourceChanges)).toEqual({ create: 1, update: 1 });
+      const newCli = repaired.outputs.cliClientId!.value as string;
+      expect(newCli).not.toBe(cliId);
+      expect(Object.keys(await clients(em)).sort()).toEqual(["Acme CLI", "Acme MCP gateway"]);
+      expect((await get(em, `${AUTH}/plugins/oauth-provider`)).consent_page).toBe("https://app.example.com/consent");
+      await expectNoChanges(s.stack);
+
+      const state = s.cli("stack", "export");
+      expect(found([["the exported state", state], ["the operations' output", seen.join("\n")]], secrets)).toEqual([]);
+
+      const destroy = await s.stack.destroy(LOUD);
+      expect(changesOf(destroy.summary.resourceChanges)).toEqual({ delete: 5 });
+      expect((await fetch(`${em.url}${AUTH}`, { headers: { authorization: `Bearer ${API_KEY}` } })).status).toBe(404);
+      expect(found([["the operations' output", seen.join("\n")]], secrets)).toEqual([]);
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it("refuses a non-root branch before writing, and at preview a resource off the server and pages off the trusted domains", { timeout: 600_000 }, async () => {
+    const made = await fetch(`${em.url}/projects/${P}/branches`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ branch: { name: "pr-7" } }),
+    });
+    expect(made.status).toBe(201);
+    const child = ((await made.json()) as any).branch.id as string;
+    const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: child } } });
+    try {
+      await clearRequestLog(em);
+      const err = await s.stack.up({ color: "never" }).then(() => undefined, (e: Error) => e);
+      expect(err?.message).toContain(
+        `NeonAuth oauthServer.enabled: Neon enables the OAuth server on the project's root branch only, and branch ${child} was made from ${B}.`,
+      );
+      // Only the branch was read: Neon Auth was not enabled there.
+      expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
+      expect((await fetch(`${em.url}/projects/${P}/branches/${child}/auth`, { headers: { authorization: `Bearer ${API_KEY}` } })).status).toBe(404);
+
+      await s.stack.setConfig("branchId", { value: B });
+      await s.stack.setConfig("cliResources", { value: JSON.stringify([MCP, "https://other.example.com"]) });
+      await s.stack.setConfig("trustedDomain", { value: "https://www.example.com" });
+      await clearRequestLog(em);
+      const refused = await s.stack.preview({ color: "never" }).then(() => undefined, (e: Error) => e);
+      expect(refused?.message).toContain(
+        'OAuthClient "mcp-cli" resources: https://other.example.com is not on the OAuth server of its NeonAuth (oauthServer.resources or oauthServer.mcp.resource)',
+      );
+      expect(refused?.message).toContain('NeonAuth "auth" oauthServer.loginPage and oauthServer.consentPage: not on any trusted domain this program declares for it (RedirectDomain).');
+      expect(await requestLog(em)).toEqual([]);
+      await s.stack.removeConfig("cliResources");
+      await s.stack.removeConfig("trustedDomain");
+      expect(changesOf((await s.stack.preview({ color: "never" })).changeSummary)).toEqual({ create: 5 });
+    } finally {
+      await s.cleanup();
+    }
+  });
+});
