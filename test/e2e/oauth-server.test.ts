@@ -85,7 +85,7 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       await clearRequestLog(em);
       const moved = await s.stack.up(LOUD);
       expect(changesOf(moved.summary.resourceChanges)).toEqual({ update: 1 });
-      expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([
+      expect((await requestLog(em)).filter((r) => r.method !== "GET").map(({ method, path, status }) => ({ method, path, status }))).toEqual([
         { method: "PATCH", path: `/api/v2${AUTH}/oauth-provider/clients/${serverId}`, status: 200 },
       ]);
       expect([moved.outputs.serverClientId!.value, moved.outputs.serverClientSecret!.value]).toEqual([serverId, first.value]);
@@ -160,7 +160,8 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       expect(await requestLog(em)).toEqual([]);
       await s.stack.removeConfig("cliResources");
       await s.stack.removeConfig("trustedDomain");
-      expect(changesOf((await s.stack.preview({ color: "never" })).changeSummary)).toEqual({ create: 5 });
+      // The stack resource was made by the refused `up`; the rest is still to create.
+      expect(changesOf((await s.stack.preview({ color: "never" })).changeSummary)).toEqual({ create: 4 });
     } finally {
       await s.cleanup();
     }
