@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, branchUserRows, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
+import { API_KEY, branchUserRows, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, newBranch } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-nac";
@@ -87,13 +87,7 @@ describe("children of a NeonAuth", () => {
 
   beforeAll(async () => {
     em = await emulator({ seedProjects: [`${P}:${B1}`], rateLimit: "off" });
-    const made = await fetch(`${em.url}/projects/${P}/branches`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: { name: "preview" } }),
-    });
-    expect(made.status).toBe(201);
-    b2 = ((await made.json()) as any).branch.id;
+    b2 = await newBranch(em, P, "preview");
     one = await stackFor({ program: PROGRAM, stackName: "one", config: { ...neonConfig(em), args: { value: JSON.stringify(argsOne()), secret: true } } });
     const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "google", providerId: "google" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
     two = await stackFor({ program: PROGRAM, stackName: "two", config: { ...neonConfig(em), args: { value: JSON.stringify(small), secret: true } } });

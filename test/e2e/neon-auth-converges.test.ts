@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { pendingImportFile } from "../../src/resources/importFile";
 import { changesOf, expectNoChanges, killTree, stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
+import { API_KEY, clearRequestLog, emulator, neonConfig, requestLog, newBranch } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "branch-auth");
 const P = "p-nac-conv";
@@ -44,16 +44,7 @@ async function stackOn(em: EmulatorHandle, b: string): Promise<E2eStack> {
   });
 }
 
-/** Creates a branch of the seeded project through the API. */
-async function branch(em: EmulatorHandle, name: string): Promise<string> {
-  const res = await fetch(`${em.url}/projects/${P}/branches`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-    body: JSON.stringify({ branch: { name } }),
-  });
-  expect(res.status).toBeLessThan(300);
-  return ((await res.json()) as any).branch.id;
-}
+const branch = (em: EmulatorHandle, name: string) => newBranch(em, P, name);
 
 describe("NeonAuth converges after a create that did not finish", () => {
   it("answer lost, then a setting refused after enabling: each converges", { timeout: 600_000 }, async () => {

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
+import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, newBranch } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "branch-auth");
 const P = "p-neon-auth";
@@ -82,13 +82,7 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
 
   it("up, no changes, in-place updates, drift restored, another branch untouched, destroy keeps data", { timeout: 600_000 }, async () => {
     // A second branch, made as Neon's API makes branches.
-    const made = await fetch(`${em.url}/projects/${P}/branches`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: { name: "second" } }),
-    });
-    expect(made.status).toBe(201);
-    const b2 = ((await made.json()) as any).branch.id as string;
+    const b2 = await newBranch(em, P, "second");
 
     const one = await stackFor({ program: PROGRAM, stackName: "one", config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: P, branchId: B1, ...SETTINGS }), secret: true } } });
     const two = await stackFor({ program: PROGRAM, stackName: "two", config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: P, branchId: b2, appName: "Other" }) } } });

@@ -106,6 +106,17 @@ export async function outOfBand(em: EmulatorHandle, method: string, path: string
   return res.status;
 }
 
+/** Makes a branch of a project through Neon's branch API, as a pipeline does; answers its id. */
+export async function newBranch(em: EmulatorHandle, projectId: string, name: string): Promise<string> {
+  const res = await fetch(`${em.url}/projects/${projectId}/branches`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+    body: JSON.stringify({ branch: { name } }),
+  });
+  if (res.status !== 201) throw new Error(`creating branch ${name}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { branch: { id: string } }).branch.id;
+}
+
 /** Runs one statement on a branch's database (default: the project's default branch) through the URI `connection_uri` gives. */
 export async function branchSql<R = any>(em: EmulatorHandle, projectId: string, branchId: string | undefined, text: string, params: unknown[] = []): Promise<R[]> {
   const branch = branchId === undefined ? "" : `&branch_id=${branchId}`;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { capture, found } from "./census";
 import { changesOf, expectNoChanges, stackFor } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
+import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, newBranch } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/mcp-server");
 const P = "p-mcp-server";
@@ -51,7 +51,7 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
   });
 
   it("up, no changes, a redirect URI in place, rotation, drift repaired, destroy; no secret in plain text", { timeout: 600_000 }, async () => {
-    const { seen, LOUD } = capture();
+    const { seen, LOUD, debugEvents, DEBUG } = capture();
     const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B } } });
     const secrets: [string, string][] = [];
     try {
@@ -93,7 +93,8 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
 
       // Rotation: a new secret in the output, the old one refused from then on.
       await s.stack.setConfig("rotation", { value: "2026-11" });
-      const rotated = await s.stack.up(LOUD);
+      // With --debug: the engine's events (less the SDK's own RPC-response lines, README: Secrets).
+      const rotated = await s.stack.up(DEBUG);
       expect(changesOf(rotated.summary.resourceChanges)).toEqual({ update: 1 });
       const second = rotated.outputs.serverClientSecret!;
       secrets.push(["the rotated client secret", second.value]);
@@ -118,7 +119,8 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       await expectNoChanges(s.stack);
 
       const state = s.cli("stack", "export");
-      expect(found([["the exported state", state], ["the operations' output", seen.join("\n")]], secrets)).toEqual([]);
+      const places: [string, string][] = [["the exported state", state], ["the operations' output", seen.join("\n")], ["the --debug engine events", debugEvents.join("\n")]];
+      expect(found(places, secrets)).toEqual([]);
 
       const destroy = await s.stack.destroy(LOUD);
       expect(changesOf(destroy.summary.resourceChanges)).toEqual({ delete: 5 });
@@ -130,13 +132,7 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
   });
 
   it("refuses a non-root branch before writing, and at preview a resource off the server and pages off the trusted domains", { timeout: 600_000 }, async () => {
-    const made = await fetch(`${em.url}/projects/${P}/branches`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ branch: { name: "pr-7" } }),
-    });
-    expect(made.status).toBe(201);
-    const child = ((await made.json()) as any).branch.id as string;
+    const child = await newBranch(em, P, "pr-7");
     const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: child } } });
     try {
       await clearRequestLog(em);
