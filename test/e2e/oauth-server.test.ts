@@ -10,6 +10,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
+import { importFile } from "../../src/resources/importFile";
 import { capture, found } from "./census";
 import { changesOf, expectNoChanges, stackFor } from "./harness";
 import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, newBranch } from "./neon";
@@ -75,6 +76,15 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
         "Acme CLI": { client_id: cliId, type: "public", redirect_uris: ["http://127.0.0.1:8976/callback"], resources: [MCP], skip_consent: false, disabled: false },
       });
       expect(await secretValid(em, serverId, first.value)).toBe(true);
+      // Importable by id; Neon never shows the secret again, so the import file has none.
+      const file = await importFile([{ kind: "OAuthClient", name: "c", id: `${P}/${B}/${serverId}` }], { apiKey: API_KEY, apiUrl: em.url });
+      const { __provider, integration, ...imported } = file.resources[0]!.inputs;
+      expect([typeof __provider, typeof integration, imported]).toEqual([
+        "string",
+        "object",
+        { projectId: P, branchId: B, name: "Acme MCP gateway", redirectUris: ["https://app.example.com/oauth/callback"], type: "confidential", resources: [MCP], skipConsent: false, disabled: false },
+      ]);
+      expect(JSON.stringify(file)).not.toContain(first.value);
       await expectNoChanges(s.stack);
 
       // A redirect URI changed: the client is updated in place, its id and secret kept.
