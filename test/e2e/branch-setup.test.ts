@@ -4,10 +4,10 @@
  * roles and an SMTP server checked by a test mail; then no changes, and destroy keeps no child.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor } from "./harness";
-import { branchSnapshot, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
+import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
+import { branchSnapshot, clearRequestLog, neonConfig, requestLog } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/branch-setup");
 const P = "p-branch-setup";
@@ -21,12 +21,7 @@ const USERS = [
 
 describe("examples/branch-setup: Neon Auth on a branch with every child", () => {
   let em: EmulatorHandle;
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`] });
-  });
-  afterAll(async () => {
-    await em?.close();
-  });
+  useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`] }, ready: (s) => ({ em } = s) });
 
   it("up of 28 resources, no changes, destroy leaves no child and sends no delete_data", { timeout: 600_000 }, async () => {
     const s = await stackFor({

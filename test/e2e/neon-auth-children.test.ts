@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, branchUserRows, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, newBranch } from "./neon";
+import { API_KEY, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-nac";

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { pendingImportFile } from "../../src/resources/importFile";
 import { changesOf, expectNoChanges, killTree, stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, requestLog, newBranch } from "./neon";
+import { API_KEY, clearRequestLog, emulator, neonConfig, newBranch, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "branch-auth");
 const P = "p-nac-conv";

@@ -5,10 +5,10 @@
  * destroy disables auth and keeps the branch's users (no `delete_data`).
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, newBranch } from "./neon";
+import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
+import { API_KEY, clearRequestLog, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "branch-auth");
 const P = "p-neon-auth";
@@ -73,12 +73,7 @@ async function control(em: EmulatorHandle, b: string): Promise<any> {
 
 describe("NeonAuth: a branch-scoped integration with every singleton setting", () => {
   let em: EmulatorHandle;
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B1}`], rateLimit: "off" });
-  });
-  afterAll(async () => {
-    await em?.close();
-  });
+  useEmulatorStack({ emulator: { seedProjects: [`${P}:${B1}`], rateLimit: "off" }, ready: (s) => ({ em } = s) });
 
   it("up, no changes, in-place updates, drift restored, another branch untouched, destroy keeps data", { timeout: 600_000 }, async () => {
     // A second branch, made as Neon's API makes branches.

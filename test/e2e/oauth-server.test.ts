@@ -8,12 +8,12 @@
  * pages off the declared trusted domains.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
 import { capture, found } from "./census";
-import { changesOf, expectNoChanges, stackFor } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, newBranch } from "./neon";
+import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
+import { API_KEY, clearRequestLog, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/mcp-server");
 const P = "p-mcp-server";
@@ -44,21 +44,22 @@ async function secretValid(em: EmulatorHandle, clientId: string, secret: string)
 
 describe("examples/mcp-server: the OAuth server and its clients", () => {
   let em: EmulatorHandle;
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`] });
-  });
-  afterAll(async () => {
-    await em?.close();
-  });
+  useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`] }, ready: (s) => ({ em } = s) });
 
   it("up, no changes, a redirect URI in place, rotation, drift repaired, destroy; no secret in plain text", { timeout: 600_000 }, async () => {
     const { seen, LOUD, debugEvents, DEBUG } = capture();
     const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B } } });
     const secrets: [string, string][] = [];
     try {
+      // Both clients' creates lose their answers after Neon acted: each is found by its name, and
+      // the confidential one gets a new secret, since nobody saw the first.
+      const CLIENTS = "/projects/{project_id}/branches/{branch_id}/auth/oauth-provider/clients";
+      for (let i = 0; i < 2; i++) em.injectFaults({ kind: "lost", method: "POST", path: CLIENTS });
       const up = await s.stack.up(LOUD);
       // The stack, NeonAuth, the trusted domain, two clients.
       expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 5 });
+      const writes = (await requestLog(em)).filter((r: any) => r.route.startsWith(CLIENTS) && r.method === "POST").map((r: any) => `${r.route.slice(CLIENTS.length)} ${r.status}${r.fault ? `/${r.fault}` : ""}`);
+      expect(writes.sort()).toEqual([" 201/lost", " 201/lost", "/{client_id}/rotate_secret 200"]);
       expect(await get(em, `${AUTH}/plugins/oauth-provider`)).toEqual({
         enabled: true,
         login_page: "https://app.example.com/sign-in",
