@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, roleName } from "../schemas";
+import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, joinId, MODULE, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs, secretOutputs } from "./kit";
 import { diffFields } from "./diff";
@@ -13,8 +13,8 @@ const KIND = "AuthIntegration";
 export const authIntegrationInputs = z.strictObject({
   projectId,
   branchId,
-  databaseName: databaseName.default("neondb"),
-  roleName: roleName.default("neondb_owner"),
+  databaseName: databaseName.default(NEON_DEFAULTS.database),
+  roleName: roleName.default(NEON_DEFAULTS.role),
   authProvider: authProvider.default("stack"),
   adopt: z.boolean().default(false),
 });
@@ -129,7 +129,7 @@ export const integrationHandler: Handler = {
       projectId: project,
       branchId: record.branch_id,
       databaseName: props.databaseName ?? record.db_name,
-      roleName: props.roleName ?? "neondb_owner",
+      roleName: props.roleName ?? NEON_DEFAULTS.role,
       authProvider: "stack",
       adopt: props.adopt ?? false,
     };

@@ -6,7 +6,7 @@
  * never which generation they run on.
  */
 import { isNotFound } from "../client";
-import type { AddDomainRequest, AddOAuthProviderRequest, EmailServer, Integration, OAuthProviderId, UpdateEmailServerRequest, UpdateOAuthProviderRequest } from "../schemas";
+import { OAUTH_PROVIDER_IDS, type AddDomainRequest, type AddOAuthProviderRequest, type EmailServer, type Integration, type OAuthProviderId, type UpdateEmailServerRequest, type UpdateOAuthProviderRequest } from "../schemas";
 import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS, type BranchAddOAuthProviderRequest, type BranchIntegration, type BranchOAuthProviderId } from "../schemas/branchAuth";
 import { scopeKey, type Context } from "./context";
 import { joinId, type Kind, type Props } from "./kit";
@@ -94,8 +94,9 @@ export interface Generation {
 const where = (s: Scope) => ({ project_id: s.projectId, branch_id: s.branchId! });
 
 const PROJECT: Generation = {
-  oauthProviderIds: ["google", "github", "microsoft"],
-  sharedOAuthProviderIds: ["google", "github", "microsoft"],
+  oauthProviderIds: OAUTH_PROVIDER_IDS,
+  // Stack Auth offers shared development keys for each of its providers.
+  sharedOAuthProviderIds: OAUTH_PROVIDER_IDS,
   wildcardDomains: false,
   neonDefault: undefined,
   readsSmtpPassword: true,

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { oauthClientId, oauthClientSecret, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
+import { OAUTH_PROVIDER_IDS, oauthClientId, oauthClientSecret, oneOf, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { BRANCH_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
@@ -26,6 +26,7 @@ import {
 } from "./parent";
 
 const KIND = "OAuthProvider";
+const BRANCH_ONLY_IDS = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !(OAUTH_PROVIDER_IDS as readonly string[]).includes(id));
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const oauthProviderInputs = z
@@ -33,7 +34,7 @@ export const oauthProviderInputs = z
     projectId,
     ...scopeInputs,
     integration: integrationIdentity,
-    providerId: z.enum(BRANCH_OAUTH_PROVIDER_IDS, { message: 'must be one of "google", "github", "microsoft" (or "vercel" on a NeonAuth)' }),
+    providerId: z.enum(BRANCH_OAUTH_PROVIDER_IDS, { message: `${oneOf(OAUTH_PROVIDER_IDS)} (or ${BRANCH_ONLY_IDS.map((i) => `"${i}"`).join(", ")} on a NeonAuth)` }),
     clientId: oauthClientId.optional(),
     clientSecret: oauthClientSecret.optional(),
     microsoftTenantId: token(256).optional(),

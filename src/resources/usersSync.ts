@@ -14,6 +14,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Pool } from "pg";
 import { redactText, rememberSecrets } from "../client";
+import { NEON_DEFAULTS } from "../schemas/common";
 import { scopeKey, type Context } from "./context";
 import { generationOf, placeOf, type Scope, type UserTable } from "./generation";
 import { liveIntegration } from "./parent";
@@ -44,7 +45,7 @@ function userOf(row: SyncedUser & { role?: string | null; banned?: boolean | nul
  * Only the owner role of the database is asked for: the list of integrations does not say which
  * role created the `neon_auth` schema, and Neon's default is this one.
  */
-const ROLE = "neondb_owner";
+const ROLE = NEON_DEFAULTS.role;
 /** Short: a database that does not answer quickly is treated as unreachable for the run. */
 const TIMEOUT_MS = 5_000;
 

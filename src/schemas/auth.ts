@@ -10,6 +10,7 @@ import {
   domain,
   email,
   databaseName,
+  NEON_DEFAULTS,
   oauthClientId,
   oauthClientSecret,
   roleName,
@@ -30,8 +31,8 @@ export const createIntegrationRequest = z.strictObject({
   auth_provider: authProvider,
   project_id: projectId,
   branch_id: branchId,
-  database_name: databaseName.default("neondb"),
-  role_name: roleName.default("neondb_owner"),
+  database_name: databaseName.default(NEON_DEFAULTS.database),
+  role_name: roleName.default(NEON_DEFAULTS.role),
 });
 export type CreateIntegrationRequest = z.input<typeof createIntegrationRequest>;
 

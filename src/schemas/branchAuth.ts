@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { credentialsTogether, integration, oauthCredentials, standardEmailServerResponse } from "./auth";
-import { databaseName, email, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
+import { databaseName, email, oneOf, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
 import { secretField, text, token } from "./fields";
 import { port, trustedDomain, webhookUrl, webhookUrlProblem } from "./urls";
 
@@ -22,7 +22,7 @@ export const BRANCH_OAUTH_PROVIDER_IDS = ["google", "github", "microsoft", "verc
  */
 export const BRANCH_SHARED_OAUTH_PROVIDER_IDS: readonly (typeof BRANCH_OAUTH_PROVIDER_IDS)[number][] = ["google"];
 export const branchOAuthProviderId = z.enum(BRANCH_OAUTH_PROVIDER_IDS, {
-  message: 'must be one of "google", "github", "microsoft", "vercel"',
+  message: oneOf(BRANCH_OAUTH_PROVIDER_IDS),
 });
 export type BranchOAuthProviderId = z.infer<typeof branchOAuthProviderId>;
 

@@ -20,8 +20,18 @@ export const AUTH_PROVIDERS = ["stack"] as const;
 export const authProvider = z.enum(AUTH_PROVIDERS, { message: 'must be "stack", the only auth provider of this API generation' });
 export type AuthProvider = z.infer<typeof authProvider>;
 
+/**
+ * The database and its owner role a new Neon project has, which Neon Auth uses unless told
+ * otherwise (Neon's docs: "Manage databases" and "Manage roles"; the OpenAPI document's defaults of
+ * `database_name` and `role_name` in NeonAuthCreateIntegrationRequest).
+ */
+export const NEON_DEFAULTS = { database: "neondb", role: "neondb_owner" } as const;
+
+/** `must be one of "a", "b"`: the message of an enum, from its list. */
+export const oneOf = (ids: readonly string[]) => `must be one of ${ids.map((i) => `"${i}"`).join(", ")}`;
+
 export const OAUTH_PROVIDER_IDS = ["google", "github", "microsoft"] as const;
-export const oauthProviderId = z.enum(OAUTH_PROVIDER_IDS, { message: 'must be one of "google", "github", "microsoft"' });
+export const oauthProviderId = z.enum(OAUTH_PROVIDER_IDS, { message: oneOf(OAUTH_PROVIDER_IDS) });
 export type OAuthProviderId = z.infer<typeof oauthProviderId>;
 
 export const email = z

@@ -1,12 +1,16 @@
 /**
  * The registry of kinds (src/resources/providers/index.ts) names every provider module that state
- * may require(), and every resource class the package exports, and nothing else.
+ * may require(), and every resource class the package exports, and nothing else. Lists of values
+ * (Neon's defaults, provider ids) are written once.
  */
+import * as fs from "node:fs";
 import { readdirSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as resources from "../../src/resources";
+import type { OAuthClientType, OAuthProviderId } from "../../src/resources";
 import { PROVIDERS } from "../../src/resources/providers";
+import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../../src/schemas/branchAuth";
 
 const KINDS = [
   "AuthIntegration",
@@ -32,5 +36,26 @@ describe("the registry of kinds", () => {
   it("names exactly the resource classes the package exports", () => {
     const classes = Object.entries(resources).filter(([, v]) => typeof v === "function").map(([k]) => k);
     expect(classes.sort()).toEqual(KINDS);
+  });
+});
+
+describe("each list of values in one place", () => {
+  // Published types are plain TypeScript (no zod, no import of the schemas): their unions are
+  // written out, and checked here against the schemas' lists.
+  type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+  it("the published provider ids and client types are the schemas' lists", () => {
+    const ids: Same<OAuthProviderId, (typeof BRANCH_OAUTH_PROVIDER_IDS)[number]> = true;
+    const types: Same<OAuthClientType, (typeof OAUTH_CLIENT_TYPES)[number]> = true;
+    expect([ids, types]).toEqual([true, true]);
+  });
+
+  it("Neon's defaults, provider ids and secret fields are each written once in src", () => {
+    const files = fs.readdirSync("src", { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const count = (text: RegExp) => files.flatMap((f) => [...fs.readFileSync(path.join("src", f), "utf8").matchAll(text)].map(() => f));
+    expect(count(/"neondb"/g)).toEqual([path.join("schemas", "common.ts")]);
+    expect(count(/"neondb_owner"/g)).toEqual([path.join("schemas", "common.ts")]);
+    // A list of provider ids as code (type unions in published files aside).
+    expect(count(/\[\s*"google",\s*"github"/g).sort()).toEqual([path.join("schemas", "branchAuth.ts"), path.join("schemas", "common.ts")]);
+    expect(count(/"github",\s*"microsoft",\s*"vercel"\]/g)).toEqual([path.join("schemas", "branchAuth.ts")]);
   });
 });

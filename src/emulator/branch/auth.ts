@@ -4,6 +4,7 @@ import { branchAuth, findBranch, route, sameText, type BranchAuthRec } from "./k
 import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "../project/integration";
 import { changeUser, createUser, deleteUser } from "./neonAuthTables";
+import { DEFAULT_DATABASE } from "../core/database";
 import { iso, type ProjectRec } from "../core/store";
 
 /** Better Auth's base URL for a branch; `.invalid` so that nothing ever resolves it. */
@@ -55,7 +56,7 @@ export function branchIntegrationView(p: ProjectRec, branchId: string, a: Branch
 function enable(ctx: ApiContext, branchId: string, req: { auth_provider: BranchAuthRec["auth_provider"]; database_name?: string | undefined }) {
   const { branch } = findBranch(ctx, branchId);
   if (branch.auth !== undefined) throw new HttpError(409, `auth is already enabled on branch ${branchId}`);
-  const a = newAuth(req.auth_provider, req.database_name ?? "neondb", ctx.clock.now());
+  const a = newAuth(req.auth_provider, req.database_name ?? DEFAULT_DATABASE, ctx.clock.now());
   branch.auth = a;
   // Re-enabling after a disable that kept the data finds the users again (see README).
   branch.neon_auth ??= { users: [] };

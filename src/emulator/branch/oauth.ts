@@ -1,4 +1,5 @@
 /** OAuth providers of a branch's integration. */
+import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS } from "../../schemas/branchAuth";
 import { branchEndpoints as B } from "../../schemas/endpointsBranch";
 import { branchAuth, route, type BranchOAuthRec } from "./kit";
 import { HttpError, type ApiRoute } from "../core/http";
@@ -9,7 +10,7 @@ import { HttpError, type ApiRoute } from "../core/http";
  * Google only (https://neon.com/docs/auth/guides/setup-oauth: GitHub and Vercel "require custom
  * credentials"; Microsoft needs an app and tenant of its own).
  */
-export const UNSHAREABLE_OAUTH_PROVIDERS: readonly string[] = ["github", "microsoft", "vercel"];
+export const UNSHAREABLE_OAUTH_PROVIDERS: readonly string[] = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !BRANCH_SHARED_OAUTH_PROVIDER_IDS.includes(id));
 
 /** `microsoft_tenant_id` is never returned; `client_secret` only by add and update, never by lists. */
 export function oauthView(o: BranchOAuthRec, withSecret: boolean) {

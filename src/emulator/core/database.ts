@@ -20,14 +20,15 @@ import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { AuthBranchRec } from "../branch/kit";
+import { NEON_DEFAULTS } from "../../schemas/common";
 import { HttpError } from "./http";
 import { SCHEMA_NAME, TABLE_NAME } from "../project/integration";
 import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, lit, pull, USER_DDL, USER_TABLE, type SqlSession } from "../branch/neonAuthSql";
 import { iso, type ProjectRec, type Store } from "./store";
 
 /** The database and owner role every emulated project has (Neon's defaults). */
-export const DEFAULT_DATABASE = "neondb";
-export const DEFAULT_ROLE = "neondb_owner";
+export const DEFAULT_DATABASE = NEON_DEFAULTS.database;
+export const DEFAULT_ROLE = NEON_DEFAULTS.role;
 
 export interface UsersSyncRow {
   id: string;

@@ -3,7 +3,7 @@
  * something the service would refuse; generations.test.ts proves each of them is an error for
  * the declared reason (and the typecheck of `make test` proves each is one at all).
  */
-import { AuthIntegration, AuthOwnershipTransfer, AuthSdkKeys, AuthUser, EmailServer, NeonAuth, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
+import { AuthIntegration, AuthOwnershipTransfer, AuthSdkKeys, AuthUser, EmailServer, NeonAuth, OAuthClient, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
 
 export function programs(auth: NeonAuth, legacy: AuthIntegration): void {
   // Both generations: what either accepts.
@@ -28,6 +28,9 @@ export function programs(auth: NeonAuth, legacy: AuthIntegration): void {
   new OAuthProvider("n", { integration: legacy, providerId: "vercel", clientId: "id", clientSecret: "s" });
   // @ts-expect-error testRecipient: project-level
   new EmailServer("o", { integration: legacy, type: "shared", testRecipient: "ops@example.com" });
+  new OAuthClient("r", { integration: auth, name: "App", type: "public", redirectUris: ["https://app.example.com/cb"] });
+  // @ts-expect-error the OAuth server: project-level
+  new OAuthClient("s", { integration: legacy, name: "App", type: "public", redirectUris: ["https://app.example.com/cb"] });
 
   // Only the project-level API has these.
   // @ts-expect-error sdk keys: NeonAuth
