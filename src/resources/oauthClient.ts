@@ -1,13 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { projectId, triggerText } from "../schemas";
-import { createOAuthClientRequest, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
+import { createdOAuthClient, createOAuthClientRequest, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
 import { scopeKey, type Context } from "./context";
 import { createOwned } from "./converge";
 import { diffFields } from "./diff";
 import { childId, placeOf, splitChildId, type Scope } from "./generation";
-import { checkInputs, compact, lookupArgs, MODULE, parsedInputs, providerOf, secretArgs, type Handler, type NaturalKey, type Props } from "./kit";
+import { checkInputs, compact, lookupArgs, MODULE, parsedInputs, providerOf, secretArgs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
 import { checkClientResources } from "./oauthServerChecks";
 import {
   childInputs,
@@ -264,7 +264,7 @@ export class OAuthClient extends pulumi.dynamic.Resource {
         oauthClientInputs,
         { ...childInputs(args, false), clientId: undefined, clientSecret: undefined, createdAt: undefined },
         childOptions(args, opts),
-        ["clientSecret"],
+        secretOutputs(createdOAuthClient),
         { kind: KIND, name, object: OBJECT },
       ),
       MODULE,

@@ -4,7 +4,9 @@
  * replace the client.
  */
 import { describe, expect, it } from "vitest";
+import { secretOutputs } from "../../src/resources/kit";
 import { oauthClientHandler } from "../../src/resources/oauthClient";
+import { createdOAuthClient } from "../../src/schemas/branchAuth";
 
 const IN = { authProviderProjectId: "ap-1", createdAt: "2026-11-01T10:00:00Z" };
 const BASE = { projectId: "p-unit", branchId: "br-unit-1", integration: IN, name: "Dashboard", type: "confidential", redirectUris: ["https://app.example.com/cb"] };
@@ -31,6 +33,12 @@ describe("OAuthClient check", () => {
       "OAuthClient rotationTrigger rotates a confidential client's secret; a public client has none",
     ]);
     expect(reasons(await oauthClientHandler.check({}, { ...BASE, secret: "x" }))).toEqual([expect.stringMatching(/^OAuthClient secret is not an input of this resource/)]);
+  });
+});
+
+describe("OAuthClient secrets", () => {
+  it("keeps the client secret a secret output, from the wire schema's mark", () => {
+    expect(secretOutputs(createdOAuthClient)).toEqual(["clientSecret"]);
   });
 });
 
