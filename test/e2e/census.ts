@@ -47,3 +47,31 @@ export function found(places: [string, string][], secrets: [string, string][]): 
   for (const [where, text] of places) for (const [what, value] of secrets) if (text.includes(value)) out.push(`${what} in ${where}`);
   return out;
 }
+
+/**
+ * The census itself: every secret searched for in every place one could leak to (the exported
+ * state, stack outputs and history, the CLI output of the --diff operations with the errors of the
+ * failing ones, the engine events of --debug runs, the emulator's request log), after checking that
+ * the --debug output really was captured. @pulumi/pulumi's own debug lines print each
+ * RegisterResource/ReadResource response, that is every output in plaintext, secret or not
+ * (runtime/resource.js): that is the SDK's, not ours, and the README says so; every other line
+ * of the --debug output is searched. Asserts nothing is found; answers the places searched.
+ */
+export async function expectNoSecretAnywhere(
+  run: { cli(...args: string[]): string; controlUrl: string; captured: ReturnType<typeof capture>; errors: string },
+  secrets: [string, string][],
+): Promise<[string, string][]> {
+  const { seen, debugSeen, debugEvents } = run.captured;
+  expect(debugSeen.join("").length).toBeGreaterThan(10_000);
+  expect(debugEvents.some((e) => e.includes('"severity":"debug"'))).toBe(true);
+  const places: [string, string][] = [
+    ["pulumi stack export (state inputs and outputs)", run.cli("stack", "export")],
+    ["pulumi stack output --json", run.cli("stack", "output", "--json")],
+    ["pulumi stack history --json", run.cli("stack", "history", "--json")],
+    [`CLI output with --diff, provider errors (${run.errors})`, seen.join("\n")],
+    ["engine events of --debug runs, without the SDK's RPC response messages", debugEvents.join("\n")],
+    ["emulator request log", await (await fetch(`${run.controlUrl}/requests`)).text()],
+  ];
+  expect(found(places, secrets)).toEqual([]);
+  return places;
+}

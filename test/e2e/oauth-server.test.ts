@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
-import { capture, found } from "./census";
+import { capture, expectNoSecretAnywhere, found } from "./census";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
 
@@ -47,7 +47,8 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
   useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`] }, ready: (s) => ({ em } = s) });
 
   it("up, no changes, a redirect URI in place, rotation, drift repaired, destroy; no secret in plain text", { timeout: 600_000 }, async () => {
-    const { seen, LOUD, debugEvents, DEBUG } = capture();
+    const captured = capture();
+    const { seen, LOUD, DEBUG } = captured;
     const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B } } });
     const secrets: [string, string][] = [];
     try {
@@ -129,9 +130,7 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       expect((await get(em, `${AUTH}/plugins/oauth-provider`)).consent_page).toBe("https://app.example.com/consent");
       await expectNoChanges(s.stack);
 
-      const state = s.cli("stack", "export");
-      const places: [string, string][] = [["the exported state", state], ["the operations' output", seen.join("\n")], ["the --debug engine events", debugEvents.join("\n")]];
-      expect(found(places, secrets)).toEqual([]);
+      await expectNoSecretAnywhere({ cli: s.cli, controlUrl: em.controlUrl, captured, errors: "none" }, secrets);
 
       const destroy = await s.stack.destroy(LOUD);
       expect(changesOf(destroy.summary.resourceChanges)).toEqual({ delete: 5 });
