@@ -89,10 +89,11 @@ export function changesOf(summary: Record<string, number> | undefined): Record<s
   return changes;
 }
 
-/** How every e2e ends: a second preview and a refresh that change nothing. */
-export async function expectNoChanges(stack: Stack): Promise<void> {
+/** How every e2e ends: a second preview and a refresh that change nothing (with `same`, the preview counts that many resources). */
+export async function expectNoChanges(stack: Stack, same?: number): Promise<void> {
   const preview = await stack.preview({ color: "never", expectNoChanges: true });
   expect(changesOf(preview.changeSummary)).toEqual({});
+  if (same !== undefined) expect(preview.changeSummary).toEqual({ same });
   const refresh = await stack.refresh({ color: "never", expectNoChanges: true });
   expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
 }

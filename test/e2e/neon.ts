@@ -106,6 +106,12 @@ export async function outOfBand(em: EmulatorHandle, method: string, path: string
   return res.status;
 }
 
+/** How many faults of the kinds a run meets at random (errors, resets, lost answers, locks) the emulator injected. */
+export function faultsInjected(em: EmulatorHandle): number {
+  const i = em.faults.injected;
+  return (i.error ?? 0) + (i.reset ?? 0) + (i.lost ?? 0) + (i.lock ?? 0);
+}
+
 /** Makes a branch of a project through Neon's branch API, as a pipeline does; answers its id. */
 export async function newBranch(em: EmulatorHandle, projectId: string, name: string): Promise<string> {
   const res = await fetch(`${em.url}/projects/${projectId}/branches`, {
