@@ -3,25 +3,16 @@
  * and OAuth providers; success and error statuses, exact bodies, every answer checked against
  * Neon's OpenAPI document (branch-helpers.ts).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
-import { B, caller, enable, IDS } from "./branch-helpers";
-import { BRANCH, ISO_UTC, KEY_B, manualClock, PROJECT, startHarness, UUID, type Harness } from "./emulator-helpers";
+import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
+import { BRANCH, ISO_UTC, KEY_B, manualClock, PROJECT, UUID, type Harness } from "./emulator-helpers";
 
 const clock = manualClock();
 let h: Harness;
 let call: ReturnType<typeof caller>;
 
-beforeAll(async () => {
-  h = await startHarness({ clock, operationDelayMs: 500, rateLimit: "off" });
-  call = caller(h);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-});
+useBranchHarness({ clock, operationDelayMs: 500, rateLimit: "off" }, (t) => ({ h, call } = t));
 
 async function newBranch(name?: string): Promise<string> {
   const r = await call(H.createBranch, { project_id: PROJECT }, { body: name === undefined ? {} : { branch: { name } } });

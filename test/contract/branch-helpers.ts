@@ -3,11 +3,12 @@
  * from the endpoint table, and every answer is checked against Neon's OpenAPI document (success
  * bodies by the operation's schema, error bodies by GeneralError).
  */
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import type { EmulatorOptions } from "../../src/emulator";
 import { COMMON_ERRORS, fillPath, type AnyEndpoint } from "../../src/schemas/endpoint";
 import { branchEndpoints } from "../../src/schemas/endpointsBranch";
 import type { Harness, HttpResult } from "./emulator-helpers";
-import { PROJECT, BRANCH } from "./emulator-helpers";
+import { PROJECT, BRANCH, startHarness } from "./emulator-helpers";
 import { doc, generalError, operation, validate } from "./openapi";
 
 export const B = branchEndpoints;
@@ -59,3 +60,22 @@ export async function enable(h: Harness, ids = IDS, provider = "better_auth"): P
 }
 
 export { doc };
+
+/**
+ * The fixture of a branch contract file: one emulator for the file, reset before each test (after
+ * the file's own `beforeEach` hooks registered before this call). `ready` gets the harness and
+ * its caller once started.
+ */
+export function useBranchHarness(options: EmulatorOptions, ready: (t: { h: Harness; call: ReturnType<typeof caller> }) => void): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness(options);
+    ready({ h, call: caller(h) });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(async () => {
+    await h!.control("POST", "/reset");
+  });
+}

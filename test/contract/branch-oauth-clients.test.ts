@@ -4,10 +4,10 @@
  * invalidates the old secret, delete, the service's rules, and branching. Sources: Neon's API
  * reference pages of the five operations (the emulator's fidelity ledger).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
-import { B, caller, enable, IDS } from "./branch-helpers";
-import { BRANCH, manualClock, PROJECT, startHarness, type Harness } from "./emulator-helpers";
+import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
+import { BRANCH, manualClock, PROJECT, type Harness } from "./emulator-helpers";
 
 const clock = manualClock();
 let h: Harness;
@@ -17,15 +17,8 @@ const MCP = "https://mcp.example.com/mcp";
 const API = "https://api.example.com";
 const APP = { name: "Dashboard", redirect_uris: ["https://app.example.com/callback"], resources: [API] };
 
-beforeAll(async () => {
-  h = await startHarness({ clock, rateLimit: "off" });
-  call = caller(h);
-});
-afterAll(async () => {
-  await h.close();
-});
+useBranchHarness({ clock, rateLimit: "off" }, (t) => ({ h, call } = t));
 beforeEach(async () => {
-  await h.control("POST", "/reset");
   await enable(h);
   await call(B.updateBranchOAuthServerPlugin, IDS, { body: { enabled: true, mcp: { resource: MCP }, resources: [API] } });
 });

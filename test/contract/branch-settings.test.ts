@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
-import { B, caller, enable, IDS } from "./branch-helpers";
+import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
 import { BRANCH, manualClock, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
 const clock = manualClock();
@@ -17,16 +17,7 @@ let call: ReturnType<typeof caller>;
 const SMTP = { host: "smtp.example.com", port: 587, username: "mailer", password: "pw-1", sender_email: "auth@example.com", sender_name: "Acme" };
 const CONTROL = `/projects/${PROJECT}/branches/${BRANCH}`;
 
-beforeAll(async () => {
-  h = await startHarness({ clock, rateLimit: "off" });
-  call = caller(h);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.control("POST", "/reset");
-});
+useBranchHarness({ clock, rateLimit: "off" }, (t) => ({ h, call } = t));
 
 describe("email provider", () => {
   it("starts shared; a standard update answers the password empty; Better Auth merges a partial update", async () => {
