@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, joinId, MODULE, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs, secretOutputs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, joinId, splitId, type Handler, type NaturalKey, type Props, secretOutputs, registration } from "./kit";
 import { diffFields } from "./diff";
 import { appEnv } from "./authSdkKeys";
 import { deleteUnlessHidden, liveIntegration, projectIntegration } from "./parent";
@@ -197,24 +197,11 @@ export class AuthIntegration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerOf(KIND),
-      name,
-      ...secretArgs(authIntegrationInputs, {
-        ...args,
-        authProviderProjectId: undefined,
-        pubClientKey: undefined,
-        secretServerKey: undefined,
-        jwksUrl: undefined,
-        schemaName: undefined,
-        tableName: undefined,
-        dbName: undefined,
-        ownedBy: undefined,
-        transferStatus: undefined,
-        createdAt: undefined,
-        envVars: undefined,
-      }, opts, [...secretOutputs(keySet), "envVars"], { kind: KIND, name, object: OBJECT }),
-      MODULE,
-      KIND,
+      ...registration(KIND, name, authIntegrationInputs, args, opts, {
+        computed: ["authProviderProjectId", "pubClientKey", "secretServerKey", "jwksUrl", "schemaName", "tableName", "dbName", "ownedBy", "transferStatus", "createdAt", "envVars"],
+        outputs: [...secretOutputs(keySet), "envVars"],
+        object: OBJECT,
+      }),
     );
   }
 

@@ -3,9 +3,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { checkInputs, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
 import { diffFields } from "./diff";
-import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, projectIntegration, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, projectIntegration, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -100,17 +100,6 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
   declare readonly transferStatus: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: AuthOwnershipTransferArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerOf(KIND),
-      name,
-      ...secretArgs(
-        authOwnershipTransferInputs,
-        { ...childInputs(args), url: undefined, ownedBy: undefined, transferStatus: undefined },
-        childOptions(args, opts),
-        secretOutputs(transferOwnershipResponse),
-      ),
-      MODULE,
-      KIND,
-    );
+    super(...childRegistration(KIND, name, authOwnershipTransferInputs, args, opts, { computed: ["url", "ownedBy", "transferStatus"], outputs: secretOutputs(transferOwnershipResponse) }));
   }
 }

@@ -3,9 +3,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, MODULE, providerOf, splitId, type Handler, type Props, secretArgs, secretOutputs } from "./kit";
+import { checkInputs, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
 import { diffFields } from "./diff";
-import { childInputs, childOptions, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -127,16 +127,10 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AuthSdkKeysArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      providerOf(KIND),
-      name,
-      ...secretArgs(
-        authSdkKeysInputs,
-        { ...childInputs(args), authProviderProjectId: undefined, pubClientKey: undefined, secretServerKey: undefined, jwksUrl: undefined, envVars: undefined },
-        childOptions(args, opts),
-        [...secretOutputs(keySet), "envVars"],
-      ),
-      MODULE,
-      KIND,
+      ...childRegistration(KIND, name, authSdkKeysInputs, args, opts, {
+        computed: ["authProviderProjectId", "pubClientKey", "secretServerKey", "jwksUrl", "envVars"],
+        outputs: [...secretOutputs(keySet), "envVars"],
+      }),
     );
   }
 }

@@ -4,14 +4,13 @@ import { projectId, userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, lookupArgs, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, parsedInputs, compact, lookupArgs, type Handler, type NaturalKey, type Props } from "./kit";
 import { diffFields, UNKNOWN } from "./diff";
 import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  childRegistration,
   childAuthProvider,
-  childInputs,
-  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -305,7 +304,7 @@ export class AuthUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<string>;
 
   constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerOf(KIND), name, ...secretArgs(authUserInputs, { ...childInputs(args), userId: undefined, banned: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }), MODULE, KIND);
+    super(...childRegistration(KIND, name, authUserInputs, args, opts, { computed: ["userId", "banned"], object: OBJECT }));
   }
 
   /**

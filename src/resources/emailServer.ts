@@ -4,12 +4,11 @@ import { isNotFound, redactText } from "../client";
 import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import type { Context } from "./context";
 import { notOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
-  childInputs,
-  childOptions,
+  childRegistration,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -279,13 +278,7 @@ export class EmailServer extends pulumi.dynamic.Resource {
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: EmailServerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerOf(KIND),
-      name,
-      ...secretArgs(emailServerInputs, childInputs(args, false), childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }),
-      MODULE,
-      KIND,
-    );
+    super(...childRegistration(KIND, name, emailServerInputs, args, opts, { withProvider: false, object: OBJECT }));
   }
 
   /**

@@ -243,6 +243,25 @@ export function secretOutputs(schema: z.ZodType): string[] {
 
 /**
  * @internal
+ * What every class passes to `super`: its kind's provider, the inputs as `secretArgs` makes them
+ * (with `computed`, the outputs only the provider sets, registered empty so the engine hands them
+ * to the program), its module and kind.
+ */
+export function registration(
+  kind: Kind,
+  name: string,
+  schema: z.ZodType,
+  inputs: Props,
+  opts: pulumi.CustomResourceOptions | undefined,
+  more: { outputs?: readonly string[]; object?: NaturalKey; computed?: readonly string[] } = {},
+): [pulumi.dynamic.ResourceProvider, string, Props, pulumi.CustomResourceOptions, string, Kind] {
+  const all = { ...inputs, ...Object.fromEntries((more.computed ?? []).map((k) => [k, undefined])) };
+  const declaration = more.object === undefined ? undefined : { kind, name, object: more.object };
+  return [providerOf(kind), name, ...secretArgs(schema, all, opts, more.outputs ?? [], declaration), MODULE, kind];
+}
+
+/**
+ * @internal
  * What every constructor registers: each input whose rule is marked secret (schemas/fields.ts)
  * made a secret whatever the program passed, the names of the other inputs the program made
  * secret in `SECRET_INPUTS`, and every secret input and `outputs` kept secret among the outputs.

@@ -12,7 +12,7 @@ import type { Context } from "./context";
 import type { NeonAuthSettingsArgs, NeonAuthSettingsOutputs } from "./settingTypes";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "./converge";
-import { checkInputs, compact, joinId, lookupArgs, MODULE, parsedInputs, providerOf, splitId, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, compact, joinId, lookupArgs, parsedInputs, splitId, type Handler, type NaturalKey, type Props, registration } from "./kit";
 import { diffFields, sameValue } from "./diff";
 import { ADOPTS_CHILDREN, deleteUnlessHidden, liveIntegration } from "./parent";
 
@@ -232,17 +232,15 @@ export class NeonAuth extends pulumi.dynamic.Resource {
   declare readonly allowLocalhost: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
-    const outs = { authProviderProjectId: undefined, jwksUrl: undefined, baseUrl: undefined, dbName: undefined, ownedBy: undefined, createdAt: undefined };
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
     // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
     // Every setting is registered, given or not, so that each input is also an output.
     const settings = Object.fromEntries(SETTINGS.map((k) => [k, undefined]));
     super(
-      providerOf(KIND),
-      name,
-      ...secretArgs(neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args, ...outs }, opts, [], { kind: KIND, name, object: OBJECT }),
-      MODULE,
-      KIND,
+      ...registration(KIND, name, neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args }, opts, {
+        computed: ["authProviderProjectId", "jwksUrl", "baseUrl", "dbName", "ownedBy", "createdAt"],
+        object: OBJECT,
+      }),
     );
     (this as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] = args.adopt;
     declareOAuthServer(this, name, args.oauthServer);

@@ -7,11 +7,10 @@ import { scopeKey, type Context } from "./context";
 import { createOwned } from "./converge";
 import { diffFields } from "./diff";
 import { childId, placeOf, splitChildId, type Scope } from "./generation";
-import { checkInputs, compact, lookupArgs, MODULE, parsedInputs, providerOf, secretArgs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
+import { checkInputs, compact, lookupArgs, parsedInputs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
 import { checkClientResources } from "./oauthServerChecks";
 import {
-  childInputs,
-  childOptions,
+  childRegistration,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -258,17 +257,12 @@ export class OAuthClient extends pulumi.dynamic.Resource {
   constructor(name: string, args: OAuthClientArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) checkClientResources(name, args);
     super(
-      providerOf(KIND),
-      name,
-      ...secretArgs(
-        oauthClientInputs,
-        { ...childInputs(args, false), clientId: undefined, clientSecret: undefined, createdAt: undefined },
-        childOptions(args, opts),
-        secretOutputs(createdOAuthClient),
-        { kind: KIND, name, object: OBJECT },
-      ),
-      MODULE,
-      KIND,
+      ...childRegistration(KIND, name, oauthClientInputs, args, opts, {
+        withProvider: false,
+        computed: ["clientId", "clientSecret", "createdAt"],
+        outputs: secretOutputs(createdOAuthClient),
+        object: OBJECT,
+      }),
     );
   }
 

@@ -6,12 +6,11 @@ import { BRANCH_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
-  childInputs,
-  childOptions,
+  childRegistration,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -276,13 +275,7 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
   declare readonly type: pulumi.Output<OAuthProviderType>;
 
   constructor(name: string, args: OAuthProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerOf(KIND),
-      name,
-      ...secretArgs(oauthProviderInputs, { ...childInputs(args, false), type: undefined }, childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }),
-      MODULE,
-      KIND,
-    );
+    super(...childRegistration(KIND, name, oauthProviderInputs, args, opts, { withProvider: false, computed: ["type"], object: OBJECT }));
   }
 
   /**

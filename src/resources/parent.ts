@@ -11,7 +11,7 @@ import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
 import type { Context } from "./context";
 import { generationOf, placeFromParent, type Scope } from "./generation";
-import { type Kind, type Props } from "./kit";
+import { registration, type Kind, type Props } from "./kit";
 
 /** What both generations' integrations offer a child. */
 interface AnyIntegration {
@@ -117,7 +117,7 @@ export function identityOf(record: Pick<Integration, "auth_provider_project_id" 
  * Kinds whose API takes no provider (OAuthProvider, EmailServer) pass `withProvider: false`:
  * a looked-up integration, or one declared with `authProvider`, has one their inputs reject.
  */
-export function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
+function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
   const { integration, ...rest } = args;
   if (integration === undefined || integration === null) return { ...rest };
   const adopts = (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN];
@@ -160,13 +160,29 @@ export function identityRule(olds: Props) {
  * decides it from its own plan, before any provider call, and only for a replacement. A lookup's
  * args carry no integration, and a lookup is never replaced.
  */
-export function childOptions(
+function childOptions(
   args: { integration?: ParentIntegration | undefined },
   opts: pulumi.CustomResourceOptions | undefined,
 ): pulumi.CustomResourceOptions | undefined {
   const integration = args.integration;
   if (!pulumi.Resource.isInstance(integration)) return opts;
   return { ...opts, replaceWith: [integration, ...(opts?.replaceWith ?? [])] };
+}
+
+/**
+ * @internal
+ * What a child's class passes to `super` (kit.ts `registration`): its inputs from its Args
+ * (`childInputs`), replaced with its integration (`childOptions`).
+ */
+export function childRegistration(
+  kind: Kind,
+  name: string,
+  schema: z.ZodType,
+  args: { integration?: ParentIntegration | undefined },
+  opts: pulumi.CustomResourceOptions | undefined,
+  more: Parameters<typeof registration>[5] & { withProvider?: boolean } = {},
+): ReturnType<typeof registration> {
+  return registration(kind, name, schema, childInputs(args, more.withProvider), childOptions(args, opts), more);
 }
 
 /**

@@ -5,13 +5,12 @@ import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
 import { noteTrustedDomain } from "./oauthServerChecks";
-import { checkInputs, lookupArgs, parsedInputs, compact, MODULE, providerOf, type Handler, type NaturalKey, type Props, secretArgs } from "./kit";
+import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  childRegistration,
   childAuthProvider,
-  childInputs,
-  childOptions,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
@@ -166,7 +165,7 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) noteTrustedDomain(args.integration, args.domain);
-    super(providerOf(KIND), name, ...secretArgs(redirectDomainInputs, childInputs(args), childOptions(args, opts), [], { kind: KIND, name, object: OBJECT }), MODULE, KIND);
+    super(...childRegistration(KIND, name, redirectDomainInputs, args, opts, { object: OBJECT }));
   }
 
   /**
