@@ -5,7 +5,7 @@ import { authProvider, projectId, transferOwnershipResponse, type Integration } 
 import { createOwned } from "./converge";
 import { checkInputs, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
 import { diffFields } from "./diff";
-import { childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, projectIntegration, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { type ChildOutputs, type AuthProviderOutput, childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, projectIntegration, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -86,12 +86,6 @@ export const ownershipTransferHandler: Handler = {
  * ```
  */
 export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
-  /** The Neon project, from the integration. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The identity of the integration whose transfer was requested. */
-  declare readonly integration: pulumi.Output<IntegrationIdentity>;
-  /** The auth provider, from the integration. */
-  declare readonly authProvider: pulumi.Output<string>;
   /** Confirmation URL with a one-time `code` (secret). */
   declare readonly url: pulumi.Output<string>;
   /** `neon` until the transfer is confirmed in a browser, then `user` (seen on refresh). */
@@ -103,3 +97,6 @@ export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
     super(...childRegistration(KIND, name, authOwnershipTransferInputs, args, opts, { computed: ["url", "ownedBy", "transferStatus"], outputs: secretOutputs(transferOwnershipResponse) }));
   }
 }
+
+// The outputs every child shares, declared once (parent.ts).
+export interface AuthOwnershipTransfer extends ChildOutputs, AuthProviderOutput {}

@@ -5,7 +5,7 @@ import { authProvider, keySet, projectId, type KeySet, triggerText } from "../sc
 import { createOwned } from "./converge";
 import { checkInputs, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
 import { diffFields } from "./diff";
-import { childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type IntegrationIdentity, type ProjectIntegration } from "./parent";
+import { type ChildOutputs, type AuthProviderOutput, childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -106,12 +106,6 @@ export const sdkKeysHandler: Handler = {
  * ```
  */
 export class AuthSdkKeys extends pulumi.dynamic.Resource {
-  /** The Neon project, from the integration. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The identity of the integration the keys were generated for. */
-  declare readonly integration: pulumi.Output<IntegrationIdentity>;
-  /** The auth provider, from the integration. */
-  declare readonly authProvider: pulumi.Output<string>;
   /** The value whose change generated this key set. */
   declare readonly rotationTrigger: pulumi.Output<string | undefined>;
   /** The auth project's id at the provider (Stack Auth). */
@@ -134,3 +128,6 @@ export class AuthSdkKeys extends pulumi.dynamic.Resource {
     );
   }
 }
+
+// The outputs every child shares, declared once (parent.ts).
+export interface AuthSdkKeys extends ChildOutputs, AuthProviderOutput {}

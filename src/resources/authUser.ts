@@ -9,6 +9,8 @@ import { diffFields, UNKNOWN } from "./diff";
 import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  type EitherChildOutputs,
+  type AuthProviderOutput,
   childRegistration,
   childAuthProvider,
   deleteUnlessHidden,
@@ -19,7 +21,6 @@ import {
   integrationIdentity,
   parentOf,
   scopeInputs,
-  type IntegrationIdentity,
   type NeonAuthIntegration,
   type ProjectIntegration,
 } from "./parent";
@@ -278,10 +279,6 @@ export const userHandler: Handler = {
  * ```
  */
 export class AuthUser extends pulumi.dynamic.Resource {
-  /** The Neon project, from the integration. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
-  declare readonly branchId: pulumi.Output<string | undefined>;
   /**
    * The roles (NeonAuth only): as set, and as read back from `neon_auth."user"` when the program
    * manages them or looks the user up.
@@ -292,14 +289,10 @@ export class AuthUser extends pulumi.dynamic.Resource {
    * outside the stack (Better Auth's admin plugin) and is never changed by it.
    */
   declare readonly banned: pulumi.Output<boolean | undefined>;
-  /** The identity of the integration the user was made in. */
-  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** The email address the user was created with. */
   declare readonly email: pulumi.Output<string>;
   /** The display name the user was created with. */
   declare readonly name: pulumi.Output<string | undefined>;
-  /** The auth provider, from the integration. */
-  declare readonly authProvider: pulumi.Output<string>;
   /** The user's id at the auth provider; the resource id (on a NeonAuth `<projectId>/<branchId>/<userId>`). */
   declare readonly userId: pulumi.Output<string>;
 
@@ -317,3 +310,6 @@ export class AuthUser extends pulumi.dynamic.Resource {
     return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined, banned: undefined } as unknown as AuthUserArgs, { ...opts, id });
   }
 }
+
+// The outputs every child shares, declared once (parent.ts).
+export interface AuthUser extends EitherChildOutputs, AuthProviderOutput {}

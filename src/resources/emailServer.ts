@@ -8,6 +8,7 @@ import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type Natu
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  type EitherChildOutputs,
   childRegistration,
   deleteUnlessHidden,
   despiteIntegration,
@@ -252,14 +253,8 @@ export const emailServerHandler: Handler = {
  * ```
  */
 export class EmailServer extends pulumi.dynamic.Resource {
-  /** The Neon project, from the integration. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
-  declare readonly branchId: pulumi.Output<string | undefined>;
   /** Where the opt-in SMTP test mail goes (NeonAuth). */
   declare readonly testRecipient: pulumi.Output<string | undefined>;
-  /** The identity of the integration this configures. */
-  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** `shared` (Neon's mail server) or `standard` (yours). */
   declare readonly type: pulumi.Output<string>;
   /** SMTP host (for `standard`). */
@@ -290,3 +285,6 @@ export class EmailServer extends pulumi.dynamic.Resource {
     return new EmailServer(name, lookupArgs<EmailServerArgs>(emailServerInputs), { ...opts, id });
   }
 }
+
+// The outputs every child shares, declared once (parent.ts).
+export interface EmailServer extends EitherChildOutputs {}

@@ -8,4 +8,4 @@ export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
 export { EmailServer, type EmailServerArgs, type ProjectEmailServerArgs, type NeonAuthEmailServerArgs } from "./emailServer";
 export { NeonAuth, type NeonAuthArgs } from "./neonAuth";
 export type * from "./settingTypes";
-export type { IntegrationIdentity, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./parent";
+export type { AuthProviderOutput, ChildOutputs, EitherChildOutputs, IntegrationIdentity, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./parent";

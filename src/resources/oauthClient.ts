@@ -10,6 +10,7 @@ import { childId, placeOf, splitChildId, type Scope } from "./generation";
 import { checkInputs, compact, lookupArgs, parsedInputs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
 import { checkClientResources } from "./oauthServerChecks";
 import {
+  type ChildOutputs,
   childRegistration,
   deleteUnlessHidden,
   despiteIntegration,
@@ -17,7 +18,6 @@ import {
   identityRule,
   integrationIdentity,
   parentOf,
-  type IntegrationIdentity,
   type NeonAuthIntegration,
 } from "./parent";
 
@@ -227,12 +227,8 @@ export const oauthClientHandler: Handler = {
  * ```
  */
 export class OAuthClient extends pulumi.dynamic.Resource {
-  /** The Neon project, from the integration. */
-  declare readonly projectId: pulumi.Output<string>;
   /** The branch, from the NeonAuth. */
   declare readonly branchId: pulumi.Output<string>;
-  /** The identity of the integration the client was registered in. */
-  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** Display name, as Neon has it. */
   declare readonly name: pulumi.Output<string>;
   /** Redirect URIs, as Neon has them. */
@@ -275,3 +271,6 @@ export class OAuthClient extends pulumi.dynamic.Resource {
     return new OAuthClient(name, lookupArgs<OAuthClientArgs>(oauthClientInputs), { ...opts, id });
   }
 }
+
+// The outputs every child shares, declared once (parent.ts).
+export interface OAuthClient extends ChildOutputs {}

@@ -10,6 +10,7 @@ import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type Natu
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  type EitherChildOutputs,
   childRegistration,
   deleteUnlessHidden,
   despiteIntegration,
@@ -19,7 +20,6 @@ import {
   integrationIdentity,
   parentOf,
   scopeInputs,
-  type IntegrationIdentity,
   type NeonAuthIntegration,
   type ProjectIntegration,
 } from "./parent";
@@ -255,12 +255,6 @@ export const oauthProviderHandler: Handler = {
  * ```
  */
 export class OAuthProvider extends pulumi.dynamic.Resource {
-  /** The Neon project, from the integration. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
-  declare readonly branchId: pulumi.Output<string | undefined>;
-  /** The identity of the integration the provider was added to. */
-  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** `google`, `github`, `microsoft` or (NeonAuth) `vercel`. */
   declare readonly providerId: pulumi.Output<OAuthProviderId>;
   /** The Microsoft tenant as last set (NeonAuth; Neon never returns it). */
@@ -287,3 +281,6 @@ export class OAuthProvider extends pulumi.dynamic.Resource {
     return new OAuthProvider(name, lookupArgs<OAuthProviderArgs>(oauthProviderInputs), { ...opts, id });
   }
 }
+
+// The outputs every child shares, declared once (parent.ts).
+export interface OAuthProvider extends EitherChildOutputs {}

@@ -46,6 +46,26 @@ export interface NeonAuthIntegration extends AnyIntegration {
  */
 export const ADOPTS_CHILDREN = Symbol.for("pulumi-neon-auth.adoptsChildren");
 
+/** The outputs every child has: where it lives, and the integration it was made in. */
+export interface ChildOutputs {
+  /** The Neon project, from the integration. */
+  readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration it was made in (a new integration replaces the child). */
+  readonly integration: pulumi.Output<IntegrationIdentity>;
+}
+
+/** The outputs of a child of either generation: its branch too. */
+export interface EitherChildOutputs extends ChildOutputs {
+  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
+  readonly branchId: pulumi.Output<string | undefined>;
+}
+
+/** The output of a child whose requests name the integration's auth provider. */
+export interface AuthProviderOutput {
+  /** The auth provider, from the integration. */
+  readonly authProvider: pulumi.Output<string>;
+}
+
 /** What a child of either generation accepts as `integration`. */
 export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
 

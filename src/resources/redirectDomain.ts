@@ -9,6 +9,8 @@ import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type Natu
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  type EitherChildOutputs,
+  type AuthProviderOutput,
   childRegistration,
   childAuthProvider,
   deleteUnlessHidden,
@@ -19,7 +21,6 @@ import {
   integrationIdentity,
   parentOf,
   scopeInputs,
-  type IntegrationIdentity,
   type ParentIntegration,
 } from "./parent";
 
@@ -150,16 +151,8 @@ export const redirectDomainHandler: Handler = {
  * ```
  */
 export class RedirectDomain extends pulumi.dynamic.Resource {
-  /** The Neon project, from the integration. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
-  declare readonly branchId: pulumi.Output<string | undefined>;
-  /** The identity of the integration the domain was added to. */
-  declare readonly integration: pulumi.Output<IntegrationIdentity>;
   /** The origin, in canonical form (lower case, default port dropped). */
   declare readonly domain: pulumi.Output<string>;
-  /** The auth provider, from the integration. */
-  declare readonly authProvider: pulumi.Output<string>;
   /** Whether an existing origin was (or may be) taken over at creation. */
   declare readonly adopt: pulumi.Output<boolean | undefined>;
 
@@ -177,3 +170,6 @@ export class RedirectDomain extends pulumi.dynamic.Resource {
     return new RedirectDomain(name, lookupArgs<RedirectDomainArgs>(redirectDomainInputs), { ...opts, id });
   }
 }
+
+// The outputs every child shares, declared once (parent.ts).
+export interface RedirectDomain extends EitherChildOutputs, AuthProviderOutput {}
