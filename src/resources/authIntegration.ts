@@ -2,8 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, joinId, splitId, type Handler, type NaturalKey, type Props, secretOutputs, registration } from "./kit";
-import { diffFields } from "./diff";
+import { inputRules, lookupArgs, parsedInputs, compact, joinId, splitId, type Handler, type NaturalKey, type Props, secretOutputs, registration } from "./kit";
 import { appEnv } from "./authSdkKeys";
 import { deleteUnlessHidden, liveIntegration, projectIntegration } from "./parent";
 
@@ -72,15 +71,8 @@ const OBJECT: NaturalKey = { fields: ["authProvider"], what: "the integration of
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const integrationHandler: Handler = {
+  ...inputRules(KIND, authIntegrationInputs, FIELDS, { deleteBeforeReplace: true }),
   object: OBJECT,
-
-  async check(_olds, news) {
-    return checkInputs(KIND, authIntegrationInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffFields(olds, news, FIELDS, { deleteBeforeReplace: true });
-  },
 
   async create(props, ctx) {
     const inputs = parsedInputs(authIntegrationInputs, props);

@@ -3,8 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
-import { diffFields } from "./diff";
+import { inputRules, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
 import { type ChildOutputs, type AuthProviderOutput, childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, projectIntegration, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
@@ -31,13 +30,7 @@ function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const ownershipTransferHandler: Handler = {
-  async check(_olds, news) {
-    return checkInputs(KIND, authOwnershipTransferInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds));
-  },
+  ...inputRules(KIND, authOwnershipTransferInputs, fields),
 
   async create(props, ctx) {
     const inputs = parsedInputs(authOwnershipTransferInputs, props);

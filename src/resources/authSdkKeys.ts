@@ -3,8 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
-import { diffFields } from "./diff";
+import { inputRules, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
 import { type ChildOutputs, type AuthProviderOutput, childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type ProjectIntegration } from "./parent";
 
 const KIND = "AuthSdkKeys";
@@ -55,13 +54,7 @@ export function appEnv(keys: Pick<KeySet, "auth_provider_project_id" | "pub_clie
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const sdkKeysHandler: Handler = {
-  async check(_olds, news) {
-    return checkInputs(KIND, authSdkKeysInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds));
-  },
+  ...inputRules(KIND, authSdkKeysInputs, fields),
 
   async create(props, ctx) {
     const inputs = parsedInputs(authSdkKeysInputs, props);

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { secretKeys } from "../schemas/fields";
 import type { Context } from "./context";
-import { containsUnknown, type FieldsDiff } from "./diff";
+import { containsUnknown, diffFields, type FieldRule, type FieldsDiff } from "./diff";
 import { PROVIDERS, type Kind } from "./providers";
 
 export type { Kind };
@@ -34,6 +34,23 @@ export interface Handler {
   delete(id: string, props: Props, ctx: Context): Promise<void>;
   /** The object a resource of this kind manages, for the kinds that manage a named one. */
   object?: NaturalKey;
+}
+
+/**
+ * The check and diff of a kind whose rules are its input schema and its field list: `check`
+ * validates and normalises with the schema, `diff` compares the fields (each in place unless it
+ * `replaces`).
+ */
+export function inputRules(
+  kind: Kind,
+  inputs: z.ZodType,
+  fields: readonly FieldRule[] | ((olds: Props, news: Props) => readonly FieldRule[]),
+  opts: { deleteBeforeReplace?: boolean } = {},
+): Pick<Handler, "check" | "diff"> {
+  return {
+    check: async (_olds, news) => checkInputs(kind, inputs, news),
+    diff: async (_id, olds, news) => diffFields(olds, news, typeof fields === "function" ? fields(olds, news) : fields, opts),
+  };
 }
 
 /**

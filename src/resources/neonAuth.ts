@@ -12,8 +12,8 @@ import type { Context } from "./context";
 import type { NeonAuthSettingsArgs, NeonAuthSettingsOutputs } from "./settingTypes";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "./converge";
-import { checkInputs, compact, joinId, lookupArgs, parsedInputs, splitId, type Handler, type NaturalKey, type Props, registration } from "./kit";
-import { diffFields, sameValue } from "./diff";
+import { inputRules, compact, joinId, lookupArgs, parsedInputs, splitId, type Handler, type NaturalKey, type Props, registration } from "./kit";
+import { sameValue } from "./diff";
 import { ADOPTS_CHILDREN, deleteUnlessHidden, liveIntegration } from "./parent";
 
 const KIND = "NeonAuth";
@@ -76,15 +76,8 @@ const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const neonAuthHandler: Handler = {
+  ...inputRules(KIND, neonAuthInputs, FIELDS, { deleteBeforeReplace: true }),
   object: OBJECT,
-
-  async check(_olds, news) {
-    return checkInputs(KIND, neonAuthInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffFields(olds, news, FIELDS, { deleteBeforeReplace: true });
-  },
 
   async create(props, ctx) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, props);

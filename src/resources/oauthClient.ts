@@ -5,9 +5,8 @@ import { createdOAuthClient, createOAuthClientRequest, oauthClientType, type OAu
 import { text } from "../schemas/fields";
 import { scopeKey, type Context } from "./context";
 import { createOwned } from "./converge";
-import { diffFields } from "./diff";
 import { childId, placeOf, splitChildId, type Scope } from "./generation";
-import { checkInputs, compact, lookupArgs, parsedInputs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
+import { inputRules, compact, lookupArgs, parsedInputs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
 import { checkClientResources } from "./oauthServerChecks";
 import {
   type ChildOutputs,
@@ -126,15 +125,8 @@ function changes(olds: Props, news: Inputs): Props {
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const oauthClientHandler: Handler = {
+  ...inputRules(KIND, oauthClientInputs, fields),
   object: OBJECT,
-
-  async check(_olds, news) {
-    return checkInputs(KIND, oauthClientInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds));
-  },
 
   async create(props, ctx) {
     const inputs = parsedInputs(oauthClientInputs, props);

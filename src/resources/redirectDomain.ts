@@ -5,8 +5,7 @@ import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
 import { noteTrustedDomain } from "./oauthServerChecks";
-import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
-import { diffFields } from "./diff";
+import { inputRules, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
   type EitherChildOutputs,
@@ -86,15 +85,8 @@ const OBJECT: NaturalKey = { fields: ["domain"], what: "one origin", key: (i) =>
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const redirectDomainHandler: Handler = {
+  ...inputRules(KIND, redirectDomainInputs, fields),
   object: OBJECT,
-
-  async check(_olds, news) {
-    return checkInputs(KIND, redirectDomainInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds, news));
-  },
 
   async create(props, ctx) {
     const inputs = parsedInputs(redirectDomainInputs, props);
