@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { projectId, userEmail, userName } from "../schemas";
+import { userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
@@ -9,6 +9,7 @@ import { diffFields, UNKNOWN } from "./diff";
 import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  childPlace,
   type EitherChildOutputs,
   type AuthProviderOutput,
   childRegistration,
@@ -18,9 +19,7 @@ import {
   explainMissingIntegration,
   generationRules,
   identityRule,
-  integrationIdentity,
   parentOf,
-  scopeInputs,
   type NeonAuthIntegration,
   type ProjectIntegration,
 } from "./parent";
@@ -30,9 +29,7 @@ const KIND = "AuthUser";
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authUserInputs = z
   .strictObject({
-    projectId,
-    ...scopeInputs,
-    integration: integrationIdentity,
+    ...childPlace,
     // Addresses are compared case-insensitively by the auth provider; normalising here keeps
     // `Ada@Example.com` and `ada@example.com` from showing as a change.
     email: userEmail,

@@ -1,13 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, redactText } from "../client";
-import { email, portInput, projectId, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
+import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import type { Context } from "./context";
 import { notOwned } from "./converge";
 import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  childPlace,
   type EitherChildOutputs,
   childRegistration,
   deleteUnlessHidden,
@@ -15,9 +16,7 @@ import {
   explainMissingIntegration,
   generationRules,
   identityRule,
-  integrationIdentity,
   parentOf,
-  scopeInputs,
   type IntegrationIdentity,
   type NeonAuthIntegration,
   type ProjectIntegration,
@@ -29,9 +28,7 @@ const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "sen
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const emailServerInputs = z
   .strictObject({
-    projectId,
-    ...scopeInputs,
-    integration: integrationIdentity,
+    ...childPlace,
     type: z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }),
     testRecipient: z.string().trim().pipe(email).optional(),
     host: smtpHost.optional(),

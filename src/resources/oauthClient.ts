@@ -1,21 +1,20 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { projectId, triggerText } from "../schemas";
+import { triggerText } from "../schemas";
 import { createdOAuthClient, createOAuthClientRequest, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
-import { text } from "../schemas/fields";
 import { scopeKey, type Context } from "./context";
 import { createOwned } from "./converge";
 import { childId, placeOf, splitChildId, type Scope } from "./generation";
 import { inputRules, compact, lookupArgs, parsedInputs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
 import { checkClientResources } from "./oauthServerChecks";
 import {
+  childPlace,
   type ChildOutputs,
   childRegistration,
   deleteUnlessHidden,
   despiteIntegration,
   explainMissingIntegration,
   identityRule,
-  integrationIdentity,
   parentOf,
   type NeonAuthIntegration,
 } from "./parent";
@@ -26,9 +25,7 @@ const wire = createOAuthClientRequest.shape;
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const oauthClientInputs = z
   .strictObject({
-    projectId,
-    branchId: text(60).optional(),
-    integration: integrationIdentity,
+    ...childPlace,
     name: wire.name,
     redirectUris: wire.redirect_uris,
     type: oauthClientType,

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { OAUTH_PROVIDER_IDS, oauthClientId, oauthClientSecret, oneOf, projectId, type OAuthProvider as ApiOAuthProvider } from "../schemas";
+import { OAUTH_PROVIDER_IDS, oauthClientId, oauthClientSecret, oneOf, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { BRANCH_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
@@ -10,6 +10,7 @@ import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type Natu
 import { diffFields } from "./diff";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  childPlace,
   type EitherChildOutputs,
   childRegistration,
   deleteUnlessHidden,
@@ -17,9 +18,7 @@ import {
   explainMissingIntegration,
   generationRules,
   identityRule,
-  integrationIdentity,
   parentOf,
-  scopeInputs,
   type NeonAuthIntegration,
   type ProjectIntegration,
 } from "./parent";
@@ -30,9 +29,7 @@ const BRANCH_ONLY_IDS = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !(OAUTH_PROVIDE
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const oauthProviderInputs = z
   .strictObject({
-    projectId,
-    ...scopeInputs,
-    integration: integrationIdentity,
+    ...childPlace,
     providerId: z.enum(BRANCH_OAUTH_PROVIDER_IDS, { message: `${oneOf(OAUTH_PROVIDER_IDS)} (or ${BRANCH_ONLY_IDS.map((i) => `"${i}"`).join(", ")} on a NeonAuth)` }),
     clientId: oauthClientId.optional(),
     clientSecret: oauthClientSecret.optional(),

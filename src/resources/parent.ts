@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { type Integration } from "../schemas";
+import { projectId, type Integration } from "../schemas";
 import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
 import type { Context } from "./context";
@@ -69,9 +69,6 @@ export interface AuthProviderOutput {
 /** What a child of either generation accepts as `integration`. */
 export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
 
-/** @internal The runtime inputs every child shares: where it lives. */
-export const scopeInputs = { branchId: text(60).optional() };
-
 /**
  * @internal
  * Auth providers a child accepts: the project-level API has only `stack`; a branch-scoped
@@ -106,6 +103,13 @@ export const integrationIdentity = z.object(
         : "must be the AuthIntegration or NeonAuth resource this lives in",
   },
 );
+/**
+ * @internal
+ * The runtime inputs a child of either generation starts with: its project, its branch (a
+ * NeonAuth's), and the identity of the integration it was made in.
+ */
+export const childPlace = { projectId, branchId: text(60).optional(), integration: integrationIdentity };
+
 export interface IntegrationIdentity {
   /** The auth project's id at the provider: new for every integration. */
   authProviderProjectId: string;

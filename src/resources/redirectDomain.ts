@@ -1,13 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
-import { canonicalOrigin, projectId, trustedDomainInput } from "../schemas";
+import { canonicalOrigin, trustedDomainInput } from "../schemas";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
 import { noteTrustedDomain } from "./oauthServerChecks";
 import { inputRules, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
 import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
 import {
+  childPlace,
   type EitherChildOutputs,
   type AuthProviderOutput,
   childRegistration,
@@ -17,9 +18,7 @@ import {
   explainMissingIntegration,
   generationRules,
   identityRule,
-  integrationIdentity,
   parentOf,
-  scopeInputs,
   type ParentIntegration,
 } from "./parent";
 
@@ -34,9 +33,7 @@ function sameOrigin(listed: string, wanted: string): boolean {
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const redirectDomainInputs = z
   .strictObject({
-    projectId,
-    ...scopeInputs,
-    integration: integrationIdentity,
+    ...childPlace,
     domain: trustedDomainInput,
     authProvider: childAuthProvider,
     // Optional, not false by default: state written before it existed shows no change.
