@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { isNotFound } from "../client";
 import { triggerText } from "../schemas";
 import { createdOAuthClient, createOAuthClientRequest, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
 import { scopeKey, type Context } from "./context";
@@ -182,10 +183,19 @@ export const oauthClientHandler: Handler = {
     const b = ctx.client.branchAuth;
     const body = changes(olds, inputs);
     let live: WireClient | undefined;
-    if (Object.keys(body).length > 0) live = await b.updateBranchOAuthClient({ ...at(where), client_id: clientId }, body);
     let secret = olds.clientSecret as string | undefined;
-    if (inputs.rotationTrigger !== olds.rotationTrigger && inputs.type === "confidential") {
-      secret = (await b.rotateBranchOAuthClientSecret({ ...at(where), client_id: clientId })).client_secret;
+    try {
+      if (Object.keys(body).length > 0) live = await b.updateBranchOAuthClient({ ...at(where), client_id: clientId }, body);
+      if (inputs.rotationTrigger !== olds.rotationTrigger && inputs.type === "confidential") {
+        secret = (await b.rotateBranchOAuthClientSecret({ ...at(where), client_id: clientId })).client_secret;
+      }
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      // The state still holds a client deleted outside the stack: only a refresh lets `up` make it again.
+      throw new Error(
+        `${KIND} "${inputs.name}" (client id ${clientId}) is gone from ${placeOf(where)}: it was deleted outside this stack. ` +
+          `Run \`pulumi refresh\` (or \`pulumi up --refresh\`): the next \`up\` then registers it again, with a new client id and secret. (${(err as Error).message})`,
+      );
     }
     const outs = compact({ ...olds, ...inputs, clientSecret: secret, ...(live ? { createdAt: live.created_at } : {}) });
     return { outs };
