@@ -103,6 +103,7 @@ export const integrationIdentity = z.object(
         : "must be the AuthIntegration or NeonAuth resource this lives in",
   },
 );
+
 /**
  * @internal
  * The runtime inputs a child of either generation starts with: its project, its branch (a
