@@ -48,7 +48,7 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
 
   it("up, no changes, a redirect URI in place, rotation, drift repaired, destroy; no secret in plain text", { timeout: 600_000 }, async () => {
     const captured = capture();
-    const { seen, LOUD, DEBUG } = captured;
+    const { seen, LOUD, DEBUG, failing } = captured;
     const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B } } });
     const secrets: [string, string][] = [];
     try {
@@ -130,7 +130,21 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       expect((await get(em, `${AUTH}/plugins/oauth-provider`)).consent_page).toBe("https://app.example.com/consent");
       await expectNoChanges(s.stack);
 
-      await expectNoSecretAnywhere({ cli: s.cli, controlUrl: em.controlUrl, captured, errors: "none" }, secrets);
+      // A client deleted outside the stack meets an `up` that changes it, with no refresh first:
+      // the update says what to do, and refresh then `up` register a new one.
+      expect(await outOfBand(em, "DELETE", `${AUTH}/oauth-provider/clients/${serverId}`)).toBe(200);
+      await s.stack.setConfig("serverRedirectUris", { value: JSON.stringify(["https://app.example.com/oauth/v3/callback"]) });
+      const gone = await failing(() => s.stack.up(LOUD));
+      expect(gone).toContain(`OAuthClient "Acme MCP gateway" (client id ${serverId}) is gone from branch ${B} of project ${P}: it was deleted outside this stack.`);
+      expect(changesOf((await s.stack.refresh(LOUD)).summary.resourceChanges)).toEqual({ delete: 1 });
+      const remade = await s.stack.up(LOUD);
+      expect(changesOf(remade.summary.resourceChanges)).toEqual({ create: 1 });
+      const third = remade.outputs.serverClientSecret!;
+      secrets.push(["the secret of the client made again", third.value]);
+      expect(await secretValid(em, remade.outputs.serverClientId!.value as string, third.value)).toBe(true);
+      await expectNoChanges(s.stack);
+
+      await expectNoSecretAnywhere({ cli: s.cli, controlUrl: em.controlUrl, captured, errors: "an update of a client deleted outside" }, secrets);
 
       const destroy = await s.stack.destroy(LOUD);
       expect(changesOf(destroy.summary.resourceChanges)).toEqual({ delete: 5 });
