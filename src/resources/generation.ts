@@ -91,7 +91,8 @@ export interface Generation {
   calls(ctx: Context, s: Scope): Calls;
 }
 
-const where = (s: Scope) => ({ project_id: s.projectId, branch_id: s.branchId! });
+/** The path parameters of a branch scope. */
+export const where = (s: Scope) => ({ project_id: s.projectId, branch_id: s.branchId! });
 
 const PROJECT: Generation = {
   oauthProviderIds: OAUTH_PROVIDER_IDS,

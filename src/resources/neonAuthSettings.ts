@@ -8,6 +8,8 @@ import { z } from "zod";
 import * as s from "../schemas";
 import type { Context } from "./context";
 import { branchPlugins } from "./generation";
+
+export { where } from "./generation";
 import { compact, type Props } from "./kit";
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -44,7 +46,6 @@ export const EVERY_SETTING: Props = {
 };
 
 export type Where = { project_id: string; branch_id: string };
-export const where = (i: { projectId: string; branchId: string }): Where => ({ project_id: i.projectId, branch_id: i.branchId });
 
 /** Sends one setting: its row's PATCH of the fields given, or PUT of the whole setting. */
 export async function write(ctx: Context, p: Where, area: Setting, value: any): Promise<void> {

@@ -5,8 +5,9 @@ import { triggerText } from "../schemas";
 import { createdOAuthClient, createOAuthClientRequest, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
 import { scopeKey, type Context } from "./context";
 import { createOwned } from "./converge";
-import { childId, placeOf, splitChildId, type Scope } from "./generation";
+import { childId, placeOf, splitChildId, where, type Scope } from "./generation";
 import { inputRules, compact, lookupArgs, parsedInputs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
+import { sameValue } from "./diff";
 import { checkClientResources } from "./oauthServerChecks";
 import {
   childPlace,
@@ -88,16 +89,15 @@ const fields = (olds: Props) =>
  */
 const OBJECT: NaturalKey = { fields: ["name"], what: "one OAuth client name", key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}`, isId: false };
 
-const at = (s: Scope) => ({ project_id: s.projectId, branch_id: s.branchId! });
-
 function listed(ctx: Context, s: Scope, use?: "beforeCreate"): Promise<WireClient[]> {
-  return ctx.reads.get(scopeKey(s), "oauth_clients", () => ctx.client.branchAuth.listBranchOAuthClients(at(s)).then((r) => r.clients), use);
+  return ctx.reads.get(scopeKey(s), "oauth_clients", () => ctx.client.branchAuth.listBranchOAuthClients(where(s)).then((r) => r.clients), use);
 }
 
 /** What refresh records of a client: every field the service returns; the secret and trigger as they were. */
-function outputsOf(where: Scope, c: WireClient, kept: Props): Props {
+function outputsOf(s: Scope, c: WireClient, kept: Props): Props {
   return compact({
-    ...where,
+    projectId: s.projectId,
+    branchId: s.branchId,
     integration: kept.integration,
     name: c.name,
     redirectUris: c.redirect_uris,
@@ -116,7 +116,7 @@ function outputsOf(where: Scope, c: WireClient, kept: Props): Props {
 function changes(olds: Props, news: Inputs): Props {
   const body: Props = {};
   for (const [name, key] of Object.entries(UPDATABLE)) {
-    if (JSON.stringify(olds[name]) !== JSON.stringify(news[name as keyof Inputs])) body[key] = news[name as keyof Inputs];
+    if (!sameValue(olds[name], news[name as keyof Inputs])) body[key] = news[name as keyof Inputs];
   }
   return body;
 }
@@ -135,7 +135,7 @@ export const oauthClientHandler: Handler = {
     try {
       const r = await createOwned({
         create: () =>
-          b.createBranchOAuthClient(at(inputs), {
+          b.createBranchOAuthClient(where(inputs), {
             name: inputs.name,
             type: inputs.type,
             redirect_uris: inputs.redirectUris,
@@ -156,9 +156,9 @@ export const oauthClientHandler: Handler = {
     let secret = "client_secret" in made ? made.client_secret : undefined;
     try {
       // A create whose answer was lost made the client, but nobody saw its secret: a new one.
-      if (inputs.type === "confidential" && secret === undefined) secret = (await b.rotateBranchOAuthClientSecret({ ...at(inputs), client_id: made.client_id })).client_secret;
+      if (inputs.type === "confidential" && secret === undefined) secret = (await b.rotateBranchOAuthClientSecret({ ...where(inputs), client_id: made.client_id })).client_secret;
       // `disabled` is not a field of the create request.
-      if (inputs.disabled) made = await b.updateBranchOAuthClient({ ...at(inputs), client_id: made.client_id }, { disabled: true });
+      if (inputs.disabled) made = await b.updateBranchOAuthClient({ ...where(inputs), client_id: made.client_id }, { disabled: true });
     } catch (err) {
       throw new Error(`${object} was created (client id ${made.client_id}) but not finished; run \`pulumi up\` again after \`pulumi import\` of that id, or delete it at Neon. (${(err as Error).message})`);
     }
@@ -166,34 +166,34 @@ export const oauthClientHandler: Handler = {
   },
 
   async read(id, props, ctx) {
-    const { key: clientId, ...where } = splitChildId(KIND, id, "<clientId>");
-    if (where.branchId === undefined) throw new Error(`${KIND} id "${id}" is not of the form <projectId>/<branchId>/<clientId>`);
-    const parent = await parentOf(ctx, KIND, { ...props, ...where });
+    const { key: clientId, ...scope } = splitChildId(KIND, id, "<clientId>");
+    if (scope.branchId === undefined) throw new Error(`${KIND} id "${id}" is not of the form <projectId>/<branchId>/<clientId>`);
+    const parent = await parentOf(ctx, KIND, { ...props, ...scope });
     if (!parent) return {};
-    const live = (await listed(ctx, where)).find((c) => c.client_id === clientId);
+    const live = (await listed(ctx, scope)).find((c) => c.client_id === clientId);
     if (live === undefined) return {};
-    const outs = outputsOf(where, live, { ...props, integration: parent.identity });
+    const outs = outputsOf(scope, live, { ...props, integration: parent.identity });
     const { clientId: _, clientSecret: __, createdAt: ___, ...inputs } = outs;
     return { id, props: outs, inputs };
   },
 
   async update(id, olds, news, ctx) {
     const inputs = parsedInputs(oauthClientInputs, news);
-    const { key: clientId, ...where } = splitChildId(KIND, id, "<clientId>");
+    const { key: clientId, ...scope } = splitChildId(KIND, id, "<clientId>");
     const b = ctx.client.branchAuth;
     const body = changes(olds, inputs);
     let live: WireClient | undefined;
     let secret = olds.clientSecret as string | undefined;
     try {
-      if (Object.keys(body).length > 0) live = await b.updateBranchOAuthClient({ ...at(where), client_id: clientId }, body);
+      if (Object.keys(body).length > 0) live = await b.updateBranchOAuthClient({ ...where(scope), client_id: clientId }, body);
       if (inputs.rotationTrigger !== olds.rotationTrigger && inputs.type === "confidential") {
-        secret = (await b.rotateBranchOAuthClientSecret({ ...at(where), client_id: clientId })).client_secret;
+        secret = (await b.rotateBranchOAuthClientSecret({ ...where(scope), client_id: clientId })).client_secret;
       }
     } catch (err) {
       if (!isNotFound(err)) throw err;
       // The state still holds a client deleted outside the stack: only a refresh lets `up` make it again.
       throw new Error(
-        `${KIND} "${inputs.name}" (client id ${clientId}) is gone from ${placeOf(where)}: it was deleted outside this stack. ` +
+        `${KIND} "${inputs.name}" (client id ${clientId}) is gone from ${placeOf(scope)}: it was deleted outside this stack. ` +
           `Run \`pulumi refresh\` (or \`pulumi up --refresh\`): the next \`up\` then registers it again, with a new client id and secret. (${(err as Error).message})`,
       );
     }
@@ -202,9 +202,9 @@ export const oauthClientHandler: Handler = {
   },
 
   async delete(id, _props, ctx) {
-    const { key: clientId, ...where } = splitChildId(KIND, id, "<clientId>");
+    const { key: clientId, ...scope } = splitChildId(KIND, id, "<clientId>");
     // Tokens the client was issued are not revoked by Neon: they stay valid until they expire.
-    await deleteUnlessHidden(ctx, KIND, where, () => ctx.client.branchAuth.deleteBranchOAuthClient({ ...at(where), client_id: clientId }));
+    await deleteUnlessHidden(ctx, KIND, scope, () => ctx.client.branchAuth.deleteBranchOAuthClient({ ...where(scope), client_id: clientId }));
   },
 };
 

@@ -4,7 +4,6 @@
  * (Neon's defaults, provider ids) are written once.
  */
 import * as fs from "node:fs";
-import { readdirSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as resources from "../../src/resources";
@@ -27,7 +26,7 @@ const KINDS = [
 describe("the registry of kinds", () => {
   it("lists one provider module per kind", () => {
     expect(Object.keys(PROVIDERS).sort()).toEqual(KINDS);
-    const modules = readdirSync(path.join(__dirname, "../../src/resources/providers"))
+    const modules = fs.readdirSync(path.join(__dirname, "../../src/resources/providers"))
       .map((f) => f.replace(/\.ts$/, ""))
       .filter((m) => m !== "index" && m !== "dynamic");
     expect(modules.sort()).toEqual(KINDS);

@@ -50,7 +50,10 @@ function mustBeOnPlugin(auth: BranchAuthRec, resources: readonly string[]): void
  * assumption.
  */
 function mustBeAllowedRedirects(auth: BranchAuthRec, uris: readonly string[]): void {
-  const loopback = uris.filter((u) => new URL(u).protocol === "http:" && isLoopbackHost(new URL(u).hostname));
+  const loopback = uris.filter((u) => {
+    const url = new URL(u);
+    return url.protocol === "http:" && isLoopbackHost(url.hostname);
+  });
   if (loopback.length > 0 && !auth.allow_localhost) {
     throw new HttpError(400, `redirect_uris: http on a loopback host (${loopback.join(", ")}) needs localhost allowed on the branch (allow_localhost)`);
   }
