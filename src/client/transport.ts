@@ -6,28 +6,12 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { pathSegmentProblem } from "../schemas";
-import {
-  NeonApiError,
-  NeonConfigError,
-  NeonError,
-  NeonNetworkError,
-  NeonResponseError,
-  NeonTimeoutError,
-  type HttpMethod,
-} from "./errors";
+import { NeonApiError, NeonConfigError, NeonError, NeonNetworkError, NeonResponseError, NeonTimeoutError, type HttpMethod } from "./errors";
 import { AttemptNetworkError, errorCode, sendAttempt, type AttemptResponse } from "./http";
 import { type Resolved, type WaitKind } from "./options";
 import { apiError, cleanRequestId, headerValue, lastRequestId, parseAnswer, redactedCause, remedy } from "./answers";
 import { collectSecrets, redactText, rememberSecrets, serverText } from "./redact";
-import {
-  backoffDelay,
-  CONNECT_ATTEMPTS,
-  isConnectFailure,
-  isPermanentNetworkCode,
-  networkMayHaveActed,
-  parseRetryAfter,
-  shouldRetry,
-} from "./retry";
+import { backoffDelay, CONNECT_ATTEMPTS, isConnectFailure, isPermanentNetworkCode, networkMayHaveActed, parseRetryAfter, shouldRetry } from "./retry";
 
 export interface CallSpec<T> {
   method: HttpMethod;

@@ -1,9 +1,11 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, keySet, NEON_DEFAULTS, roleName } from "../schemas";
+import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "./converge";
-import { inputRules, lookupArgs, parsedInputs, compact, joinId, splitId, type Handler, type NaturalKey, type Props, secretOutputs, registration } from "./kit";
-import { appEnv } from "./authSdkKeys";
+import { declaredFields, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { lookupClass } from "./classes";
+import type { InputDeclaration } from "./declaration";
+import type { AuthIntegrationArgs, AuthIntegrationOutputs } from "./types";
+import { appEnv, KEY_SET_OUTPUTS } from "./authSdkKeys";
 import { deleteUnlessHidden, liveIntegration, projectIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
@@ -19,33 +21,47 @@ export const authIntegrationInputs = z.strictObject({
 });
 type Inputs = z.infer<typeof authIntegrationInputs>;
 
-export interface AuthIntegrationArgs {
-  /** Neon project id (`^[a-z0-9-]{1,60}$`). */
-  projectId: pulumi.Input<string>;
-  /** The project's default (production) branch; the users table lives in its database. */
-  branchId: pulumi.Input<string>;
-  /** Database that gets the `neon_auth.users_sync` table. Default `neondb`. */
-  databaseName?: pulumi.Input<string>;
-  /** Role that owns it. Default `neondb_owner` (deprecated by Neon, still sent). */
-  roleName?: pulumi.Input<string>;
-  /** Auth provider; `stack` is the only one of this API generation. */
-  authProvider?: pulumi.Input<"stack">;
-  /**
-   * Take over an integration that already exists for this provider (made outside this stack)
-   * instead of failing with 409. Its SDK keys are then regenerated, as the API has no other
-   * way to hand them out. Default false.
-   */
-  adopt?: pulumi.Input<boolean>;
-}
-
-const FIELDS = [
-  { name: "projectId", replaces: true },
-  { name: "branchId", replaces: true },
-  { name: "databaseName", replaces: true },
-  { name: "roleName", replaces: true },
-  { name: "authProvider", replaces: true },
-  { name: "adopt" },
-] as const;
+const INPUTS = {
+  projectId: { type: "string", doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", required: true, replaces: true },
+  branchId: {
+    type: "string",
+    doc: "The project's default (production) branch; the users table lives in its database.",
+    outputDoc: "The project's default (production) branch the integration is bound to.",
+    required: true,
+    replaces: true,
+    change: "replaces; the project's default (production) branch",
+  },
+  databaseName: {
+    type: "string",
+    doc: `Database that gets the \`neon_auth.users_sync\` table. Default \`${NEON_DEFAULTS.database}\`.`,
+    outputDoc: "The database that holds `neon_auth.users_sync`, as declared.",
+    default: `\`${NEON_DEFAULTS.database}\``,
+    replaces: true,
+    change: "replaces; database that gets `neon_auth.users_sync`",
+  },
+  roleName: {
+    type: "string",
+    doc: `Role that owns it. Default \`${NEON_DEFAULTS.role}\` (deprecated by Neon, still sent).`,
+    outputDoc: "The role sent at creation, as declared.",
+    default: `\`${NEON_DEFAULTS.role}\``,
+    replaces: true,
+    change: "replaces; sent as the API asks (Neon marks it deprecated)",
+  },
+  authProvider: {
+    type: '"stack"',
+    doc: "Auth provider; `stack` is the only one of this API generation.",
+    outputDoc: "The auth provider: `stack`.",
+    default: "`stack`",
+    replaces: true,
+  },
+  adopt: {
+    type: "boolean",
+    doc: "Take over an integration that already exists for this provider (made outside this stack) instead of failing with 409. Its SDK keys are then regenerated, as the API has no other way to hand them out. Default false.",
+    outputDoc: "Whether an existing integration was (or may be) taken over at creation.",
+    default: "`false`",
+    change: "in place (matters at create only); see [adopting](#looking-up-and-adopting-existing-objects)",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
 function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | undefined, old: Props = {}): Props {
   // An adopted integration's keys are unknown until generated (see read).
@@ -71,8 +87,7 @@ const OBJECT: NaturalKey = { fields: ["authProvider"], what: "the integration of
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const integrationHandler: Handler = {
-  ...inputRules(KIND, authIntegrationInputs, FIELDS, { deleteBeforeReplace: true }),
-  object: OBJECT,
+  ...inputRules(KIND, authIntegrationInputs, (_olds, news) => declaredFields(INPUTS, news), { deleteBeforeReplace: true }),
 
   async create(props, ctx) {
     const inputs = parsedInputs(authIntegrationInputs, props);
@@ -140,6 +155,26 @@ export const integrationHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const authIntegrationKind: KindDeclaration = {
+  kind: KIND,
+  inputs: INPUTS,
+  outputs: {
+    ...KEY_SET_OUTPUTS,
+    schemaName: { type: "string", doc: "Schema of the synchronised users table: `neon_auth`." },
+    tableName: { type: "string", doc: "The synchronised users table: `users_sync`." },
+    dbName: { type: "string", doc: "The database as Neon reports it." },
+    ownedBy: { type: "string", doc: "`neon` until an ownership transfer is confirmed, then `user`." },
+    transferStatus: { type: "string | undefined", doc: "`initiated` or `finished` once a transfer was requested." },
+    createdAt: { type: "string", doc: "When Neon created the integration (ISO 8601, UTC); part of its identity." },
+  },
+  id: "`<projectId>/<authProvider>`, e.g. `p-123/stack`.",
+  importable: "the API never shows its keys again; declare it with `adopt: true` (its keys are regenerated)",
+  schema: authIntegrationInputs,
+  object: OBJECT,
+  handler: integrationHandler,
+};
+
 /**
  * Neon Auth on a project: provisions a managed auth project at the provider and the
  * `neon_auth.users_sync` table. Any input change replaces it (delete first: one per provider).
@@ -151,58 +186,6 @@ export const integrationHandler: Handler = {
  * export const env = auth.envVars; // secret
  * ```
  */
-export class AuthIntegration extends pulumi.dynamic.Resource {
-  /** The Neon project. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The project's default (production) branch the integration is bound to. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** The database that holds `neon_auth.users_sync`, as declared. */
-  declare readonly databaseName: pulumi.Output<string>;
-  /** The role sent at creation, as declared. */
-  declare readonly roleName: pulumi.Output<string>;
-  /** The auth provider: `stack`. */
-  declare readonly authProvider: pulumi.Output<string>;
-  /** Whether an existing integration was (or may be) taken over at creation. */
-  declare readonly adopt: pulumi.Output<boolean>;
-  /** Project id at the auth provider (Stack Auth). */
-  declare readonly authProviderProjectId: pulumi.Output<string>;
-  /** Publishable client key for the frontend SDK (secret). */
-  declare readonly pubClientKey: pulumi.Output<string>;
-  /** Secret server key for the backend SDK (secret). */
-  declare readonly secretServerKey: pulumi.Output<string>;
-  /** Address of the auth project's JSON Web Key Set, for verifying its tokens. */
-  declare readonly jwksUrl: pulumi.Output<string>;
-  /** Schema of the synchronised users table: `neon_auth`. */
-  declare readonly schemaName: pulumi.Output<string>;
-  /** The synchronised users table: `users_sync`. */
-  declare readonly tableName: pulumi.Output<string>;
-  /** The database as Neon reports it. */
-  declare readonly dbName: pulumi.Output<string>;
-  /** `neon` until an ownership transfer is confirmed, then `user`. */
-  declare readonly ownedBy: pulumi.Output<string>;
-  /** `initiated` or `finished` once a transfer was requested. */
-  declare readonly transferStatus: pulumi.Output<string | undefined>;
-  /** When Neon created the integration (ISO 8601, UTC); part of its identity. */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** The environment variables a Stack Auth app needs (secret). */
-  declare readonly envVars: pulumi.Output<Record<string, string>>;
+export class AuthIntegration extends lookupClass<AuthIntegrationArgs>(authIntegrationKind) {}
 
-  constructor(name: string, args: AuthIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      ...registration(KIND, name, authIntegrationInputs, args, opts, {
-        computed: ["authProviderProjectId", "pubClientKey", "secretServerKey", "jwksUrl", "schemaName", "tableName", "dbName", "ownedBy", "transferStatus", "createdAt", "envVars"],
-        outputs: [...secretOutputs(keySet), "envVars"],
-        object: OBJECT,
-      }),
-    );
-  }
-
-  /**
-   * Looks up an existing integration by its id, `<projectId>/<authProvider>`
-   * (e.g. `p-123/stack`), without managing it: the engine reads it on
-   * every `up` and `refresh`, and `destroy` only forgets it.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): AuthIntegration {
-    return new AuthIntegration(name, lookupArgs<AuthIntegrationArgs>(authIntegrationInputs), { ...opts, id });
-  }
-}
+export interface AuthIntegration extends AuthIntegrationOutputs {}

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { createOwned } from "./converge";
-import { inputRules, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
-import { type ChildOutputs, type AuthProviderOutput, childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, projectIntegration, type ProjectIntegration } from "./parent";
+import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "./kit";
+import { kindClass } from "./classes";
+import { integrationInput, type InputDeclaration } from "./declaration";
+import type { AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs } from "./types";
+import { childFields, childRegistration, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -16,13 +18,13 @@ export const authOwnershipTransferInputs = z.strictObject({
 });
 type Inputs = z.infer<typeof authOwnershipTransferInputs>;
 
-export interface AuthOwnershipTransferArgs {
-  /** The AuthIntegration whose auth project is transferred; a new URL is requested when it is replaced. */
-  integration: ProjectIntegration;
-}
-
-const fields = (olds: Props) =>
-  [{ name: "projectId", replaces: true }, identityRule(olds), { name: "authProvider", replaces: true }] as const;
+const INPUTS = {
+  integration: integrationInput(
+    "AuthIntegration",
+    "The AuthIntegration whose auth project is transferred; a new URL is requested when it is replaced.",
+    "replaces when the integration is replaced: a new transfer URL",
+  ),
+} as const satisfies Record<string, InputDeclaration>;
 
 function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
@@ -30,7 +32,7 @@ function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const ownershipTransferHandler: Handler = {
-  ...inputRules(KIND, authOwnershipTransferInputs, fields),
+  ...inputRules(KIND, authOwnershipTransferInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
   async create(props, ctx) {
     const inputs = parsedInputs(authOwnershipTransferInputs, props);
@@ -66,6 +68,22 @@ export const ownershipTransferHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const authOwnershipTransferKind: KindDeclaration = {
+  kind: KIND,
+  parent: "AuthIntegration",
+  inputs: INPUTS,
+  outputs: withWireSecrets(transferOwnershipResponse, {
+    url: { type: "string", doc: "Confirmation URL with a one-time `code`." },
+    ownedBy: { type: "string", doc: "`neon` until the transfer is confirmed in a browser, then `user` (seen on refresh)." },
+    transferStatus: { type: "string | undefined", doc: "`initiated`, then `finished` once confirmed (seen on refresh)." },
+  }),
+  id: "`<projectId>/<authProvider>/<random uuid>`.",
+  importable: "a transfer is a one-time request, not an object to import",
+  schema: authOwnershipTransferInputs,
+  handler: ownershipTransferHandler,
+};
+
 /**
  * Step one of moving the managed auth project to your own Stack Auth account: requests a
  * transfer URL (secret: it carries a one-time code). Step two happens outside Pulumi: open the
@@ -78,18 +96,6 @@ export const ownershipTransferHandler: Handler = {
  * export const transferUrl = transfer.url; // secret: `pulumi stack output transferUrl --show-secrets`
  * ```
  */
-export class AuthOwnershipTransfer extends pulumi.dynamic.Resource {
-  /** Confirmation URL with a one-time `code` (secret). */
-  declare readonly url: pulumi.Output<string>;
-  /** `neon` until the transfer is confirmed in a browser, then `user` (seen on refresh). */
-  declare readonly ownedBy: pulumi.Output<string>;
-  /** `initiated`, then `finished` once confirmed (seen on refresh). */
-  declare readonly transferStatus: pulumi.Output<string | undefined>;
+export class AuthOwnershipTransfer extends kindClass<AuthOwnershipTransferArgs>(authOwnershipTransferKind, childRegistration) {}
 
-  constructor(name: string, args: AuthOwnershipTransferArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...childRegistration(KIND, name, authOwnershipTransferInputs, args, opts, { computed: ["url", "ownedBy", "transferStatus"], outputs: secretOutputs(transferOwnershipResponse) }));
-  }
-}
-
-// The outputs every child shares, declared once (parent.ts).
-export interface AuthOwnershipTransfer extends ChildOutputs, AuthProviderOutput {}
+export interface AuthOwnershipTransfer extends AuthOwnershipTransferOutputs {}

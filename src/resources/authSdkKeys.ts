@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "./converge";
-import { inputRules, parsedInputs, compact, splitId, type Handler, type Props, secretOutputs } from "./kit";
-import { type ChildOutputs, type AuthProviderOutput, childRegistration, explainMissingIntegration, forgetUnlessHidden, identityRule, integrationIdentity, parentOf, type ProjectIntegration } from "./parent";
+import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "./kit";
+import { kindClass } from "./classes";
+import { integrationInput, type InputDeclaration } from "./declaration";
+import type { AuthSdkKeysArgs, AuthSdkKeysOutputs } from "./types";
+import { childFields, childRegistration, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "./parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -17,20 +19,29 @@ export const authSdkKeysInputs = z.strictObject({
 });
 type Inputs = z.infer<typeof authSdkKeysInputs>;
 
-export interface AuthSdkKeysArgs {
-  /** The AuthIntegration the keys are for; a new set is generated when it is replaced. */
-  integration: ProjectIntegration;
-  /** Any string; changing it generates a new key set (rotation). */
-  rotationTrigger?: pulumi.Input<string>;
-}
+const INPUTS = {
+  integration: integrationInput("AuthIntegration", "The AuthIntegration the keys are for; a new set is generated when it is replaced."),
+  rotationTrigger: {
+    type: "string",
+    doc: "Any string; changing it generates a new key set (rotation).",
+    outputDoc: "The value whose change generated this key set.",
+    replaces: true,
+    change: "replaces: any new value generates a new key set (rotation)",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
-const fields = (olds: Props) =>
-  [
-    { name: "projectId", replaces: true },
-    identityRule(olds),
-    { name: "authProvider", replaces: true },
-    { name: "rotationTrigger", replaces: true },
-  ] as const;
+/** @internal The outputs of a key set, on an AuthSdkKeys and on the AuthIntegration that made the first. */
+export const KEY_SET_OUTPUTS = withWireSecrets(keySet, {
+  authProviderProjectId: { type: "string", doc: "The auth project's id at the provider (Stack Auth)." },
+  pubClientKey: { type: "string", doc: "Publishable client key for the frontend SDK." },
+  secretServerKey: { type: "string", doc: "Secret server key for the backend SDK." },
+  jwksUrl: { type: "string", doc: "Address of the auth project's JSON Web Key Set, for verifying its tokens." },
+  envVars: {
+    type: "Record<string, string>",
+    doc: "The environment variables a Stack Auth app needs: `NEXT_PUBLIC_STACK_PROJECT_ID`, `NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_SECRET_SERVER_KEY`.",
+    secret: true,
+  },
+});
 
 function outputsOf(inputs: Inputs, keys: KeySet): Props {
   return compact({
@@ -54,7 +65,7 @@ export function appEnv(keys: Pick<KeySet, "auth_provider_project_id" | "pub_clie
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const sdkKeysHandler: Handler = {
-  ...inputRules(KIND, authSdkKeysInputs, fields),
+  ...inputRules(KIND, authSdkKeysInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
   async create(props, ctx) {
     const inputs = parsedInputs(authSdkKeysInputs, props);
@@ -89,6 +100,18 @@ export const sdkKeysHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const authSdkKeysKind: KindDeclaration = {
+  kind: KIND,
+  parent: "AuthIntegration",
+  inputs: INPUTS,
+  outputs: KEY_SET_OUTPUTS,
+  id: "`<projectId>/<authProvider>/<random uuid>` (made by the provider; not a lookup key).",
+  importable: "the API cannot show a key set after it is generated; declare a new AuthSdkKeys instead",
+  schema: authSdkKeysInputs,
+  handler: sdkKeysHandler,
+};
+
 /**
  * A freshly generated SDK key set for an existing integration. Changing `rotationTrigger`
  * generates a new set (the old one is not revoked: the API cannot do that).
@@ -98,29 +121,6 @@ export const sdkKeysHandler: Handler = {
  * const keys = new AuthSdkKeys("keys", { integration: auth, rotationTrigger: "2026-11" });
  * ```
  */
-export class AuthSdkKeys extends pulumi.dynamic.Resource {
-  /** The value whose change generated this key set. */
-  declare readonly rotationTrigger: pulumi.Output<string | undefined>;
-  /** The auth project's id at the provider (Stack Auth). */
-  declare readonly authProviderProjectId: pulumi.Output<string>;
-  /** Secret. */
-  declare readonly pubClientKey: pulumi.Output<string>;
-  /** Secret. */
-  declare readonly secretServerKey: pulumi.Output<string>;
-  /** Address of the auth project's JSON Web Key Set. */
-  declare readonly jwksUrl: pulumi.Output<string>;
-  /** The environment variables a Stack Auth app needs (secret). */
-  declare readonly envVars: pulumi.Output<Record<string, string>>;
+export class AuthSdkKeys extends kindClass<AuthSdkKeysArgs>(authSdkKeysKind, childRegistration) {}
 
-  constructor(name: string, args: AuthSdkKeysArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      ...childRegistration(KIND, name, authSdkKeysInputs, args, opts, {
-        computed: ["authProviderProjectId", "pubClientKey", "secretServerKey", "jwksUrl", "envVars"],
-        outputs: [...secretOutputs(keySet), "envVars"],
-      }),
-    );
-  }
-}
-
-// The outputs every child shares, declared once (parent.ts).
-export interface AuthSdkKeys extends ChildOutputs, AuthProviderOutput {}
+export interface AuthSdkKeys extends AuthSdkKeysOutputs {}

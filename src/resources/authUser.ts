@@ -4,25 +4,14 @@ import { userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, lookupArgs, type Handler, type NaturalKey, type Props } from "./kit";
+import { checkInputs, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { lookupClass } from "./classes";
+import { integrationInput, type InputDeclaration } from "./declaration";
+import type { AuthUserArgs, AuthUserOutputs } from "./types";
 import { diffFields, UNKNOWN } from "./diff";
 import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
-import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
-import {
-  childPlace,
-  type EitherChildOutputs,
-  type AuthProviderOutput,
-  childRegistration,
-  childAuthProvider,
-  deleteUnlessHidden,
-  despiteIntegration,
-  explainMissingIntegration,
-  generationRules,
-  identityRule,
-  parentOf,
-  type NeonAuthIntegration,
-  type ProjectIntegration,
-} from "./parent";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
+import { childPlace, childFields, childRegistration, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
 
 const KIND = "AuthUser";
 
@@ -41,57 +30,53 @@ export const authUserInputs = z
   })
   .superRefine((v, ctx) => generationRules(v, ctx, ["roles"]), despiteIntegration);
 
-interface AuthUserArgsBase {
-  /** The user's email address (1 to 256 characters). */
-  email: pulumi.Input<string>;
-  /** Display name, 1 to 255 characters. */
-  name?: pulumi.Input<string>;
-  /**
-   * The API cannot change a user: a new email or name means deleting the account (its id,
-   * sign-ins and sessions) and creating another. Such a change is refused at preview unless this
-   * is true. Default false.
-   */
-  recreateOnChange?: pulumi.Input<boolean>;
-  /**
-   * Take over a user with this address that already exists (made outside this stack) instead of
-   * failing; it needs read-back (see the README). The stack then deletes it on destroy. Default false.
-   */
-  adopt?: pulumi.Input<boolean>;
-}
+const INPUTS = {
+  integration: integrationInput("either", {
+    AuthIntegration: "The AuthIntegration the user lives in; the user is created after it and replaced with it.",
+    NeonAuth: "The NeonAuth the user lives in; the user is created after it and replaced with it.",
+  }),
 
-/** A user of a project-level AuthIntegration. */
-export interface ProjectAuthUserArgs extends AuthUserArgsBase {
-  /** The AuthIntegration the user lives in; the user is created after it and replaced with it. */
-  integration: ProjectIntegration;
-  /** Only on a NeonAuth. */
-  roles?: never;
-}
-
-/** A user of a NeonAuth (branch-scoped). */
-export interface NeonAuthUserArgs extends AuthUserArgsBase {
-  /** The NeonAuth the user lives in; the user is created after it and replaced with it. */
-  integration: NeonAuthIntegration;
-  /**
-   * The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the
-   * service's default (`user`) stays and is not managed.
-   */
-  roles?: pulumi.Input<pulumi.Input<string>[]>;
-}
-
-export type AuthUserArgs = ProjectAuthUserArgs | NeonAuthUserArgs;
-
-// The API has no update for users: every change replaces. Delete first, as the auth provider
-// keeps email addresses unique.
-const fields = (olds: Props, news: Props) =>
-  [
-    { name: "projectId", replaces: true },
-    // Roles: the one thing the API can change on a user (branch-scoped only).
-    ...moveRules(olds, news, [{ name: "roles" }]),
-    identityRule(olds),
-    { name: "email", replaces: true },
-    { name: "name", replaces: true },
-    { name: "authProvider", replaces: true },
-  ] as const;
+  email: {
+    type: "string",
+    doc: "The user's email address (1 to 256 characters).",
+    outputDoc: "The email address the user was created with.",
+    shown: "string, 1–256 characters",
+    required: true,
+    replaces: true,
+    change: "refused at preview unless `recreateOnChange` (compared lower-case)",
+  },
+  name: {
+    type: "string",
+    doc: "Display name, 1 to 255 characters.",
+    outputDoc: "The display name the user was created with.",
+    shown: "string, 1–255 characters",
+    replaces: true,
+    change: "refused at preview unless `recreateOnChange`",
+  },
+  roles: {
+    type: "string[]",
+    only: "NeonAuth",
+    doc: "The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the service's default (`user`) stays and is not managed.",
+    outputDoc: "The roles (NeonAuth only): as set, and as read back from `neon_auth.\"user\"` when the program manages them or looks the user up.",
+    shown: "string[] (each a token, 1–64), at least one",
+    default: "not managed (Neon gives `user`)",
+    change: "in place (`PUT …/users/{id}/role`, the whole set)",
+  },
+  recreateOnChange: {
+    type: "boolean",
+    compared: false,
+    doc: "The API cannot change a user: a new email or name means deleting the account (its id, sign-ins and sessions) and creating another. Such a change is refused at preview unless this is true. Default false.",
+    default: "`false`",
+    change: "in place; see below",
+  },
+  adopt: {
+    type: "boolean",
+    compared: false,
+    doc: "Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see the README). The stack then deletes it on destroy. Default false.",
+    default: "`false`",
+    change: "in place; take over a user with this address that exists (needs read-back)",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
 /**
  * A new email or name on a user that exists, in the same integration, without
@@ -184,8 +169,6 @@ const OBJECT: NaturalKey = { fields: ["email"], what: "one user", key: (i) => i.
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const userHandler: Handler = {
-  object: OBJECT,
-
   async check(olds, news) {
     const checked = checkInputs(KIND, authUserInputs, news);
     const refused = checked.failures ? [] : refusedChanges(olds, checked.inputs ?? {});
@@ -193,7 +176,9 @@ export const userHandler: Handler = {
   },
 
   async diff(_id, olds, news) {
-    return diffFields(olds, news, fields(olds, news), { deleteBeforeReplace: true });
+    // The API has no update for users: every change but roles replaces. Delete first, as the auth
+    // provider keeps email addresses unique.
+    return diffFields(olds, news, childFields(olds, news, INPUTS), { deleteBeforeReplace: true });
   },
 
   async create(props, ctx) {
@@ -261,6 +246,25 @@ export const userHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const authUserKind: KindDeclaration = {
+  kind: KIND,
+  parent: "either",
+  inputs: INPUTS,
+  outputs: {
+    userId: { type: "string", doc: "The user's id at the auth provider; the resource id (on a NeonAuth `<projectId>/<branchId>/<userId>`)." },
+    banned: {
+      type: "boolean | undefined",
+      doc: "Whether the user is banned (NeonAuth only, read back from `neon_auth.\"user\"`); a ban is made outside the stack (Better Auth's admin plugin) and is never changed by it.",
+    },
+  },
+  id: "the user id on an `AuthIntegration`; `<projectId>/<branchId>/<userId>` on a `NeonAuth`.",
+  importable: "the API has no way to read a user; declare it again (a new user) or leave it outside the stack",
+  schema: authUserInputs,
+  object: OBJECT,
+  handler: userHandler,
+};
+
 /**
  * A user of the project's auth. The API can create and delete users but not read or update
  * them: a new email or name is refused at preview unless `recreateOnChange` is set (then the
@@ -275,38 +279,6 @@ export const userHandler: Handler = {
  * export const adaId = ada.userId;
  * ```
  */
-export class AuthUser extends pulumi.dynamic.Resource {
-  /**
-   * The roles (NeonAuth only): as set, and as read back from `neon_auth."user"` when the program
-   * manages them or looks the user up.
-   */
-  declare readonly roles: pulumi.Output<string[] | undefined>;
-  /**
-   * Whether the user is banned (NeonAuth only, read back from `neon_auth."user"`); a ban is made
-   * outside the stack (Better Auth's admin plugin) and is never changed by it.
-   */
-  declare readonly banned: pulumi.Output<boolean | undefined>;
-  /** The email address the user was created with. */
-  declare readonly email: pulumi.Output<string>;
-  /** The display name the user was created with. */
-  declare readonly name: pulumi.Output<string | undefined>;
-  /** The user's id at the auth provider; the resource id (on a NeonAuth `<projectId>/<branchId>/<userId>`). */
-  declare readonly userId: pulumi.Output<string>;
+export class AuthUser extends lookupClass<AuthUserArgs>(authUserKind, childRegistration) {}
 
-  constructor(name: string, args: AuthUserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...childRegistration(KIND, name, authUserInputs, args, opts, { computed: ["userId", "banned"], object: OBJECT }));
-  }
-
-  /**
-   * Looks up a user made outside the stack by `<projectId>/<user id>` or `<projectId>/<email>`
-   * (on a NeonAuth `<projectId>/<branchId>/<user id or email>`),
-   * read from the users table (`neon_auth."user"` on a NeonAuth, `neon_auth.users_sync` at project level) (so it needs read-back, see the README), without managing it:
-   * `destroy` only forgets it.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): AuthUser {
-    return new AuthUser(name, { ...lookupArgs<AuthUserArgs>(authUserInputs), userId: undefined, banned: undefined } as unknown as AuthUserArgs, { ...opts, id });
-  }
-}
-
-// The outputs every child shares, declared once (parent.ts).
-export interface AuthUser extends EitherChildOutputs, AuthProviderOutput {}
+export interface AuthUser extends AuthUserOutputs {}

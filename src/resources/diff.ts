@@ -58,7 +58,8 @@ export function diffFields(
   return {
     changes: changed.length > 0,
     replaces,
-    stables: fields.filter((f) => f.replaces && !changed.includes(f)).map((f) => f.name),
+    // An output neither side has is none to keep stable.
+    stables: fields.filter((f) => f.replaces && !changed.includes(f) && !(olds[f.name] === undefined && news[f.name] === undefined)).map((f) => f.name),
     deleteBeforeReplace: replaces.length > 0 && (opts.deleteBeforeReplace ?? false),
     ...(changed.length > 0 ? { detailedDiff } : {}),
   };

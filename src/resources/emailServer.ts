@@ -1,26 +1,14 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, redactText } from "../client";
 import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import type { Context } from "./context";
 import { notOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
-import { diffFields } from "./diff";
-import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
-import {
-  childPlace,
-  type EitherChildOutputs,
-  childRegistration,
-  deleteUnlessHidden,
-  despiteIntegration,
-  explainMissingIntegration,
-  generationRules,
-  identityRule,
-  parentOf,
-  type IntegrationIdentity,
-  type NeonAuthIntegration,
-  type ProjectIntegration,
-} from "./parent";
+import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { lookupClass } from "./classes";
+import { integrationInput, type InputDeclaration } from "./declaration";
+import type { EmailServerArgs, EmailServerOutputs } from "./types";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
+import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "./parent";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -55,49 +43,43 @@ export const emailServerInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof emailServerInputs>;
 
-interface EmailServerArgsBase {
-  /** `shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required). */
-  type: pulumi.Input<"shared" | "standard">;
-  /** SMTP host name or IP address (required for `standard`). */
-  host?: pulumi.Input<string>;
-  /** 1 to 65535. */
-  port?: pulumi.Input<number>;
-  /** SMTP user name (required for `standard`). */
-  username?: pulumi.Input<string>;
-  /** SMTP password (kept secret in state). */
-  password?: pulumi.Input<string>;
-  /** Address the mail is sent from (required for `standard`). */
-  senderEmail?: pulumi.Input<string>;
-  /** Display name the mail is sent from (required for `standard`). */
-  senderName?: pulumi.Input<string>;
-  /**
-   * Take over an SMTP configuration that is already set (by hand or by another stack) instead of
-   * failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.
-   */
-  adopt?: pulumi.Input<boolean>;
-}
+const FOR_STANDARD = "for `standard`";
 
-/** The email server of a project-level AuthIntegration. */
-export interface ProjectEmailServerArgs extends EmailServerArgsBase {
-  /** The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced. */
-  integration: ProjectIntegration;
-  /** Only on a NeonAuth. */
-  testRecipient?: never;
-}
+const INPUTS = {
+  integration: integrationInput("either", {
+    AuthIntegration: "The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced.",
+    NeonAuth: "The NeonAuth whose mail this sends; set after it is created, and again when it is replaced.",
+  }),
 
-/** The email provider of a NeonAuth (branch-scoped). */
-export interface NeonAuthEmailServerArgs extends EmailServerArgsBase {
-  /** The NeonAuth whose mail this sends; set after it is created, and again when it is replaced. */
-  integration: NeonAuthIntegration;
-  /**
-   * Opt-in check (type `standard`): after each create or update that changes the SMTP settings,
-   * Neon sends a test mail here (`POST …/email_provider/test`), and the update fails with
-   * Neon's error message when the test fails.
-   */
-  testRecipient?: pulumi.Input<string>;
-}
-
-export type EmailServerArgs = ProjectEmailServerArgs | NeonAuthEmailServerArgs;
+  type: {
+    type: '"shared" | "standard"',
+    doc: "`shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required).",
+    outputDoc: "`shared` (Neon's mail server) or `standard` (yours).",
+    shown: '`"shared"` | `"standard"`',
+    required: true,
+  },
+  host: { type: "string", doc: "SMTP host name or IP address (required for `standard`).", outputDoc: "SMTP host (for `standard`).", shown: "hostname", required: FOR_STANDARD },
+  port: { type: "number", doc: "1 to 65535.", outputDoc: "SMTP port (for `standard`).", shown: "integer 1–65535", required: FOR_STANDARD },
+  username: { type: "string", doc: "SMTP user name (required for `standard`).", outputDoc: "SMTP user name (for `standard`).", shown: "string", required: FOR_STANDARD },
+  password: { type: "string", doc: "SMTP password (kept secret in state).", outputDoc: "SMTP password. Secret.", shown: "string", required: FOR_STANDARD },
+  senderEmail: { type: "string", doc: "Address the mail is sent from (required for `standard`).", outputDoc: "Sender address (for `standard`).", shown: "email address", required: FOR_STANDARD },
+  senderName: { type: "string", doc: "Display name the mail is sent from (required for `standard`).", outputDoc: "Sender display name (for `standard`).", shown: "string", required: FOR_STANDARD },
+  testRecipient: {
+    type: "string",
+    only: "NeonAuth",
+    doc: "Opt-in check (type `standard`): after each create or update that changes the SMTP settings, Neon sends a test mail here (`POST …/email_provider/test`), and the update fails with Neon's error message when the test fails.",
+    outputDoc: "Where the opt-in SMTP test mail goes (NeonAuth).",
+    shown: "email address; with `type: \"standard\"`",
+    default: "no test",
+  },
+  adopt: {
+    type: "boolean",
+    doc: "Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.",
+    outputDoc: "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation.",
+    default: "`false`",
+    change: "in place; overwrite an SMTP server that is already set",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
 function requestOf(inputs: Inputs): UpdateEmailServerRequest {
   if (inputs.type === "shared") return { type: "shared" };
@@ -164,27 +146,7 @@ const OBJECT: NaturalKey = { fields: [], what: "the email server of one integrat
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const emailServerHandler: Handler = {
-  object: OBJECT,
-
-  async check(_olds, news) {
-    return checkInputs(KIND, emailServerInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    return diffFields(
-      olds,
-      news,
-      [
-        { name: "projectId", replaces: true },
-        ...moveRules(olds, news, [{ name: "testRecipient" }]),
-        identityRule(olds),
-        { name: "type" },
-        ...SMTP_FIELDS.map((name) => ({ name })),
-        { name: "adopt" },
-      ],
-      { deleteBeforeReplace: true },
-    );
-  },
+  ...inputRules(KIND, emailServerInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
   // PATCH sets the whole configuration, so a lost answer is safely replayed by the client. The one
   // question is ownership: Neon's default (shared) is nobody's; an SMTP server someone set is theirs.
@@ -235,6 +197,19 @@ export const emailServerHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const emailServerKind: KindDeclaration = {
+  kind: KIND,
+  parent: "either",
+  withProvider: false,
+  inputs: INPUTS,
+  id: "`<projectId>/email-server`; on a `NeonAuth` `<projectId>/<branchId>/email-server`.",
+  importable: true,
+  schema: emailServerInputs,
+  object: OBJECT,
+  handler: emailServerHandler,
+};
+
 /**
  * The email server that sends verification and password-reset mail. `standard` uses your SMTP
  * server; `shared` uses Neon's. Create and update set the configuration; delete sets it back
@@ -249,39 +224,6 @@ export const emailServerHandler: Handler = {
  *   senderEmail: "auth@example.com", senderName: "Example" });
  * ```
  */
-export class EmailServer extends pulumi.dynamic.Resource {
-  /** Where the opt-in SMTP test mail goes (NeonAuth). */
-  declare readonly testRecipient: pulumi.Output<string | undefined>;
-  /** `shared` (Neon's mail server) or `standard` (yours). */
-  declare readonly type: pulumi.Output<string>;
-  /** SMTP host (for `standard`). */
-  declare readonly host: pulumi.Output<string | undefined>;
-  /** SMTP port (for `standard`). */
-  declare readonly port: pulumi.Output<number | undefined>;
-  /** SMTP user name (for `standard`). */
-  declare readonly username: pulumi.Output<string | undefined>;
-  /** Secret. */
-  declare readonly password: pulumi.Output<string | undefined>;
-  /** Sender address (for `standard`). */
-  declare readonly senderEmail: pulumi.Output<string | undefined>;
-  /** Sender display name (for `standard`). */
-  declare readonly senderName: pulumi.Output<string | undefined>;
-  /** Whether an SMTP configuration set elsewhere was (or may be) taken over at creation. */
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
+export class EmailServer extends lookupClass<EmailServerArgs>(emailServerKind, childRegistration) {}
 
-  constructor(name: string, args: EmailServerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...childRegistration(KIND, name, emailServerInputs, args, opts, { withProvider: false, object: OBJECT }));
-  }
-
-  /**
-   * Looks up the email server configuration by its id, `<projectId>/email-server` (on a NeonAuth
-   * `<projectId>/<branchId>/email-server`), without
-   * managing it: the engine reads it on every `up` and `refresh`, and `destroy` only forgets it.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): EmailServer {
-    return new EmailServer(name, lookupArgs<EmailServerArgs>(emailServerInputs), { ...opts, id });
-  }
-}
-
-// The outputs every child shares, declared once (parent.ts).
-export interface EmailServer extends EitherChildOutputs {}
+export interface EmailServer extends EmailServerOutputs {}

@@ -8,18 +8,18 @@ import "../nodeVersion";
 import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
 import { contextOf, type Context } from "./context";
 import { MODULE, type Kind, type Props } from "./kit";
-import { handler, naturalKey } from "./runtime";
+import type { ImportableKind } from "./types";
+import { DECLARATIONS } from "./kinds";
+import { handler } from "./runtime";
 import { resolveSettings, SETTING, type Settings } from "./settings";
 
-/** The kinds whose whole state can be read back from the service. */
-export type ImportableKind = "RedirectDomain" | "OAuthProvider" | "EmailServer" | "NeonAuth" | "OAuthClient";
+export type { ImportableKind };
 
-const NOT_IMPORTABLE: Record<Exclude<Kind, ImportableKind>, string> = {
-  AuthIntegration: "the API never shows its keys again; declare it with `adopt: true` (its keys are regenerated)",
-  AuthSdkKeys: "the API cannot show a key set after it is generated; declare a new AuthSdkKeys instead",
-  AuthUser: "the API has no way to read a user; declare it again (a new user) or leave it outside the stack",
-  AuthOwnershipTransfer: "a transfer is a one-time request, not an object to import",
-};
+/** Why a kind cannot be imported (its declaration says), or undefined where it can. */
+function notImportable(kind: Kind): string | undefined {
+  const importable = DECLARATIONS[kind]?.importable;
+  return importable === true ? undefined : importable;
+}
 
 export interface ImportResource {
   kind: ImportableKind;
@@ -92,7 +92,7 @@ export async function importFile(resources: readonly ImportResource[], options: 
 async function entriesOf(resources: readonly ImportResource[], ctx: Context): Promise<ImportFile["resources"]> {
   const entries: ImportFile["resources"] = [];
   for (const r of resources) {
-    const why = NOT_IMPORTABLE[r.kind as keyof typeof NOT_IMPORTABLE];
+    const why = notImportable(r.kind);
     if (why !== undefined) throw new NeonConfigError(`${r.kind} ${r.name} cannot be imported: ${why}`);
     const h = handler(r.kind, ctx);
     const read = await h.read(r.id, {});
@@ -158,7 +158,7 @@ export async function pendingImportFile(
     if (type !== "creating" || !resource?.type?.startsWith(prefix) || resource.urn === undefined) continue;
     const kind = resource.type.slice(prefix.length) as ImportableKind;
     // An importable kind's id is its natural key (kit.ts NaturalKey).
-    const object = kind in NOT_IMPORTABLE ? undefined : naturalKey(kind);
+    const object = notImportable(kind) === undefined ? DECLARATIONS[kind]?.object : undefined;
     const id = object?.isId === false ? undefined : object?.key(resource.inputs ?? {});
     if (typeof id !== "string" || !resource.inputs?.projectId) continue;
     try {

@@ -1,11 +1,13 @@
-export { AuthIntegration, type AuthIntegrationArgs } from "./authIntegration";
-export { AuthSdkKeys, type AuthSdkKeysArgs } from "./authSdkKeys";
-export { AuthOwnershipTransfer, type AuthOwnershipTransferArgs } from "./authOwnershipTransfer";
-export { AuthUser, type AuthUserArgs, type ProjectAuthUserArgs, type NeonAuthUserArgs } from "./authUser";
-export { OAuthProvider, type OAuthProviderArgs, type OAuthProviderId, type OAuthProviderType, type ProjectOAuthProviderArgs, type NeonAuthOAuthProviderArgs } from "./oauthProvider";
-export { OAuthClient, type OAuthClientArgs, type OAuthClientType } from "./oauthClient";
-export { RedirectDomain, type RedirectDomainArgs } from "./redirectDomain";
-export { EmailServer, type EmailServerArgs, type ProjectEmailServerArgs, type NeonAuthEmailServerArgs } from "./emailServer";
-export { NeonAuth, type NeonAuthArgs } from "./neonAuth";
+export { AuthIntegration } from "./authIntegration";
+export { AuthSdkKeys } from "./authSdkKeys";
+export { AuthOwnershipTransfer } from "./authOwnershipTransfer";
+export { AuthUser } from "./authUser";
+export { OAuthProvider } from "./oauthProvider";
+export { OAuthClient } from "./oauthClient";
+export { RedirectDomain } from "./redirectDomain";
+export { EmailServer } from "./emailServer";
+export { NeonAuth } from "./neonAuth";
+// Each kind's Args, outputs and value types, generated from its declaration (kinds.ts).
+export type * from "./types";
 export type * from "./settingTypes";
-export type { AuthProviderOutput, ChildOutputs, EitherChildOutputs, IntegrationIdentity, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./parent";
+export type { AuthProviderOutput, ChildOutputs, EitherChildOutputs, NeonAuthChildOutputs, IntegrationIdentity, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./parent";

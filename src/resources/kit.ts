@@ -5,13 +5,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { secretKeys } from "../schemas/fields";
-import type { Context } from "./context";
-import { containsUnknown, diffFields, type FieldRule, type FieldsDiff } from "./diff";
+import { computedOf, secretOutputsOf, type Handler, type InputDeclaration, type KindDeclaration, type NaturalKey, type OutputDeclaration, type Props } from "./declaration";
+import { containsUnknown, diffFields, type FieldRule } from "./diff";
 import { PROVIDERS, type Kind } from "./providers";
 
-export type { Kind };
-
-export type Props = Record<string, any>;
+export type { Handler, Kind, KindDeclaration, NaturalKey, Props };
 
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
 export const MODULE = "neon-auth";
@@ -21,19 +19,11 @@ export function providerOf(kind: Kind): pulumi.dynamic.ResourceProvider {
   return PROVIDERS[kind];
 }
 
-/**
- * What each resource file implements; the runtime dispatches to it by kind. Calls that talk to
- * the API are given the process's context (context.ts); check and diff need none.
- */
-export interface Handler {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
-  create(inputs: Props, ctx: Context): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props, ctx: Context): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props, ctx: Context): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props, ctx: Context): Promise<void>;
-  /** The object a resource of this kind manages, for the kinds that manage a named one. */
-  object?: NaturalKey;
+/** The diff rules of the inputs a kind declares: each in place unless it `replaces`. */
+export function declaredFields(inputs: Readonly<Record<string, InputDeclaration>>, news: Props): FieldRule[] {
+  return Object.entries(inputs).flatMap(([name, i]) =>
+    i.resource || i.compared === false ? [] : [{ name, replaces: i.replaces === true || (i.replacesWhenRemoved === true && news[name] === undefined) }],
+  );
 }
 
 /**
@@ -51,21 +41,6 @@ export function inputRules(
     check: async (_olds, news) => checkInputs(kind, inputs, news),
     diff: async (_id, olds, news) => diffFields(olds, news, typeof fields === "function" ? fields(olds, news) : fields, opts),
   };
-}
-
-/**
- * The object a resource manages, named from its inputs: two resources of one kind with one key
- * manage one object. It is the resource's id where the id is natural (not a server-made id).
- */
-export interface NaturalKey {
-  /** The inputs that name it, beside `projectId` and `branchId`. */
-  fields: readonly string[];
-  /** What those inputs name, in words for an error (`one origin`, `the email server`). */
-  what: string;
-  /** From inputs in their canonical form; undefined while they name nothing. */
-  key(inputs: Props): string | undefined;
-  /** False where the service makes the id (an OAuth client's): the key then names, but is no id. */
-  isId?: false;
 }
 
 /**
@@ -226,16 +201,6 @@ export function splitId(kind: Kind, id: string, n: 2 | 3, format: string): [stri
   return [first!, rest[0]!, ...rest.slice(1)];
 }
 
-/**
- * @internal
- * The args of a lookup (`<Class>.get`): every input named, with no value. The engine gives a
- * resource only the outputs whose names its args carry, so without them a read's fields would be
- * lost on the way to the program.
- */
-export function lookupArgs<T>(inputs: z.ZodObject): T {
-  return Object.fromEntries(Object.keys(inputs.shape).map((k) => [k, undefined])) as T;
-}
-
 /** Drops undefined values, so outputs never carry keys without values. */
 export function compact<T extends Props>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
@@ -253,28 +218,31 @@ export const SECRET_INPUTS = "__secretInputs";
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** @internal The program names (camelCase) of the fields a wire schema marks secret: a resource's secret outputs. */
-export function secretOutputs(schema: z.ZodType): string[] {
-  return secretKeys(schema).map(camel);
+/**
+ * @internal
+ * Output declarations with those a wire schema marks secret (schemas/fields.ts) marked so: what
+ * the service returns as a secret is a secret output, said once, where the wire schema is.
+ */
+export function withWireSecrets<O extends Record<string, OutputDeclaration>>(wire: z.ZodType, outputs: O): O {
+  const marked = new Set(secretKeys(wire).map(camel));
+  return Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, marked.has(k) ? { ...o, secret: true } : o])) as O;
 }
 
 /**
  * @internal
- * What every class passes to `super`: its kind's provider, the inputs as `secretArgs` makes them
- * (with `computed`, the outputs only the provider sets, registered empty so the engine hands them
- * to the program), its module and kind.
+ * What every class passes to `super`, from its kind's declaration: the kind's provider, the
+ * inputs as `secretArgs` makes them (with the computed outputs registered empty, so the engine
+ * hands them to the program), its module and kind.
  */
 export function registration(
-  kind: Kind,
+  decl: KindDeclaration,
   name: string,
-  schema: z.ZodType,
   inputs: Props,
   opts: pulumi.CustomResourceOptions | undefined,
-  more: { outputs?: readonly string[]; object?: NaturalKey; computed?: readonly string[] } = {},
 ): [pulumi.dynamic.ResourceProvider, string, Props, pulumi.CustomResourceOptions, string, Kind] {
-  const all = { ...inputs, ...Object.fromEntries((more.computed ?? []).map((k) => [k, undefined])) };
-  const declaration = more.object === undefined ? undefined : { kind, name, object: more.object };
-  return [providerOf(kind), name, ...secretArgs(schema, all, opts, more.outputs ?? [], declaration), MODULE, kind];
+  const all = { ...inputs, ...Object.fromEntries(computedOf(decl).map((k) => [k, undefined])) };
+  const declaration = decl.object === undefined ? undefined : { kind: decl.kind, name, object: decl.object };
+  return [providerOf(decl.kind), name, ...secretArgs(decl.schema, all, opts, secretOutputsOf(decl), declaration), MODULE, decl.kind];
 }
 
 /**

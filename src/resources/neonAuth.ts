@@ -9,10 +9,12 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
 import type { Context } from "./context";
-import type { NeonAuthSettingsArgs, NeonAuthSettingsOutputs } from "./settingTypes";
+import type { InputDeclaration } from "./declaration";
+import type { NeonAuthArgs, NeonAuthOutputs } from "./types";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "./converge";
-import { inputRules, compact, joinId, lookupArgs, parsedInputs, splitId, type Handler, type NaturalKey, type Props, registration } from "./kit";
+import { declaredFields, inputRules, compact, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { lookupClass } from "./classes";
 import { sameValue } from "./diff";
 import { ADOPTS_CHILDREN, deleteUnlessHidden, liveIntegration } from "./parent";
 
@@ -39,15 +41,66 @@ export const neonAuthInputs = z
   });
 type Inputs = z.infer<typeof neonAuthInputs>;
 
-const FIELDS = [
-  { name: "projectId", replaces: true },
-  { name: "branchId", replaces: true },
-  { name: "authProvider", replaces: true },
-  { name: "databaseName", replaces: true },
-  { name: "deleteDataOnDestroy" },
-  { name: "adopt" },
-  ...SETTINGS.map((name) => ({ name })),
-] as const;
+const INPUTS = {
+  projectId: { type: "string", doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", shown: "string `^[a-z0-9-]{1,60}$`", required: true, replaces: true },
+  branchId: {
+    type: "string",
+    doc: "The branch that gets Neon Auth; each branch has its own integration, users and settings.",
+    outputDoc: "The branch this Neon Auth belongs to.",
+    shown: "string `^[a-z0-9-]{1,60}$`",
+    required: true,
+    replaces: true,
+  },
+  authProvider: {
+    type: '"better_auth" | "stack"',
+    doc: "`better_auth` (default) or `stack` (deprecated by Neon for this generation). Replaces on change.",
+    outputDoc: "`better_auth` or `stack`.",
+    default: "`better_auth`",
+    replaces: true,
+    change: "replaces (delete first)",
+  },
+  databaseName: {
+    type: "string",
+    doc: "Database that gets the `neon_auth` schema; default the branch's default database. Replaces on change.",
+    outputDoc: "The database given to hold `neon_auth`, if any (`dbName` is Neon's answer).",
+    shown: "Postgres identifier",
+    default: "the branch's default database",
+    replaces: true,
+  },
+  deleteDataOnDestroy: {
+    type: "boolean",
+    doc: "Destroy drops the branch's `neon_auth` schema and its users too (`delete_data: true`). Default false: destroy disables Neon Auth and keeps the data.",
+    outputDoc: "Whether destroy drops the branch's users and `neon_auth` data.",
+    default: "`false`",
+    change: "in place (only matters at destroy)",
+  },
+  appName: {
+    type: "string",
+    doc: "The app name shown in auth emails.",
+    outputDoc: "The app name, when managed.",
+    shown: "string 1–256",
+    default: "not managed",
+    change: "in place (`PATCH …/auth/config`)",
+  },
+  allowLocalhost: {
+    type: "boolean",
+    doc: "Whether sign-in from localhost is allowed (the service's default is true).",
+    outputDoc: "Whether sign-in from localhost is allowed, when managed.",
+    default: "not managed",
+    change: "in place (`PATCH …/auth/allow_localhost`)",
+  },
+  adopt: {
+    type: "boolean",
+    doc:
+      "Take over Neon Auth that is already enabled on the branch instead of failing: this stack then manages the settings it declares and disables auth on destroy. " +
+      "A branch made from one with Neon Auth has it already (auth branches with the database), so a stack per preview branch sets this. " +
+      "It extends to the children declared in this NeonAuth: a domain, provider, email server or user found there is taken over and made what the program declares " +
+      "(a child's own `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's or a person's, and is not taken over unasked.",
+    outputDoc: "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
+    default: "`false`",
+    change: "in place (matters at create only); see [adopting](#looking-up-and-adopting-existing-objects)",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
 function outputsOf(inputs: Props, record: s.BranchIntegration): Props {
   return compact({
@@ -76,8 +129,7 @@ const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const neonAuthHandler: Handler = {
-  ...inputRules(KIND, neonAuthInputs, FIELDS, { deleteBeforeReplace: true }),
-  object: OBJECT,
+  ...inputRules(KIND, neonAuthInputs, (_olds, news) => [...declaredFields(INPUTS, news), ...s.BRANCH_SETTINGS.map((row) => ({ name: row.name }))], { deleteBeforeReplace: true }),
 
   async create(props, ctx) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, props);
@@ -154,35 +206,25 @@ export const neonAuthHandler: Handler = {
   },
 };
 
-export interface NeonAuthArgs extends NeonAuthSettingsArgs {
-  /** Neon project id (`^[a-z0-9-]{1,60}$`). */
-  projectId: pulumi.Input<string>;
-  /** The branch that gets Neon Auth; each branch has its own integration, users and settings. */
-  branchId: pulumi.Input<string>;
-  /** `better_auth` (default) or `stack` (deprecated by Neon for this generation). Replaces on change. */
-  authProvider?: pulumi.Input<"better_auth" | "stack">;
-  /** Database that gets the `neon_auth` schema; default the branch's default database. Replaces on change. */
-  databaseName?: pulumi.Input<string>;
-  /**
-   * Destroy drops the branch's `neon_auth` schema and its users too (`delete_data: true`).
-   * Default false: destroy disables Neon Auth and keeps the data.
-   */
-  deleteDataOnDestroy?: pulumi.Input<boolean>;
-  /** The app name shown in auth emails. */
-  appName?: pulumi.Input<string>;
-  /** Whether sign-in from localhost is allowed (the service's default is true). */
-  allowLocalhost?: pulumi.Input<boolean>;
-  /**
-   * Take over Neon Auth that is already enabled on the branch instead of failing: this stack then
-   * manages the settings it declares and disables auth on destroy. A branch made from one with
-   * Neon Auth has it already (auth branches with the database), so a stack per preview branch sets
-   * this. It extends to the children declared in this NeonAuth: a domain, provider, email server
-   * or user found there is taken over and made what the program declares (a child's own
-   * `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's
-   * or a person's, and is not taken over unasked.
-   */
-  adopt?: pulumi.Input<boolean>;
-}
+/** @internal The kind, declared once (declaration.ts). */
+export const neonAuthKind: KindDeclaration = {
+  kind: KIND,
+  also: { args: "NeonAuthSettingsArgs", outputs: "NeonAuthSettingsOutputs" },
+  inputs: INPUTS,
+  outputs: {
+    authProviderProjectId: { type: "string", doc: "The auth project's id at the provider." },
+    jwksUrl: { type: "string", doc: "Address of the JSON Web Key Set, for verifying tokens." },
+    baseUrl: { type: "string | undefined", doc: "Base URL of the auth service (Better Auth)." },
+    dbName: { type: "string", doc: "The database that holds `neon_auth`, as Neon reports it." },
+    ownedBy: { type: "string", doc: "`neon`, or `user` after an ownership transfer." },
+    createdAt: { type: "string", doc: "When Neon enabled auth on the branch (ISO 8601, UTC)." },
+  },
+  id: "`<projectId>/<branchId>`.",
+  importable: true,
+  schema: neonAuthInputs,
+  object: OBJECT,
+  handler: neonAuthHandler,
+};
 
 /**
  * Neon Auth on one branch (the branch-scoped API generation, Better Auth). The id is
@@ -194,57 +236,17 @@ export interface NeonAuthArgs extends NeonAuthSettingsArgs {
  * const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });
  * ```
  */
-// The settings' outputs, declared from the table of settings (settingTypes.ts).
-export interface NeonAuth extends NeonAuthSettingsOutputs {}
-export class NeonAuth extends pulumi.dynamic.Resource {
-  /** The Neon project. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch this Neon Auth belongs to. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** `better_auth` or `stack`. */
-  declare readonly authProvider: pulumi.Output<string>;
-  /** Whether destroy drops the branch's users and `neon_auth` data. */
-  declare readonly deleteDataOnDestroy: pulumi.Output<boolean>;
-  /** The auth project's id at the provider. */
-  declare readonly authProviderProjectId: pulumi.Output<string>;
-  /** Address of the JSON Web Key Set, for verifying tokens. */
-  declare readonly jwksUrl: pulumi.Output<string>;
-  /** Base URL of the auth service (Better Auth). */
-  declare readonly baseUrl: pulumi.Output<string | undefined>;
-  /** The database that holds `neon_auth`, as Neon reports it. */
-  declare readonly dbName: pulumi.Output<string>;
-  /** `neon`, or `user` after an ownership transfer. */
-  declare readonly ownedBy: pulumi.Output<string>;
-  /** When Neon enabled auth on the branch (ISO 8601, UTC). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** The database given to hold `neon_auth`, if any (`dbName` is Neon's answer). */
-  declare readonly databaseName: pulumi.Output<string | undefined>;
-  /** The app name, when managed. */
-  declare readonly appName: pulumi.Output<string | undefined>;
-  /** Whether sign-in from localhost is allowed, when managed. */
-  declare readonly allowLocalhost: pulumi.Output<boolean | undefined>;
-
+export class NeonAuth extends lookupClass<NeonAuthArgs>(neonAuthKind) {
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
     // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
     // Every setting is registered, given or not, so that each input is also an output.
     const settings = Object.fromEntries(SETTINGS.map((k) => [k, undefined]));
-    super(
-      ...registration(KIND, name, neonAuthInputs, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args }, opts, {
-        computed: ["authProviderProjectId", "jwksUrl", "baseUrl", "dbName", "ownedBy", "createdAt"],
-        object: OBJECT,
-      }),
-    );
+    super(name, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args }, opts);
     (this as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] = args.adopt;
     declareOAuthServer(this, name, args.oauthServer);
   }
-
-  /**
-   * Looks up Neon Auth on a branch by its id, `<projectId>/<branchId>`, without managing it: the
-   * engine reads it (with every setting) on every `up` and `refresh`, and `destroy` only forgets
-   * it. Children may take it as `integration`.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NeonAuth {
-    return new NeonAuth(name, lookupArgs<NeonAuthArgs>(neonAuthInputs), { ...opts, id });
-  }
 }
+
+// Its outputs, the settings' among them, generated from the declaration (types/).
+export interface NeonAuth extends NeonAuthOutputs {}

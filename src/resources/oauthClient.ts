@@ -2,24 +2,17 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import { triggerText } from "../schemas";
-import { createdOAuthClient, createOAuthClientRequest, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
+import { createdOAuthClient, createOAuthClientRequest, OAUTH_CLIENT_TYPES, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
 import { scopeKey, type Context } from "./context";
 import { createOwned } from "./converge";
 import { childId, placeOf, splitChildId, where, type Scope } from "./generation";
-import { inputRules, compact, lookupArgs, parsedInputs, secretOutputs, type Handler, type NaturalKey, type Props } from "./kit";
+import { inputRules, compact, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { lookupClass } from "./classes";
+import { integrationInput, type InputDeclaration } from "./declaration";
+import type { OAuthClientArgs, OAuthClientOutputs } from "./types";
 import { sameValue } from "./diff";
 import { checkClientResources } from "./oauthServerChecks";
-import {
-  childPlace,
-  type ChildOutputs,
-  childRegistration,
-  deleteUnlessHidden,
-  despiteIntegration,
-  explainMissingIntegration,
-  identityRule,
-  parentOf,
-  type NeonAuthIntegration,
-} from "./parent";
+import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf } from "./parent";
 
 const KIND = "OAuthClient";
 const wire = createOAuthClientRequest.shape;
@@ -46,42 +39,63 @@ export const oauthClientInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof oauthClientInputs>;
 
-export type OAuthClientType = "confidential" | "public";
-
-export interface OAuthClientArgs {
-  /** The NeonAuth whose OAuth server (`oauthServer`) the client is registered with. */
-  integration: NeonAuthIntegration;
-  /** Display name, shown to users on the consent page; one client of a name per branch in a program. */
-  name: pulumi.Input<string>;
-  /** Where the server may send users back: https, or http on a loopback host when the branch allows localhost. */
-  redirectUris: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * `confidential` (a server that keeps a client secret) or `public` (a browser, mobile or CLI app:
-   * no secret). Cannot change: a new value replaces the client (a new id, and a new secret).
-   */
-  type: pulumi.Input<OAuthClientType>;
-  /** Protected resources the client may get tokens for; each must be on the OAuth server (its `resources` or `mcp.resource`). Default none. */
-  resources?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Users are not asked for consent for this client. Default false. */
-  skipConsent?: pulumi.Input<boolean>;
-  /** The client may not be used (it stays registered). Default false. */
-  disabled?: pulumi.Input<boolean>;
-  /** Any string; changing it rotates a confidential client's secret in place (the old one stops working at once). */
-  rotationTrigger?: pulumi.Input<string>;
-}
+const INPUTS = {
+  integration: integrationInput("NeonAuth", "The NeonAuth whose OAuth server (`oauthServer`) the client is registered with."),
+  name: {
+    type: "string",
+    doc: "Display name, shown to users on the consent page; one client of a name per branch in a program.",
+    outputDoc: "Display name, as Neon has it.",
+    shown: "text 1–256, one client of a name per branch in a program",
+    required: true,
+  },
+  redirectUris: {
+    type: "string[]",
+    doc: "Where the server may send users back: https, or http on a loopback host when the branch allows localhost.",
+    outputDoc: "Redirect URIs, as Neon has them.",
+    shown: "at least one URL: https, or http on a loopback host (the branch must allow localhost)",
+    required: true,
+    change: "in place (the list is replaced)",
+  },
+  type: {
+    type: "OAuthClientType",
+    doc: "`confidential` (a server that keeps a client secret) or `public` (a browser, mobile or CLI app: no secret). Cannot change: a new value replaces the client (a new id, and a new secret).",
+    outputDoc: "`confidential` or `public`.",
+    shown: '`"confidential"` (has a secret) | `"public"` (a browser, mobile or CLI app)',
+    required: true,
+    replaces: true,
+    change: "replaces (a new id and secret)",
+  },
+  resources: {
+    type: "string[]",
+    doc: "Protected resources the client may get tokens for; each must be on the OAuth server (its `resources` or `mcp.resource`). Default none.",
+    outputDoc: "Protected resources the client is linked to.",
+    shown: "URLs, each on the OAuth server (`oauthServer.resources` or `oauthServer.mcp.resource`)",
+    default: "`[]`",
+    change: "in place (the list is replaced)",
+  },
+  skipConsent: {
+    type: "boolean",
+    doc: "Users are not asked for consent for this client. Default false.",
+    outputDoc: "Whether users skip the consent page for this client.",
+    default: "`false`",
+  },
+  disabled: {
+    type: "boolean",
+    doc: "The client may not be used (it stays registered). Default false.",
+    outputDoc: "Whether the client is disabled.",
+    default: "`false`",
+  },
+  rotationTrigger: {
+    type: "string",
+    doc: "Any string; changing it rotates a confidential client's secret in place (the old one stops working at once).",
+    outputDoc: "The value whose change rotated the secret last.",
+    shown: "any string; not on a `public` client",
+    change: "in place: a new secret",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
 /** The program's names of the fields an update sends, with their wire names. */
 const UPDATABLE = { name: "name", redirectUris: "redirect_uris", resources: "resources", skipConsent: "skip_consent", disabled: "disabled" } as const;
-
-const fields = (olds: Props) =>
-  [
-    { name: "projectId", replaces: true },
-    { name: "branchId", replaces: true },
-    identityRule(olds),
-    { name: "type", replaces: true },
-    ...Object.keys(UPDATABLE).map((name) => ({ name })),
-    { name: "rotationTrigger" },
-  ] as const;
 
 /**
  * A client has a server-made id, so the program names it by its name in its branch: two
@@ -123,8 +137,7 @@ function changes(olds: Props, news: Inputs): Props {
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const oauthClientHandler: Handler = {
-  ...inputRules(KIND, oauthClientInputs, fields),
-  object: OBJECT,
+  ...inputRules(KIND, oauthClientInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
   async create(props, ctx) {
     const inputs = parsedInputs(oauthClientInputs, props);
@@ -208,6 +221,25 @@ export const oauthClientHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const oauthClientKind: KindDeclaration = {
+  kind: KIND,
+  parent: "NeonAuth",
+  withProvider: false,
+  inputs: INPUTS,
+  outputs: withWireSecrets(createdOAuthClient, {
+    clientId: { type: "string", doc: "The OAuth client id Neon made." },
+    clientSecret: { type: "string | undefined", doc: "A confidential client's secret, from its create or last rotation; undefined for a public client (or an imported one until rotated)." },
+    createdAt: { type: "string", doc: "When Neon registered the client (ISO 8601, UTC)." },
+  }),
+  types: { OAuthClientType: { values: OAUTH_CLIENT_TYPES, doc: "An OAuth client's type: `confidential` (has a secret) or `public`." } },
+  id: "`<projectId>/<branchId>/<clientId>` (the client id is Neon's).",
+  importable: true,
+  schema: oauthClientInputs,
+  object: OBJECT,
+  handler: oauthClientHandler,
+};
+
 /**
  * A client of a branch's OAuth server (`NeonAuth.oauthServer`, beta): an app or MCP client that
  * signs its users in with the branch's Neon Auth. A confidential client's `clientSecret` is
@@ -225,51 +257,11 @@ export const oauthClientHandler: Handler = {
  * });
  * ```
  */
-export class OAuthClient extends pulumi.dynamic.Resource {
-  /** The branch, from the NeonAuth. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** Display name, as Neon has it. */
-  declare readonly name: pulumi.Output<string>;
-  /** Redirect URIs, as Neon has them. */
-  declare readonly redirectUris: pulumi.Output<string[]>;
-  /** `confidential` or `public`. */
-  declare readonly type: pulumi.Output<OAuthClientType>;
-  /** Protected resources the client is linked to. */
-  declare readonly resources: pulumi.Output<string[]>;
-  /** Whether users skip the consent page for this client. */
-  declare readonly skipConsent: pulumi.Output<boolean>;
-  /** Whether the client is disabled. */
-  declare readonly disabled: pulumi.Output<boolean>;
-  /** The value whose change rotated the secret last. */
-  declare readonly rotationTrigger: pulumi.Output<string | undefined>;
-  /** The OAuth client id Neon made. */
-  declare readonly clientId: pulumi.Output<string>;
-  /** Secret. A confidential client's secret, from its create or last rotation; undefined for a public client (or an imported one until rotated). */
-  declare readonly clientSecret: pulumi.Output<string | undefined>;
-  /** When Neon registered the client (ISO 8601, UTC). */
-  declare readonly createdAt: pulumi.Output<string>;
-
+export class OAuthClient extends lookupClass<OAuthClientArgs>(oauthClientKind, childRegistration) {
   constructor(name: string, args: OAuthClientArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) checkClientResources(name, args);
-    super(
-      ...childRegistration(KIND, name, oauthClientInputs, args, opts, {
-        withProvider: false,
-        computed: ["clientId", "clientSecret", "createdAt"],
-        outputs: secretOutputs(createdOAuthClient),
-        object: OBJECT,
-      }),
-    );
-  }
-
-  /**
-   * Looks up a client by its id, `<projectId>/<branchId>/<clientId>`, without managing it: the
-   * engine reads it on every `up` and `refresh`, and `destroy` only forgets it. Its secret is not
-   * readable.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): OAuthClient {
-    return new OAuthClient(name, lookupArgs<OAuthClientArgs>(oauthClientInputs), { ...opts, id });
+    super(name, args, opts);
   }
 }
 
-// The outputs every child shares, declared once (parent.ts).
-export interface OAuthClient extends ChildOutputs {}
+export interface OAuthClient extends OAuthClientOutputs {}

@@ -1,27 +1,16 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
 import { OAUTH_PROVIDER_IDS, oauthClientId, oauthClientSecret, oneOf, type OAuthProvider as ApiOAuthProvider } from "../schemas";
-import { BRANCH_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
+import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
-import { diffFields } from "./diff";
-import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
-import {
-  childPlace,
-  type EitherChildOutputs,
-  childRegistration,
-  deleteUnlessHidden,
-  despiteIntegration,
-  explainMissingIntegration,
-  generationRules,
-  identityRule,
-  parentOf,
-  type NeonAuthIntegration,
-  type ProjectIntegration,
-} from "./parent";
+import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { lookupClass } from "./classes";
+import { integrationInput, literalUnion, type InputDeclaration } from "./declaration";
+import type { OAuthProviderArgs, OAuthProviderOutputs } from "./types";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
+import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
 
 const KIND = "OAuthProvider";
 const BRANCH_ONLY_IDS = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !(OAUTH_PROVIDER_IDS as readonly string[]).includes(id));
@@ -63,48 +52,61 @@ export const oauthProviderInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof oauthProviderInputs>;
 
-interface OAuthProviderArgsBase {
-  /** Your OAuth app's client id; leave both credentials out to use Neon's shared keys. */
-  clientId?: pulumi.Input<string>;
-  /** Your OAuth app's client secret (kept secret in state, never read back: a new one is an update). */
-  clientSecret?: pulumi.Input<string>;
-  /** Take over a provider of this id that already exists instead of failing. Default false. */
-  adopt?: pulumi.Input<boolean>;
-}
+const INPUTS = {
+  integration: integrationInput("either", {
+    AuthIntegration: "The AuthIntegration the provider belongs to; the provider is created after it and replaced with it.",
+    NeonAuth: "The NeonAuth the provider belongs to; the provider is created after it and replaced with it.",
+  }),
 
-/** On a project-level AuthIntegration. */
-export interface ProjectOAuthProviderArgs extends OAuthProviderArgsBase {
-  /** The AuthIntegration the provider belongs to; the provider is created after it and replaced with it. */
-  integration: ProjectIntegration;
-  /** `google`, `github` or `microsoft`. Changing it replaces the provider. */
-  providerId: pulumi.Input<"google" | "github" | "microsoft">;
-  /** Only on a NeonAuth. */
-  microsoftTenantId?: never;
-}
-
-/** On a NeonAuth (branch-scoped). */
-export interface NeonAuthOAuthProviderArgs extends OAuthProviderArgsBase {
-  /** The NeonAuth the provider belongs to; the provider is created after it and replaced with it. */
-  integration: NeonAuthIntegration;
-  /**
-   * `google`, `github`, `microsoft` or `vercel`. Changing it replaces the provider. Neon shares
-   * no keys for `microsoft` and `vercel`: they need `clientId` and `clientSecret`.
-   */
-  providerId: pulumi.Input<"google" | "github" | "microsoft" | "vercel">;
-  /**
-   * The Entra ID tenant for `microsoft` (default: any tenant). Write-only: Neon never returns
-   * it, so it is compared with what the program last set, never with the service.
-   */
-  microsoftTenantId?: pulumi.Input<string>;
-}
-
-export type OAuthProviderArgs = ProjectOAuthProviderArgs | NeonAuthOAuthProviderArgs;
-
-/** The sign-in providers Neon offers: `vercel` only on a NeonAuth (the branch-scoped API). */
-export type OAuthProviderId = "google" | "github" | "microsoft" | "vercel";
-
-/** `shared`: Neon's own OAuth app (development only); `standard`: your client id and secret. */
-export type OAuthProviderType = "shared" | "standard";
+  providerId: {
+    type: { AuthIntegration: literalUnion(OAUTH_PROVIDER_IDS), NeonAuth: literalUnion(BRANCH_OAUTH_PROVIDER_IDS) },
+    doc: {
+      AuthIntegration: `${OAUTH_PROVIDER_IDS.map((i) => `\`${i}\``).join(", ")}. Changing it replaces the provider.`,
+      NeonAuth: `${BRANCH_OAUTH_PROVIDER_IDS.map((i) => `\`${i}\``).join(", ")}. Changing it replaces the provider. Neon shares keys for ${BRANCH_SHARED_OAUTH_PROVIDER_IDS.join(", ")} only: the others need \`clientId\` and \`clientSecret\`.`,
+    },
+    output: "OAuthProviderId",
+    outputDoc: "The provider: `vercel` on a NeonAuth only.",
+    shown: `${OAUTH_PROVIDER_IDS.map((i) => `\`"${i}"\``).join(" | ")}; also ${BRANCH_ONLY_IDS.map((i) => `\`"${i}"\``).join(", ")} on a \`NeonAuth\``,
+    required: true,
+    replaces: true,
+  },
+  clientId: {
+    type: "string",
+    doc: "Your OAuth app's client id; leave both credentials out to use Neon's shared keys.",
+    outputDoc: "Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it).",
+    shown: "string",
+    required: "with `clientSecret`",
+    replacesWhenRemoved: true,
+    change: "in place; leaving both credentials out (Neon's shared keys) replaces",
+  },
+  clientSecret: {
+    type: "string",
+    doc: "Your OAuth app's client secret (kept secret in state, never read back: a new one is an update).",
+    outputDoc: "Your OAuth app's client secret. Secret.",
+    shown: "string",
+    required: "with `clientId`",
+    replacesWhenRemoved: true,
+    change: "in place (a rotation is a `PATCH`)",
+  },
+  microsoftTenantId: {
+    type: "string",
+    only: "NeonAuth",
+    doc: "The Entra ID tenant for `microsoft` (default: any tenant). Write-only: Neon never returns it, so it is compared with what the program last set, never with the service.",
+    outputDoc: "The Microsoft tenant as last set (NeonAuth; Neon never returns it).",
+    shown: 'token 1–256; with `providerId: "microsoft"`',
+    default: "any tenant",
+    // Dropping the tenant cannot be sent in place (PATCH keeps what it is not given).
+    replacesWhenRemoved: true,
+    change: "in place; removing it replaces",
+  },
+  adopt: {
+    type: "boolean",
+    doc: "Take over a provider of this id that already exists instead of failing. Default false.",
+    outputDoc: "Whether an existing provider was (or may be) taken over at creation.",
+    default: "`false`",
+    change: "in place; take over a provider of this id that exists",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
 const calls = (ctx: Context, s: Scope) => generationOf(s).calls(ctx, s).oauthProviders;
 
@@ -151,26 +153,7 @@ const OBJECT: NaturalKey = { fields: ["providerId"], what: "one OAuth provider",
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const oauthProviderHandler: Handler = {
-  object: OBJECT,
-
-  async check(_olds, news) {
-    return checkInputs(KIND, oauthProviderInputs, news);
-  },
-
-  async diff(_id, olds, news) {
-    const diff = diffFields(olds, news, [
-      { name: "projectId", replaces: true },
-      // Dropping the tenant cannot be sent in place (PATCH keeps what it is not given).
-      ...moveRules(olds, news, [{ name: "microsoftTenantId", replaces: news.microsoftTenantId === undefined }]),
-      identityRule(olds),
-      { name: "providerId", replaces: true },
-      // Back to shared keys: the API has no way to drop credentials in place.
-      { name: "clientId", replaces: news.clientId === undefined },
-      { name: "clientSecret", replaces: news.clientSecret === undefined },
-      { name: "adopt" },
-    ], { deleteBeforeReplace: true });
-    return diff;
-  },
+  ...inputRules(KIND, oauthProviderInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
   async create(props, ctx) {
     const inputs = parsedInputs(oauthProviderInputs, props);
@@ -238,6 +221,24 @@ export const oauthProviderHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const oauthProviderKind: KindDeclaration = {
+  kind: KIND,
+  parent: "either",
+  withProvider: false,
+  inputs: INPUTS,
+  outputs: { type: { type: "OAuthProviderType", doc: "`shared` (Neon's keys) or `standard` (your own)." } },
+  types: {
+    OAuthProviderId: { values: BRANCH_OAUTH_PROVIDER_IDS, doc: "The sign-in providers Neon offers: `vercel` only on a NeonAuth (the branch-scoped API)." },
+    OAuthProviderType: { values: ["shared", "standard"], doc: "`shared`: Neon's own OAuth app (development only); `standard`: your client id and secret." },
+  },
+  id: "`<projectId>/<providerId>`, e.g. `p-123/github`; on a `NeonAuth` `<projectId>/<branchId>/<providerId>`.",
+  importable: true,
+  schema: oauthProviderInputs,
+  object: OBJECT,
+  handler: oauthProviderHandler,
+};
+
 /**
  * An OAuth sign-in provider. Without credentials it uses Neon's shared keys (`type: "shared"`,
  * fine for development); with `clientId` and `clientSecret` it uses your own app
@@ -251,33 +252,6 @@ export const oauthProviderHandler: Handler = {
  *   clientId: cfg.require("githubClientId"), clientSecret: cfg.requireSecret("githubClientSecret") });
  * ```
  */
-export class OAuthProvider extends pulumi.dynamic.Resource {
-  /** `google`, `github`, `microsoft` or (NeonAuth) `vercel`. */
-  declare readonly providerId: pulumi.Output<OAuthProviderId>;
-  /** The Microsoft tenant as last set (NeonAuth; Neon never returns it). */
-  declare readonly microsoftTenantId: pulumi.Output<string | undefined>;
-  /** Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it). */
-  declare readonly clientId: pulumi.Output<string | undefined>;
-  /** Secret. */
-  declare readonly clientSecret: pulumi.Output<string | undefined>;
-  /** Whether an existing provider was (or may be) taken over at creation. */
-  declare readonly adopt: pulumi.Output<boolean>;
-  /** `shared` (Neon's keys) or `standard` (your own). */
-  declare readonly type: pulumi.Output<OAuthProviderType>;
+export class OAuthProvider extends lookupClass<OAuthProviderArgs>(oauthProviderKind, childRegistration) {}
 
-  constructor(name: string, args: OAuthProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...childRegistration(KIND, name, oauthProviderInputs, args, opts, { withProvider: false, computed: ["type"], object: OBJECT }));
-  }
-
-  /**
-   * Looks up an existing OAuth provider by its id, `<projectId>/<providerId>`
-   * (e.g. `p-123/github`) or `<projectId>/<branchId>/<providerId>`, without managing it: the engine reads it on
-   * every `up` and `refresh`, and `destroy` only forgets it.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): OAuthProvider {
-    return new OAuthProvider(name, lookupArgs<OAuthProviderArgs>(oauthProviderInputs), { ...opts, id });
-  }
-}
-
-// The outputs every child shares, declared once (parent.ts).
-export interface OAuthProvider extends EitherChildOutputs {}
+export interface OAuthProvider extends OAuthProviderOutputs {}

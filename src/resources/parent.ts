@@ -10,8 +10,9 @@ import { projectId, type Integration } from "../schemas";
 import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
 import { text } from "../schemas/fields";
 import type { Context } from "./context";
-import { generationOf, placeFromParent, type Scope } from "./generation";
-import { registration, type Kind, type Props } from "./kit";
+import { generationOf, moveRules, placeFromParent, type Scope } from "./generation";
+import type { FieldRule } from "./diff";
+import { declaredFields, registration, type Kind, type KindDeclaration, type Props } from "./kit";
 
 /** What both generations' integrations offer a child. */
 interface AnyIntegration {
@@ -58,6 +59,12 @@ export interface ChildOutputs {
 export interface EitherChildOutputs extends ChildOutputs {
   /** The branch, for a NeonAuth integration; undefined for a project-level one. */
   readonly branchId: pulumi.Output<string | undefined>;
+}
+
+/** The outputs of a child of a NeonAuth only: its branch always. */
+export interface NeonAuthChildOutputs extends ChildOutputs {
+  /** The branch, from the NeonAuth. */
+  readonly branchId: pulumi.Output<string>;
 }
 
 /** The output of a child whose requests name the integration's auth provider. */
@@ -200,14 +207,21 @@ function childOptions(
  * (`childInputs`), replaced with its integration (`childOptions`).
  */
 export function childRegistration(
-  kind: Kind,
+  decl: KindDeclaration,
   name: string,
-  schema: z.ZodType,
   args: { integration?: ParentIntegration | undefined },
   opts: pulumi.CustomResourceOptions | undefined,
-  more: Parameters<typeof registration>[5] & { withProvider?: boolean } = {},
 ): ReturnType<typeof registration> {
-  return registration(kind, name, schema, childInputs(args, more.withProvider), childOptions(args, opts), more);
+  return registration(decl, name, childInputs(args, decl.withProvider !== false), childOptions(args, opts));
+}
+
+/**
+ * @internal
+ * A child's diff rules: its place (a new project or branch replaces it), the identity of its
+ * integration, the inputs it declares, and the auth provider its integration gave it.
+ */
+export function childFields(olds: Props, news: Props, inputs: KindDeclaration["inputs"]): FieldRule[] {
+  return [{ name: "projectId", replaces: true }, ...moveRules(olds, news), identityRule(olds), ...declaredFields(inputs, news), { name: "authProvider", replaces: true }];
 }
 
 /**

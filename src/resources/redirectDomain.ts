@@ -5,22 +5,12 @@ import { canonicalOrigin, trustedDomainInput } from "../schemas";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
 import { noteTrustedDomain } from "./oauthServerChecks";
-import { inputRules, lookupArgs, parsedInputs, compact, type Handler, type NaturalKey, type Props } from "./kit";
-import { childId, generationOf, moveRules, placeOf, splitChildId, type Scope } from "./generation";
-import {
-  childPlace,
-  type EitherChildOutputs,
-  type AuthProviderOutput,
-  childRegistration,
-  childAuthProvider,
-  deleteUnlessHidden,
-  despiteIntegration,
-  explainMissingIntegration,
-  generationRules,
-  identityRule,
-  parentOf,
-  type ParentIntegration,
-} from "./parent";
+import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "./kit";
+import { lookupClass } from "./classes";
+import { integrationInput, type InputDeclaration } from "./declaration";
+import type { RedirectDomainArgs, RedirectDomainOutputs } from "./types";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
+import { childPlace, childFields, childRegistration, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
 
 const KIND = "RedirectDomain";
 
@@ -47,30 +37,27 @@ export const redirectDomainInputs = z
     }
   }, despiteIntegration);
 
-export interface RedirectDomainArgs {
-  /**
-   * The AuthIntegration, or the NeonAuth (where Neon calls these "trusted domains"), the domain
-   * belongs to; the domain is created after it and replaced with it.
-   */
-  integration: ParentIntegration;
-  /** An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path. */
-  domain: pulumi.Input<string>;
-  /**
-   * Take over this origin when it is already on the list (made outside this stack) instead of
-   * failing. Default false. The stack then removes it on destroy.
-   */
-  adopt?: pulumi.Input<boolean>;
-}
-
-const fields = (olds: Props, news: Props) =>
-  [
-    { name: "projectId", replaces: true },
-    ...moveRules(olds, news),
-    identityRule(olds),
-    { name: "domain", replaces: true },
-    { name: "authProvider", replaces: true },
-    { name: "adopt" },
-  ] as const;
+const INPUTS = {
+  integration: integrationInput(
+    "either",
+    "The AuthIntegration, or the NeonAuth (where Neon calls these \"trusted domains\"), the domain belongs to; the domain is created after it and replaced with it.",
+  ),
+  domain: {
+    type: "string",
+    doc: "An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path.",
+    outputDoc: "The origin, in canonical form (lower case, default port dropped).",
+    shown: "origin `http(s)://host[:port]`, no path, no trailing slash",
+    required: true,
+    replaces: true,
+  },
+  adopt: {
+    type: "boolean",
+    doc: "Take over this origin when it is already on the list (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.",
+    outputDoc: "Whether an existing origin was (or may be) taken over at creation.",
+    default: "`false`",
+    change: "in place; take over an origin that is already listed",
+  },
+} as const satisfies Record<string, InputDeclaration>;
 
 async function isListed(ctx: Context, s: Scope, origin: string, use?: "beforeCreate"): Promise<boolean> {
   const list = await generationOf(s).calls(ctx, s).domains.list(use);
@@ -82,8 +69,7 @@ const OBJECT: NaturalKey = { fields: ["domain"], what: "one origin", key: (i) =>
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const redirectDomainHandler: Handler = {
-  ...inputRules(KIND, redirectDomainInputs, fields),
-  object: OBJECT,
+  ...inputRules(KIND, redirectDomainInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
   async create(props, ctx) {
     const inputs = parsedInputs(redirectDomainInputs, props);
@@ -129,6 +115,18 @@ export const redirectDomainHandler: Handler = {
   },
 };
 
+/** @internal The kind, declared once (declaration.ts). */
+export const redirectDomainKind: KindDeclaration = {
+  kind: KIND,
+  parent: "either",
+  inputs: INPUTS,
+  id: "`<projectId>/<origin>`, e.g. `p-123/https://app.example.com`; on a `NeonAuth` `<projectId>/<branchId>/<origin>`.",
+  importable: true,
+  schema: redirectDomainInputs,
+  object: OBJECT,
+  handler: redirectDomainHandler,
+};
+
 /**
  * One origin on the redirect-URI whitelist (a "trusted domain" of a NeonAuth). Changing it
  * replaces the entry. Id (for `get` and `importFile`): `<projectId>/<origin>`, e.g.
@@ -139,26 +137,11 @@ export const redirectDomainHandler: Handler = {
  * new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
  * ```
  */
-export class RedirectDomain extends pulumi.dynamic.Resource {
-  /** The origin, in canonical form (lower case, default port dropped). */
-  declare readonly domain: pulumi.Output<string>;
-  /** Whether an existing origin was (or may be) taken over at creation. */
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
-
+export class RedirectDomain extends lookupClass<RedirectDomainArgs>(redirectDomainKind, childRegistration) {
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) noteTrustedDomain(args.integration, args.domain);
-    super(...childRegistration(KIND, name, redirectDomainInputs, args, opts, { object: OBJECT }));
-  }
-
-  /**
-   * Looks up an origin already on the whitelist by its id, `<projectId>/<origin>`
-   * (e.g. `p-123/https://app.example.com`) or `<projectId>/<branchId>/<origin>`, without managing it: the engine reads it on
-   * every `up` and `refresh`, and `destroy` only forgets it.
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): RedirectDomain {
-    return new RedirectDomain(name, lookupArgs<RedirectDomainArgs>(redirectDomainInputs), { ...opts, id });
+    super(name, args, opts);
   }
 }
 
-// The outputs every child shares, declared once (parent.ts).
-export interface RedirectDomain extends EitherChildOutputs, AuthProviderOutput {}
+export interface RedirectDomain extends RedirectDomainOutputs {}

@@ -9,34 +9,14 @@ import { assertNodeVersion } from "../nodeVersion";
 assertNodeVersion("pulumi-neon-auth");
 import { collectSecrets, leaves, redactText, rememberSecrets } from "../client";
 import { isEncodable } from "../schemas/fields";
-import { compact, SECRET_INPUTS, type Handler, type Kind, type NaturalKey, type Props } from "./kit";
-import { integrationHandler } from "./authIntegration";
-import { sdkKeysHandler } from "./authSdkKeys";
-import { ownershipTransferHandler } from "./authOwnershipTransfer";
-import { userHandler } from "./authUser";
-import { oauthClientHandler } from "./oauthClient";
-import { oauthProviderHandler } from "./oauthProvider";
-import { redirectDomainHandler } from "./redirectDomain";
-import { emailServerHandler } from "./emailServer";
-import { neonAuthHandler } from "./neonAuth";
+import { compact, SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
+import { DECLARATIONS } from "./kinds";
 
 import { processContext, type Context } from "./context";
 import { forEngine, reported } from "./host";
 import { forResource } from "./waits";
 
 export { configure } from "./context";
-
-const handlers: Record<Kind, Handler> = {
-  AuthIntegration: integrationHandler,
-  AuthSdkKeys: sdkKeysHandler,
-  AuthOwnershipTransfer: ownershipTransferHandler,
-  AuthUser: userHandler,
-  OAuthClient: oauthClientHandler,
-  OAuthProvider: oauthProviderHandler,
-  RedirectDomain: redirectDomainHandler,
-  EmailServer: emailServerHandler,
-  NeonAuth: neonAuthHandler,
-};
 
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
@@ -50,14 +30,9 @@ export interface Provided {
 
 const guardedHandlers = new WeakMap<Context, Map<Kind, Provided>>();
 
-/** What names a kind's object (kit.ts NaturalKey); needs no settings, unlike the handler's calls. */
-export function naturalKey(kind: Kind): NaturalKey | undefined {
-  return handlers[kind]?.object;
-}
-
 /** The calls of a kind on a context: the process's (from the stack configuration) unless given. */
 export function handler(kind: Kind, ctx?: Context): Provided {
-  const h = handlers[kind];
+  const h = DECLARATIONS[kind]?.handler;
   if (!h) throw new Error(`pulumi-neon-auth has no resource kind ${kind}; is the installed package older than the stack?`);
   // Every call, check included, first needs settings that make sense: so preview already says
   // what is missing, for each resource, without sending anything.

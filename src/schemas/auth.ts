@@ -4,24 +4,7 @@
  * (unknown fields are dropped, missing required fields fail with the field's name).
  */
 import { z } from "zod";
-import {
-  authProvider,
-  branchId,
-  domain,
-  email,
-  databaseName,
-  NEON_DEFAULTS,
-  oauthClientId,
-  oauthClientSecret,
-  roleName,
-  senderName,
-  smtpHost,
-  smtpPassword,
-  smtpUsername,
-  oauthProviderId,
-  projectId,
-  userName,
-} from "./common";
+import { authProvider, branchId, domain, email, databaseName, NEON_DEFAULTS, oauthClientId, oauthClientSecret, roleName, senderName, smtpHost, smtpPassword, smtpUsername, oauthProviderId, projectId, userName } from "./common";
 import { secretField } from "./fields";
 import { port } from "./urls";
 
@@ -130,15 +113,9 @@ export type DeleteDomainsRequest = z.input<typeof deleteDomainsRequest>;
 // ---- email server ---------------------------------------------------------------------------
 
 export const sharedEmailServer = z.strictObject({ type: z.literal("shared") });
-export const standardEmailServer = z.strictObject({
-  type: z.literal("standard"),
-  host: smtpHost,
-  port,
-  username: smtpUsername,
-  password: smtpPassword,
-  sender_email: email,
-  sender_name: senderName,
-});
+/** The SMTP fields, as both generations' requests name them. */
+export const smtpFields = { host: smtpHost, port, username: smtpUsername, password: smtpPassword, sender_email: email, sender_name: senderName };
+export const standardEmailServer = z.strictObject({ type: z.literal("standard"), ...smtpFields });
 export const updateEmailServerRequest = z.discriminatedUnion("type", [sharedEmailServer, standardEmailServer], {
   message: 'must be "shared" or "standard"',
 });

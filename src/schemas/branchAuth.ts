@@ -3,10 +3,10 @@
  * client and the emulator alike. As in auth.ts, requests are strict and responses lenient.
  */
 import { z } from "zod";
-import { credentialsTogether, integration, oauthCredentials, standardEmailServerResponse } from "./auth";
-import { databaseName, email, oneOf, senderName, smtpHost, smtpPassword, smtpUsername, userName } from "./common";
+import { credentialsTogether, integration, oauthCredentials, oauthProvider, smtpFields, standardEmailServerResponse } from "./auth";
+import { databaseName, email, oneOf, senderName, userName } from "./common";
 import { secretField, text, token } from "./fields";
-import { port, trustedDomain, webhookUrl, webhookUrlProblem } from "./urls";
+import { trustedDomain, webhookUrl, webhookUrlProblem } from "./urls";
 
 /** Providers of this generation: `stack` is deprecated here, `mock` is Neon's test provider. */
 export const BRANCH_AUTH_PROVIDERS = ["better_auth", "stack", "mock"] as const;
@@ -69,12 +69,8 @@ export type SetUserRolesRequest = z.input<typeof setUserRolesRequest>;
 
 // ---- OAuth providers ------------------------------------------------------------------------
 
-export const branchOAuthProvider = z.object({
-  id: z.string(),
-  type: z.string(),
-  client_id: z.string().optional(),
-  client_secret: secretField(z.string()).optional(),
-});
+// The branch's provider record has exactly the project-level one's fields: one schema for both.
+export const branchOAuthProvider = oauthProvider;
 export type BranchOAuthProvider = z.infer<typeof branchOAuthProvider>;
 export const branchListOAuthProvidersResponse = z.object({ providers: z.array(branchOAuthProvider) });
 
@@ -92,14 +88,6 @@ export type BranchUpdateOAuthProviderRequest = z.input<typeof branchUpdateOAuthP
 
 // ---- email provider -------------------------------------------------------------------------
 
-const smtpFields = {
-  host: smtpHost,
-  port,
-  username: smtpUsername,
-  password: smtpPassword,
-  sender_email: email,
-  sender_name: senderName,
-};
 export const SMTP_FIELDS = Object.keys(smtpFields) as (keyof typeof smtpFields)[];
 
 /**

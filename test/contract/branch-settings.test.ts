@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { BRANCH_SETTINGS } from "../../src/schemas/endpointsBranch";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
 import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
 import { BRANCH, manualClock, PROJECT, startHarness, type Harness } from "./emulator-helpers";
@@ -79,15 +80,9 @@ describe("email provider", () => {
 describe("email and password, allow-localhost", () => {
   it("reads the defaults and merges a partial update", async () => {
     await enable(h);
-    const defaults = {
-      enabled: true,
-      email_verification_method: "otp",
-      require_email_verification: false,
-      auto_sign_in_after_verification: true,
-      send_verification_email_on_sign_up: false,
-      send_verification_email_on_sign_in: false,
-      disable_sign_up: false,
-    };
+    // Neon's values for a new integration, as the table of settings cites them.
+    const defaults = BRANCH_SETTINGS.find((row) => row.name === "emailAndPassword")!.initial;
+    expect(defaults).toMatchObject({ enabled: true, email_verification_method: "otp", disable_sign_up: false });
     expect((await call(B.getBranchEmailAndPassword, IDS)).json).toEqual(defaults);
     const r = await call(B.updateBranchEmailAndPassword, IDS, { body: { email_verification_method: "link", require_email_verification: true } });
     expect(r.json).toEqual({ ...defaults, email_verification_method: "link", require_email_verification: true });

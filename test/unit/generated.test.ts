@@ -6,8 +6,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "../../scripts/gen/kinds.mts";
 import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "../../scripts/gen/settings.mts";
 import { BRANCH_SETTINGS, WEBHOOK_EVENTS } from "../../src/schemas";
+import { secretKeys } from "../../src/schemas/fields";
+import { computedOf } from "../../src/resources/declaration";
+import { DECLARATIONS } from "../../src/resources/kinds";
 import { AREAS } from "../../src/resources/neonAuthSettings";
 
 const repo = path.resolve(__dirname, "../..");
@@ -41,5 +45,35 @@ describe("generated from the table of settings", () => {
     walk(path.join(repo, "src"));
     // The endpoint entries with the table, and the emulator's webhook rules (a PUT has rules of its own).
     expect(hits.sort()).toEqual(["src/emulator/branch/settings.ts", "src/schemas/endpointsBranch.ts"]);
+  });
+});
+
+describe("generated from the kinds' declarations", () => {
+  const decls = Object.values(DECLARATIONS);
+
+  it("the published Args and output types of every kind are current, and nothing else is in their folder", () => {
+    const want = renderKindTypes(decls);
+    expect(fs.readdirSync(path.join(repo, KIND_TYPES_DIR)).sort()).toEqual(Object.keys(want).sort());
+    for (const [file, text] of Object.entries(want)) expect(read(path.join(KIND_TYPES_DIR, file)), file).toBe(text);
+  });
+
+  it("the README's reference table of every kind is current", () => {
+    const readme = read("README.md");
+    let want = readme;
+    for (const d of decls) want = withKindTable(want, d.kind, renderKindTable(d, secretKeys(d.schema)));
+    expect(readme).toBe(want);
+  });
+
+  it("each declared input is a runtime input, and each runtime input is declared or comes from the integration", () => {
+    const fromIntegration = ["projectId", "branchId", "integration", "authProvider"];
+    for (const d of decls) {
+      const runtime = Object.keys((d.schema as unknown as { shape: object }).shape);
+      const declared = Object.keys(d.inputs);
+      const settings: string[] = d.kind === "NeonAuth" ? BRANCH_SETTINGS.map((row) => row.name) : [];
+      expect(declared.filter((k) => !runtime.includes(k)), d.kind).toEqual([]);
+      const hidden = d.parent === undefined ? [] : fromIntegration;
+      expect(runtime.filter((k) => !declared.includes(k) && !hidden.includes(k) && !settings.includes(k)), d.kind).toEqual([]);
+      expect(computedOf(d).filter((k) => runtime.includes(k)), d.kind).toEqual([]);
+    }
   });
 });

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as resources from "../../src/resources";
 import type { OAuthClientType, OAuthProviderId } from "../../src/resources";
+import { DECLARATIONS } from "../../src/resources/kinds";
 import { PROVIDERS } from "../../src/resources/providers";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../../src/schemas/branchAuth";
 
@@ -30,6 +31,11 @@ describe("the registry of kinds", () => {
       .map((f) => f.replace(/\.ts$/, ""))
       .filter((m) => m !== "index" && m !== "dynamic");
     expect(modules.sort()).toEqual(KINDS);
+  });
+
+  it("has one declaration per kind, under its own name", () => {
+    expect(Object.keys(DECLARATIONS).sort()).toEqual(KINDS);
+    for (const [kind, d] of Object.entries(DECLARATIONS)) expect(d.kind).toBe(kind);
   });
 
   it("names exactly the resource classes the package exports", () => {

@@ -4,9 +4,8 @@
  * replace the client.
  */
 import { describe, expect, it } from "vitest";
-import { secretOutputs } from "../../src/resources/kit";
-import { oauthClientHandler } from "../../src/resources/oauthClient";
-import { createdOAuthClient } from "../../src/schemas/branchAuth";
+import { secretOutputsOf } from "../../src/resources/declaration";
+import { oauthClientHandler, oauthClientKind } from "../../src/resources/oauthClient";
 
 const IN = { authProviderProjectId: "ap-1", createdAt: "2026-11-01T10:00:00Z" };
 const BASE = { projectId: "p-unit", branchId: "br-unit-1", integration: IN, name: "Dashboard", type: "confidential", redirectUris: ["https://app.example.com/cb"] };
@@ -38,7 +37,7 @@ describe("OAuthClient check", () => {
 
 describe("OAuthClient secrets", () => {
   it("keeps the client secret a secret output, from the wire schema's mark", () => {
-    expect(secretOutputs(createdOAuthClient)).toEqual(["clientSecret"]);
+    expect(secretOutputsOf(oauthClientKind)).toEqual(["clientSecret"]);
   });
 });
 

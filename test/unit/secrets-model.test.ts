@@ -8,11 +8,11 @@ import { collectSecrets, forgetSecrets, redactText, rememberSecrets, SECRET_FIEL
 import { authIntegrationInputs } from "../../src/resources/authIntegration";
 import { authUserInputs } from "../../src/resources/authUser";
 import { emailServerInputs } from "../../src/resources/emailServer";
-import { secretOutputs } from "../../src/resources/kit";
+import { secretOutputsOf } from "../../src/resources/declaration";
+import { DECLARATIONS } from "../../src/resources/kinds";
 import { neonAuthInputs } from "../../src/resources/neonAuth";
 import { oauthProviderInputs } from "../../src/resources/oauthProvider";
 import { redirectDomainInputs } from "../../src/resources/redirectDomain";
-import { keySet, transferOwnershipResponse } from "../../src/schemas";
 import { secretKeys } from "../../src/schemas/fields";
 
 describe("one secrets model", () => {
@@ -24,8 +24,20 @@ describe("one secrets model", () => {
   });
 
   it("secret outputs come from the marks on the response fields", () => {
-    expect(secretOutputs(keySet)).toEqual(["pubClientKey", "secretServerKey"]);
-    expect(secretOutputs(transferOwnershipResponse)).toEqual(["url"]);
+    const secret = Object.fromEntries(Object.values(DECLARATIONS).map((d) => [d.kind, secretOutputsOf(d)]));
+    // pubClientKey and secretServerKey from keySet's marks, url from transferOwnershipResponse's,
+    // clientSecret from createdOAuthClient's; envVars holds the keys, so it is declared secret.
+    expect(secret).toEqual({
+      NeonAuth: [],
+      AuthIntegration: ["pubClientKey", "secretServerKey", "envVars"],
+      AuthSdkKeys: ["pubClientKey", "secretServerKey", "envVars"],
+      AuthOwnershipTransfer: ["url"],
+      AuthUser: [],
+      OAuthProvider: [],
+      RedirectDomain: [],
+      EmailServer: [],
+      OAuthClient: ["clientSecret"],
+    });
   });
 
   it("redaction knows every marked body field under its wire and program names", () => {

@@ -2,13 +2,7 @@
  * What the branch-scoped handlers share: the state they keep on a branch record and the lookups
  * (branch, lock, integration).
  */
-import type {
-  BranchAuthProvider,
-  EmailAndPassword,
-  MagicLinkPlugin,
-  OrganizationPlugin,
-  PhoneNumberPlugin,
-} from "../../schemas/branchAuth";
+import type { BranchAuthProvider, EmailAndPassword, MagicLinkPlugin, OrganizationPlugin, PhoneNumberPlugin } from "../../schemas/branchAuth";
 import type { BranchSettingKey } from "../../schemas/endpointsBranch";
 import { projectFromPath } from "../core/access";
 import { HttpError, type ApiContext } from "../core/http";

@@ -1,0 +1,50 @@
+/**
+ * The class of each kind, made from its declaration (declaration.ts). Their types are written out
+ * here, so that the published declaration files name them rather than spell out Pulumi's base
+ * class, whose private members an anonymous class type may not carry.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { registration, type KindDeclaration, type Props } from "./kit";
+
+type Options = pulumi.CustomResourceOptions;
+
+/** A kind's class: `new Kind(name, args, opts)`. */
+export interface KindClass<A> {
+  new (name: string, args: A, opts?: Options): pulumi.dynamic.Resource;
+}
+
+/** A kind's class with `get`, which reads an existing object by id without managing it. */
+export interface LookupClass<A> extends KindClass<A> {
+  /**
+   * Looks up an existing object by its id (each kind's is in the README), without managing it:
+   * the engine reads it on every `up` and `refresh`, and `destroy` only forgets it.
+   */
+  get<T>(this: new (name: string, args: A, opts?: Options) => T, name: string, id: pulumi.Input<pulumi.ID>, opts?: Options): T;
+}
+
+/** How a class turns its Args into what it passes to `super` (a child's: parent.ts `childRegistration`). */
+type Registers = (decl: KindDeclaration, name: string, args: Props, opts: Options | undefined) => ReturnType<typeof registration>;
+
+/** @internal The class of a kind: its constructor registers the resource. */
+export function kindClass<A extends object>(decl: KindDeclaration, registers: Registers = registration): KindClass<A> {
+  return class extends pulumi.dynamic.Resource {
+    constructor(name: string, args: A, opts?: Options) {
+      super(...registers(decl, name, args, opts));
+    }
+  };
+}
+
+/**
+ * @internal
+ * The class of a kind whose objects can be looked up. A lookup's args name every input with no
+ * value: the engine gives a resource only the outputs whose names its args carry.
+ */
+export function lookupClass<A extends object>(decl: KindDeclaration, registers: Registers = registration): LookupClass<A> {
+  return class extends kindClass<A>(decl, registers) {
+    static get<T>(this: new (name: string, args: A, opts?: Options) => T, name: string, id: pulumi.Input<pulumi.ID>, opts?: Options): T {
+      const none = Object.fromEntries(Object.keys((decl.schema as z.ZodObject).shape).map((k) => [k, undefined]));
+      return new this(name, none as A, { ...opts, id });
+    }
+  };
+}

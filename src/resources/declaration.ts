@@ -1,0 +1,149 @@
+/**
+ * A resource kind, declared once: its published inputs and outputs (type, required, default,
+ * what a change does, docs), its id, whether it can be imported, its runtime input rules and its
+ * handler. The class registers from it (kit.ts `registration`), its diff compares the inputs it
+ * declares, the runtime dispatches on it, the import helper asks it, and `npm run gen` writes the
+ * published Args and output types (types/) and the README's reference tables from it
+ * (scripts/gen/kinds.mts; test/unit/generated.test.ts fails when those are stale).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { Context } from "./context";
+import type { FieldsDiff } from "./diff";
+import type { Kind } from "./providers";
+
+export type Props = Record<string, any>;
+
+/** The two API generations, by the class of the integration a child lives in. */
+export type Generation = "AuthIntegration" | "NeonAuth";
+
+/** A value that may differ between the generations (a child's `integration`, `providerId`). */
+export type PerGeneration<T> = T | Readonly<Record<Generation, T>>;
+
+/** One input of a kind, as a program and the README see it. */
+export interface InputDeclaration {
+  /** Its published TypeScript type, as a plain value (the Args wrap it in `pulumi.Input`). */
+  readonly type: PerGeneration<string>;
+  /** What it is, for the Args' TSDoc (the README shows the rule in words: `shown`). */
+  readonly doc: PerGeneration<string>;
+  /** The README's type column, where words say more than the TypeScript. Default: the type. */
+  readonly shown?: string;
+  /** Required always (`true`), or the words that say when (`for \`standard\``). Default: optional. */
+  readonly required?: true | string;
+  /** The README's default column: what applies when it is left out. */
+  readonly default?: string;
+  /** A change replaces the object at Neon; otherwise it is made in place. */
+  readonly replaces?: true;
+  /** A change is made in place, but removing it replaces (the API cannot drop it in place). */
+  readonly replacesWhenRemoved?: true;
+  /** Not compared: a change alone is no update, and is recorded with the next one (a flag for later changes). */
+  readonly compared?: false;
+  /** The README's on-change column, when more than "replaces" or "in place" is to be said. */
+  readonly change?: string;
+  /** Only a child of this generation has it: the other's Args refuse it (`?: never`). */
+  readonly only?: Generation;
+  /** Its output's type, where it differs from the input's (`| undefined` is added unless the rules give a default). */
+  readonly output?: string;
+  /** Its output's doc, where it differs from the input's. */
+  readonly outputDoc?: string;
+  /** A resource object (a child's `integration`), passed as it is: not wrapped in `pulumi.Input`, and no output of its own. */
+  readonly resource?: true;
+}
+
+/** One output a kind computes (its inputs are outputs too, without saying so). */
+export interface OutputDeclaration {
+  readonly type: string;
+  readonly doc: string;
+  /** Kept secret in state and outputs (the wire schemas mark the fields they return). */
+  readonly secret?: true;
+}
+
+/**
+ * What each resource file implements; the runtime dispatches to it by kind. Calls that talk to
+ * the API are given the process's context (context.ts); check and diff need none.
+ */
+export interface Handler {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
+  create(inputs: Props, ctx: Context): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props, ctx: Context): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props, ctx: Context): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props, ctx: Context): Promise<void>;
+}
+
+/**
+ * The object a resource manages, named from its inputs: two resources of one kind with one key
+ * manage one object. It is the resource's id where the id is natural (not a server-made id).
+ */
+export interface NaturalKey {
+  /** The inputs that name it, beside `projectId` and `branchId`. */
+  fields: readonly string[];
+  /** What those inputs name, in words for an error (`one origin`, `the email server`). */
+  what: string;
+  /** From inputs in their canonical form; undefined while they name nothing. */
+  key(inputs: Props): string | undefined;
+  /** False where the service makes the id (an OAuth client's): the key then names, but is no id. */
+  isId?: false;
+}
+
+export interface KindDeclaration {
+  readonly kind: Kind;
+  /**
+   * A child lives in an integration (`integration` input, `ChildOutputs`): of either generation,
+   * or of one. Absent for the integrations themselves.
+   */
+  readonly parent?: "either" | Generation;
+  /** A child whose requests name its integration's auth provider outputs it. Default true. */
+  readonly withProvider?: false;
+  /** Published interfaces its Args and outputs extend (NeonAuth's settings, generated from their own table). */
+  readonly also?: { readonly args: string; readonly outputs: string };
+  /** The inputs a program passes, in the order the Args and the README list them. */
+  readonly inputs: Readonly<Record<string, InputDeclaration>>;
+  /** The outputs the provider computes. */
+  readonly outputs?: Readonly<Record<string, OutputDeclaration>>;
+  /** Published types the inputs and outputs name (`OAuthClientType`), each from its list of values. */
+  readonly types?: Readonly<Record<string, { readonly values: readonly string[]; readonly doc: string }>>;
+  /** Its id, in the README's words. */
+  readonly id: string;
+  /** `true`, or why `importFile` cannot write it (the service cannot show all of it). */
+  readonly importable: true | string;
+  /** The runtime input rules (zod stays out of the published types). */
+  readonly schema: z.ZodType;
+  /** Inputs the runtime keeps that the program does not pass (a child's project, from its integration). */
+  readonly hidden?: readonly string[];
+  /** The object it manages, for the kinds that manage a named one. */
+  readonly object?: NaturalKey;
+  readonly handler: Handler;
+}
+
+const PARENT_TYPE = { AuthIntegration: "ProjectIntegration", NeonAuth: "NeonAuthIntegration" } as const;
+
+/**
+ * A child's `integration` input: the resource it lives in (of either generation, or one), whose
+ * replacement replaces it. A doc per generation gives each generation's Args its own type.
+ */
+export function integrationInput(parent: "either" | Generation, doc: PerGeneration<string>, change = "replaces when the integration is replaced"): InputDeclaration {
+  const type = parent !== "either" ? PARENT_TYPE[parent] : typeof doc === "object" ? PARENT_TYPE : "ParentIntegration";
+  const shown = parent === "either" ? "`AuthIntegration` or `NeonAuth`" : `\`${parent}\``;
+  return { type, resource: true, doc, shown, required: true, change };
+}
+
+/** The secret outputs a kind declares. */
+export function secretOutputsOf(decl: KindDeclaration): string[] {
+  return Object.entries(decl.outputs ?? {}).flatMap(([k, o]) => (o.secret ? [k] : []));
+}
+
+/** The outputs only the provider sets: registered empty, so the engine hands them to the program. */
+export function computedOf(decl: KindDeclaration): string[] {
+  return Object.keys(decl.outputs ?? {}).filter((k) => !(k in decl.inputs));
+}
+
+/** A value for one generation: the same for both unless declared per generation. */
+export function forGeneration<T>(v: PerGeneration<T>, g: Generation): T {
+  return typeof v === "object" && v !== null && "NeonAuth" in (v as object) ? (v as Record<Generation, T>)[g] : (v as T);
+}
+
+/** A union type of string literals, as TypeScript spells it. */
+export function literalUnion(values: readonly string[]): string {
+  return values.map((v) => JSON.stringify(v)).join(" | ");
+}
