@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, neonConfig, requestLog } from "./neon";
+import { API_KEY, clearRequestLog, neonConfig, projectConfig, requestLog } from "./neon";
 
 const P = "p-one-update";
 const B = `br-main-${P}`;
@@ -162,10 +162,7 @@ describe("the in-place input of an AuthIntegration is one update", () => {
       program: path.join(__dirname, "programs", "all-kinds"),
       config: {
         ...neonConfig(em),
-        projectId: { value: P2 },
-        branchId: { value: B2 },
-        clientSecret: { value: "gh-secret-one-update-5d", secret: true },
-        smtpPassword: { value: "smtp-pw-one-update-6e", secret: true },
+        ...projectConfig(P2, B2, { clientSecret: "gh-secret-one-update-5d", smtpPassword: "smtp-pw-one-update-6e" }),
         without: { value: JSON.stringify(["transfer"]) },
       },
     }),

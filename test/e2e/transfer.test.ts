@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY } from "./neon";
+import { neonConfig, projectConfig } from "./neon";
 
 describe("ownership transfer and key rotation", () => {
   let em: EmulatorHandle;
@@ -16,12 +16,7 @@ describe("ownership transfer and key rotation", () => {
     emulator: { seedProjects: ["p-own:br-main-p-own"] },
     stack: (em) => ({
       program: path.join(__dirname, "programs", "transfer"),
-      config: {
-        "neon-auth:apiUrl": { value: em.url },
-        "neon-auth:apiKey": { value: API_KEY, secret: true },
-        projectId: { value: "p-own" },
-        branchId: { value: "br-main-p-own" },
-      },
+      config: { ...neonConfig(em), ...projectConfig("p-own", "br-main-p-own") },
     }),
     ready: (s) => ({ em, e2e } = s),
   });
