@@ -5,10 +5,11 @@
  * converges without read-back and says why, once.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { emulator, neonConfig, outOfBand, snapshot, usersSyncRows } from "./neon";
+import { changesOf, expectNoChanges, useEmulatorStack, type E2eStack, type EmulatorStackOptions } from "./harness";
+import { neonConfig, outOfBand, projectConfig, snapshot, usersSyncRows } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const NOTICE = "cannot read users back from neon_auth.users_sync";
@@ -33,6 +34,22 @@ function diagnostics(out: string): string {
   return at < 0 ? "" : out.slice(at, out.indexOf("\nOutputs:", at) >>> 0);
 }
 
+/**
+ * Both blocks run programs/all-kinds on a project of their own; they differ only in what it
+ * declares (`without` drops parts, `secrets` go to the config) and whether the database answers.
+ */
+function allKinds(
+  P: string,
+  o: { without?: string[]; secrets?: Record<string, string>; databaseReachable?: boolean },
+): Pick<EmulatorStackOptions, "emulator" | "stack"> {
+  const B = `br-main-${P}`;
+  const without: ConfigMap = o.without === undefined ? {} : { without: { value: JSON.stringify(o.without) } };
+  return {
+    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off", databaseReachable: o.databaseReachable },
+    stack: (em) => ({ program: PROGRAM, config: { ...neonConfig(em), ...projectConfig(P, B, o.secrets), ...without } }),
+  };
+}
+
 async function userNames(e2e: E2eStack): Promise<unknown[]> {
   const deployment = (await e2e.stack.exportStack()).deployment as { resources: { type: string; outputs?: { name?: string } }[] };
   return deployment.resources.filter((r) => r.type.endsWith("AuthUser")).map((r) => r.outputs?.name);
@@ -40,21 +57,11 @@ async function userNames(e2e: E2eStack): Promise<unknown[]> {
 
 describe("users read back from users_sync", () => {
   const P = "p-users-sync";
-  const B = "br-main-p-users-sync";
   let em: EmulatorHandle;
   let e2e: E2eStack;
-
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
-    e2e = await stackFor({
-      program: PROGRAM,
-      config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B }, without: { value: JSON.stringify(["keys", "transfer", "oauth", "domain", "email"]) } },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+  useEmulatorStack({
+    ...allKinds(P, { without: ["keys", "transfer", "oauth", "domain", "email"] }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("deleted outside: refresh shows it gone, up recreates it; renamed outside: refresh shows the drift", { timeout: 300_000 }, async () => {
@@ -95,10 +102,7 @@ describe("users read back from users_sync", () => {
     const grace = (await usersSyncRows(em, P)).find((r) => r.email === "grace@example.com")!;
     expect(lookup.outputs.foundUser?.value).toEqual({ id: grace.id, email: "grace@example.com", name: "Grace" });
 
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 3 }); // the looked-up user is read, not counted
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+    await expectNoChanges(e2e.stack, 3); // the looked-up user is read, not counted
     // The database password (in every connection string) is never in the state.
     expect(JSON.stringify(await e2e.stack.exportStack())).not.toMatch(/npg_[0-9a-f]{24}|postgresql:\/\//);
     await e2e.stack.removeConfig("lookupUser");
@@ -107,27 +111,11 @@ describe("users read back from users_sync", () => {
 
 describe("database unreachable", () => {
   const P = "p-users-nodb";
-  const B = "br-main-p-users-nodb";
   let em: EmulatorHandle;
   let e2e: E2eStack;
-
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off", databaseReachable: false });
-    e2e = await stackFor({
-      program: PROGRAM,
-      config: {
-        ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: B },
-        clientSecret: { value: "gh-secret-nodb-1a2b", secret: true },
-        smtpPassword: { value: "smtp-pw-nodb-3c4d", secret: true },
-      },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+  useEmulatorStack({
+    ...allKinds(P, { secrets: { clientSecret: "gh-secret-nodb-1a2b", smtpPassword: "smtp-pw-nodb-3c4d" }, databaseReachable: false }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("the same stack converges without read-back and says why once", { timeout: 300_000 }, async () => {
