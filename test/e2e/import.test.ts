@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
-import { changesOf, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const P = "p-import";
@@ -118,10 +118,7 @@ describe("pulumi import --file with the state from importFile", () => {
           const file = await importFile([{ kind: c.kind, name: "subject", id: c.id }], { apiKey: API_KEY, apiUrl: em.url });
           fs.writeFileSync(path.join(one.dir, "import.json"), JSON.stringify(file));
           expect(one.cli("import", "--file", "import.json", "--yes", "--generate-code=false", "--protect=false")).toContain("1 imported");
-          const preview = await one.stack.preview({ color: "never", expectNoChanges: true });
-          expect(preview.changeSummary).toEqual({ same: 2 });
-          const refresh = await one.stack.refresh({ color: "never", expectNoChanges: true });
-          expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+          await expectNoChanges(one.stack, 2);
           const destroy = await one.stack.destroy({ color: "never" });
           expect(destroy.summary.resourceChanges).toEqual({ delete: 2 });
         } finally {
@@ -212,10 +209,7 @@ describe("pulumi import --file with the state from importFile", () => {
     expect(snap.providers).toEqual([{ id: "github", type: "standard" }]);
     expect(snap.domains).toEqual(["https://app.example.com"]);
 
-    const again = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(again.changeSummary).toEqual({ same: 4 });
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+    await expectNoChanges(e2e.stack, 4);
 
     const exported = cli("stack", "export");
     for (const secret of [GH_SECRET, SMTP_PASSWORD, "console-secret", "console-password"]) expect(exported).not.toContain(secret);

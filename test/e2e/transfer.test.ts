@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, useEmulatorStack, type E2eStack } from "./harness";
 import { neonConfig, projectConfig } from "./neon";
 
 describe("ownership transfer and key rotation", () => {
@@ -48,10 +48,7 @@ describe("ownership transfer and key rotation", () => {
     expect(outputsOf("AuthIntegration")).toMatchObject({ ownedBy: "user", transferStatus: "finished" });
     expect(outputsOf("AuthOwnershipTransfer")).toMatchObject({ ownedBy: "user", transferStatus: "finished" });
 
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(changesOf(preview.changeSummary)).toEqual({});
-    const again = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(again.summary.resourceChanges)).toEqual({});
+    await expectNoChanges(e2e.stack);
   });
 
   it("rotates the SDK keys when rotationTrigger changes", async () => {
