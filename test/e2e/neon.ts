@@ -43,7 +43,10 @@ export function fullSetupConfig(
   };
 }
 
-/** The email server examples/full-setup declares, as the API shows it (never the password). */
+/**
+ * What examples/full-setup declares, as the API shows it (never a secret), for the tests that
+ * check it converged; the domains with `extraDomains` more, sorted as `snapshot` gives them.
+ */
 export const FULL_SETUP_EMAIL = {
   type: "standard",
   host: "smtp.example.com",
@@ -52,6 +55,18 @@ export const FULL_SETUP_EMAIL = {
   sender_email: "auth@example.com",
   sender_name: "Example Auth",
 };
+export const FULL_SETUP_PROVIDERS = [
+  { id: "github", type: "standard" },
+  { id: "google", type: "shared" },
+];
+export const FULL_SETUP_USERS = [
+  { email: "ada@example.com", name: "Ada Lovelace" },
+  { email: "grace@example.com", name: "Grace Hopper" },
+];
+export function fullSetupDomains(extra: number): string[] {
+  const extras = Array.from({ length: extra }, (_, i) => `https://app-${i + 1}.example.com`);
+  return ["http://localhost:3000", "https://app.example.com", "https://staging.example.com", ...extras].sort();
+}
 
 async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {
   const res = await fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${key}`, accept: "application/json" } });
