@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
+import { ALL_KINDS_EMAIL, clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-lost";
@@ -51,15 +51,6 @@ function count(log: string[], route: string): string[] {
   return log.filter((l) => l.startsWith(`${route} `)).map((l) => l.slice(route.length + 1));
 }
 
-const STANDARD_EMAIL = {
-  type: "standard",
-  host: "smtp.example.com",
-  port: 587,
-  username: "apikey",
-  sender_email: "auth@example.com",
-  sender_name: "Example",
-};
-
 describe("lost responses converge without duplicates or orphans", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
@@ -100,7 +91,7 @@ describe("lost responses converge without duplicates or orphans", () => {
       integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
       providers: [{ id: "github", type: "standard" }],
       domains: ["https://app.example.com"],
-      email: STANDARD_EMAIL,
+      email: ALL_KINDS_EMAIL,
       users: [],
     });
     expect(await providerSecret()).toBe(SECRET_1);
@@ -142,7 +133,7 @@ describe("lost responses converge without duplicates or orphans", () => {
       integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
       providers: [{ id: "github", type: "standard" }],
       domains: ["https://www.example.com"],
-      email: { ...STANDARD_EMAIL, port: 2525 },
+      email: { ...ALL_KINDS_EMAIL, port: 2525 },
       users: [],
     });
     expect(await providerSecret()).toBe(SECRET_2);

@@ -68,6 +68,16 @@ export function fullSetupDomains(extra: number): string[] {
   return ["http://localhost:3000", "https://app.example.com", "https://staging.example.com", ...extras].sort();
 }
 
+/** The email server programs/all-kinds declares, as the API shows it: the tests that check it and those that make it in the console. */
+export const ALL_KINDS_EMAIL = {
+  type: "standard",
+  host: "smtp.example.com",
+  port: 587,
+  username: "apikey",
+  sender_email: "auth@example.com",
+  sender_name: "Example",
+};
+
 async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {
   const res = await fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${key}`, accept: "application/json" } });
   if (res.status === 404) return undefined;
