@@ -143,6 +143,30 @@ export function useEmulatorStack(opts: EmulatorStackOptions): void {
 }
 
 /**
+ * One backend for several stacks, as a team's environments share one: the fixture's stack takes
+ * `dir`, the others come from `stack`. Spread into `useEmulatorStack`, the teardown keeps the one
+ * order that works: the other stacks, then the fixture's, then the folder.
+ */
+export function sharedBackend() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-backend-"));
+  const others: E2eStack[] = [];
+  return {
+    dir,
+    async stack(opts: Omit<StackOptions, "backendDir">): Promise<E2eStack> {
+      const s = await stackFor({ ...opts, backendDir: dir });
+      others.push(s);
+      return s;
+    },
+    teardown: {
+      beforeTeardown: async () => {
+        for (const s of others) await s.cleanup();
+      },
+      afterCleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    } satisfies Pick<EmulatorStackOptions, "beforeTeardown" | "afterCleanup">,
+  };
+}
+
+/**
  * The emulator and stack of examples/full-setup on one seeded project at Neon's rate limits, for
  * `useEmulatorStack`; `faults` as in `startEmulator`.
  */

@@ -23,9 +23,12 @@ export function neonConfig(em: EmulatorHandle): ConfigMap {
  * secret in the stack's config).
  */
 export function projectConfig(project: string, branch: string, secrets: Record<string, string> = {}): ConfigMap {
-  const config: ConfigMap = { projectId: { value: project }, branchId: { value: branch } };
-  for (const [key, value] of Object.entries(secrets)) config[key] = { value, secret: true };
-  return config;
+  return { projectId: { value: project }, branchId: { value: branch }, ...secretConfig(secrets) };
+}
+
+/** A program's own secrets, each kept secret in the stack's config (programs whose stack files name the project). */
+export function secretConfig(secrets: Record<string, string>): ConfigMap {
+  return Object.fromEntries(Object.entries(secrets).map(([key, value]) => [key, { value, secret: true }]));
 }
 
 /**
