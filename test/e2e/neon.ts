@@ -81,6 +81,25 @@ export const ALL_KINDS_EMAIL = {
   sender_name: "Example",
 };
 
+/**
+ * What both large stacks of programs/neon-auth-children (neon-auth-children.test.ts and
+ * faults-neon-auth.test.ts) declare alike: a core of settings, 20 domains and 3 users with roles.
+ * Each test adds its own providers and secrets, so that a leak names its test.
+ */
+export const CHILDREN_SETTINGS = {
+  appName: "Acme",
+  allowLocalhost: false,
+  emailAndPassword: { enabled: true, requireEmailVerification: true },
+  organization: { enabled: true },
+  magicLink: { enabled: true, expiresIn: 15 },
+};
+export const CHILDREN_DOMAINS = Array.from({ length: 20 }, (_, i) => `https://app${i}.example.com`);
+export const CHILDREN_USERS = [
+  { name: "alice", email: "alice@example.com", displayName: "Alice", roles: ["admin"] },
+  { name: "bob", email: "bob@example.com", displayName: "Bob", roles: ["user"] },
+  { name: "carol", email: "carol@example.com", displayName: "Carol", roles: ["admin", "user"] },
+];
+
 async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {
   const res = await fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${key}`, accept: "application/json" } });
   if (res.status === 404) return undefined;
