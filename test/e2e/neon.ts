@@ -4,6 +4,7 @@
  */
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { expect } from "vitest";
+import { apiConfig } from "../../scripts/workspace.mts";
 import { startEmulator, type EmulatorHandle } from "../../src/emulator";
 
 export const API_KEY = "e2e-key-4f1d2c9a7b";
@@ -15,7 +16,7 @@ export async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): 
 
 /** Stack config that points a program at the emulator with the e2e key. */
 export function neonConfig(em: EmulatorHandle): ConfigMap {
-  return { "neon-auth:apiUrl": { value: em.url }, "neon-auth:apiKey": { value: API_KEY, secret: true } };
+  return apiConfig(em.url, API_KEY);
 }
 
 /**
