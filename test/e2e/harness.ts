@@ -12,7 +12,7 @@ import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@p
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { emulator, fullSetupConfig } from "./neon";
+import { emulator, fullSetupConfig, neonConfig, projectConfig } from "./neon";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -140,6 +140,27 @@ export function useEmulatorStack(opts: EmulatorStackOptions): void {
       await em?.close();
     }
   });
+}
+
+/**
+ * For `useEmulatorStack`, the set-up of the files whose stack runs one of test/e2e/programs on one
+ * seeded project: the emulator (with `emulator` options) and the stack on the project's default
+ * branch `br-main-<project>`, with its `secrets`; `without` lists the parts all-kinds leaves out.
+ */
+export function programOnProject(
+  program: string,
+  project: string,
+  o: { secrets?: Record<string, string>; without?: string[]; emulator?: EmulatorStackOptions["emulator"] } = {},
+): Pick<EmulatorStackOptions, "emulator" | "stack"> {
+  const branch = `br-main-${project}`;
+  const without: ConfigMap = o.without === undefined ? {} : { without: { value: JSON.stringify(o.without) } };
+  return {
+    emulator: { seedProjects: [`${project}:${branch}`], ...o.emulator },
+    stack: (em) => ({
+      program: path.join(__dirname, "programs", program),
+      config: { ...neonConfig(em), ...projectConfig(project, branch, o.secrets), ...without },
+    }),
+  };
 }
 
 /**

@@ -5,13 +5,11 @@
  * orphan: asserted on the emulator's state and its request log. AuthUser, which the API cannot
  * look up, is found by its address in neon_auth.users_sync (the emulator's real Postgres).
  */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { ALL_KINDS_EMAIL, clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
+import { changesOf, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { ALL_KINDS_EMAIL, clearRequestLog, requestLog, snapshot, usersSyncRows } from "./neon";
 
-const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-lost";
 const B = "br-main-p-lost";
 const SECRET_1 = "gh-secret-lost-1a2b3c";
@@ -62,15 +60,7 @@ describe("lost responses converge without duplicates or orphans", () => {
   }
 
   useEmulatorStack({
-    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" },
-    stack: (em) => ({
-      program: PROGRAM,
-      config: {
-        ...neonConfig(em),
-        ...projectConfig(P, B, { clientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-77" }),
-        without: { value: JSON.stringify(["user"]) },
-      },
-    }),
+    ...programOnProject("all-kinds", P, { secrets: { clientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-77" }, without: ["user"], emulator: { rateLimit: "off" } }),
     ready: (s) => ({ em, e2e } = s),
   });
 

@@ -2,24 +2,15 @@
  * The two-step ownership transfer: Pulumi requests the URL (a secret), a person confirms it
  * (here the emulator's control route), and refresh shows the new owner. Also SDK key rotation.
  */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, useEmulatorStack, type E2eStack } from "./harness";
-import { neonConfig, projectConfig } from "./neon";
+import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
 
 describe("ownership transfer and key rotation", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  useEmulatorStack({
-    emulator: { seedProjects: ["p-own:br-main-p-own"] },
-    stack: (em) => ({
-      program: path.join(__dirname, "programs", "transfer"),
-      config: { ...neonConfig(em), ...projectConfig("p-own", "br-main-p-own") },
-    }),
-    ready: (s) => ({ em, e2e } = s),
-  });
+  useEmulatorStack({ ...programOnProject("transfer", "p-own"), ready: (s) => ({ em, e2e } = s) });
 
   it("requests a transfer URL, and refresh shows the owner once it is confirmed", async () => {
     const up = await e2e.stack.up({ color: "never" });

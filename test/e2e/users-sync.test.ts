@@ -4,14 +4,11 @@
  * user made outside is looked up by its address. With the database unreachable, the same stack
  * converges without read-back and says why, once.
  */
-import * as path from "node:path";
-import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, useEmulatorStack, type E2eStack, type EmulatorStackOptions } from "./harness";
-import { neonConfig, outOfBand, projectConfig, snapshot, usersSyncRows } from "./neon";
+import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { outOfBand, snapshot, usersSyncRows } from "./neon";
 
-const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const NOTICE = "cannot read users back from neon_auth.users_sync";
 
 async function control(em: EmulatorHandle, method: string, p: string, body?: unknown): Promise<number> {
@@ -34,22 +31,6 @@ function diagnostics(out: string): string {
   return at < 0 ? "" : out.slice(at, out.indexOf("\nOutputs:", at) >>> 0);
 }
 
-/**
- * Both blocks run programs/all-kinds on a project of their own; they differ only in what it
- * declares (`without` drops parts, `secrets` go to the config) and whether the database answers.
- */
-function allKinds(
-  P: string,
-  o: { without?: string[]; secrets?: Record<string, string>; databaseReachable?: boolean },
-): Pick<EmulatorStackOptions, "emulator" | "stack"> {
-  const B = `br-main-${P}`;
-  const without: ConfigMap = o.without === undefined ? {} : { without: { value: JSON.stringify(o.without) } };
-  return {
-    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off", databaseReachable: o.databaseReachable },
-    stack: (em) => ({ program: PROGRAM, config: { ...neonConfig(em), ...projectConfig(P, B, o.secrets), ...without } }),
-  };
-}
-
 async function userNames(e2e: E2eStack): Promise<unknown[]> {
   const deployment = (await e2e.stack.exportStack()).deployment as { resources: { type: string; outputs?: { name?: string } }[] };
   return deployment.resources.filter((r) => r.type.endsWith("AuthUser")).map((r) => r.outputs?.name);
@@ -60,7 +41,7 @@ describe("users read back from users_sync", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
   useEmulatorStack({
-    ...allKinds(P, { without: ["keys", "transfer", "oauth", "domain", "email"] }),
+    ...programOnProject("all-kinds", P, { without: ["keys", "transfer", "oauth", "domain", "email"], emulator: { rateLimit: "off" } }),
     ready: (s) => ({ em, e2e } = s),
   });
 
@@ -114,7 +95,10 @@ describe("database unreachable", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
   useEmulatorStack({
-    ...allKinds(P, { secrets: { clientSecret: "gh-secret-nodb-1a2b", smtpPassword: "smtp-pw-nodb-3c4d" }, databaseReachable: false }),
+    ...programOnProject("all-kinds", P, {
+      secrets: { clientSecret: "gh-secret-nodb-1a2b", smtpPassword: "smtp-pw-nodb-3c4d" },
+      emulator: { rateLimit: "off", databaseReachable: false },
+    }),
     ready: (s) => ({ em, e2e } = s),
   });
 
