@@ -47,8 +47,9 @@ async function domainsInState(e2e: E2eStack): Promise<string[]> {
 }
 
 /**
- * Each block's own emulator, with one seeded project at Neon's rate limits, and a stack chaining
- * an integration and `n` domains in it; faults, where a block sets them, are off at teardown.
+ * The blocks differ only in their project, how many domains, the integration's kind and the
+ * batching: each gets its own emulator (one seeded project at Neon's rate limits) and a stack
+ * chaining the integration and `n` domains in it. Faults, where a block sets them, are off at teardown.
  */
 function chainOfDomains(
   P: string,

@@ -143,9 +143,10 @@ export function useEmulatorStack(opts: EmulatorStackOptions): void {
 }
 
 /**
- * For `useEmulatorStack`, the set-up of the files whose stack runs one of test/e2e/programs on one
- * seeded project: the emulator (with `emulator` options) and the stack on the project's default
- * branch `br-main-<project>`, with its `secrets`; `without` lists the parts all-kinds leaves out.
+ * For `useEmulatorStack`: the files whose stack runs one of test/e2e/programs on one seeded project
+ * differ only in the program, the project, its secrets and the emulator's options, so the seed,
+ * the program's folder and the config are written here once. The stack is on the project's
+ * default branch (`br-main-<project>`); `without` lists the parts all-kinds leaves out.
  */
 export function programOnProject(
   program: string,

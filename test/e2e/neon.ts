@@ -72,7 +72,10 @@ export function fullSetupDomains(extra: number): string[] {
   return ["http://localhost:3000", "https://app.example.com", "https://staging.example.com", ...extras].sort();
 }
 
-/** The email server programs/all-kinds declares, as the API shows it: the tests that check it and those that make it in the console. */
+/**
+ * The email server programs/all-kinds declares, as the API shows it: one copy, so that the tests
+ * that check it and those that make the same one in the console cannot drift from the program.
+ */
 export const ALL_KINDS_EMAIL = {
   type: "standard",
   host: "smtp.example.com",
