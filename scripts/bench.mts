@@ -34,7 +34,7 @@ import { fleetBranch, fleetProject, fleetReport, fleetRows } from "./bench/fleet
 import { report, type OpRow, type Result } from "./bench/report.mts";
 import { stateFigures } from "./bench/state.mts";
 import { engineTimes, log, median, MemorySampler, newStack, removeStack, round, timedOp, type OpResult } from "./bench/stacks.mts";
-import { copyProgram, prepareWorkspace, repo } from "./workspace.mts";
+import { apiConfig, copyProgram, prepareWorkspace, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
 const { SERVICE_RATE_LIMIT } = require("../dist/schemas/limits.js") as typeof import("../src/schemas/limits.ts");
@@ -136,8 +136,7 @@ async function main(): Promise<void> {
       for (const generation of generations) {
         await resetEmulator(em);
         const config = {
-          "neon-auth:apiUrl": { value: em.url },
-          "neon-auth:apiKey": { value: KEY, secret: true },
+          ...apiConfig(em.url, KEY),
           generation: { value: generation },
           count: { value: String(n) },
           projectId: { value: PROJECT },

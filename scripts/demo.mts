@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
+import { apiConfig, copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
 const { LocalWorkspace } = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation/index.js");
@@ -55,8 +55,7 @@ fs.mkdirSync(backend);
 const envVars = pulumiEnv(backend, "demo-passphrase");
 const stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: dir }, { envVars });
 await stack.setAllConfig({
-  "neon-auth:apiUrl": { value: emulator.url },
-  "neon-auth:apiKey": { value: API_KEY, secret: true },
+  ...apiConfig(emulator.url, API_KEY),
   projectId: { value: projectId },
   branchId: { value: branchId },
   smtpPassword: { value: "demo-smtp-password", secret: true },

@@ -16,7 +16,7 @@
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
+import { apiConfig, copyProgram, prepareWorkspace, pulumiEnv, repo } from "./workspace.mts";
 
 const require = createRequire(import.meta.url);
 
@@ -122,8 +122,7 @@ const backendDir = fs.mkdtempSync(path.join(workspace, "programs", "soak-state-"
 const env = pulumiEnv(backendDir, "soak-passphrase");
 const stack = await LocalWorkspace.createOrSelectStack({ stackName: "soak", workDir: dir }, { envVars: env });
 await stack.setAllConfig({
-  "neon-auth:apiUrl": { value: em.url },
-  "neon-auth:apiKey": { value: KEY, secret: true },
+  ...apiConfig(em.url, KEY),
   projectId: { value: PROJECT },
   branchId: { value: BRANCH },
   smtpPassword: { value: "soak-smtp-pw", secret: true },

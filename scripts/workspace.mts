@@ -145,3 +145,11 @@ export function pulumiEnv(backendDir: string, passphrase: string): Record<string
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };
 }
+
+/**
+ * The stack config that points a program at an emulator with its key: the two setting names the
+ * tests, the demo and the benchmarks all set, written once.
+ */
+export function apiConfig(apiUrl: string, apiKey: string): Record<string, { value: string; secret?: boolean }> {
+  return { "neon-auth:apiUrl": { value: apiUrl }, "neon-auth:apiKey": { value: apiKey, secret: true } };
+}

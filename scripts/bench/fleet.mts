@@ -9,6 +9,7 @@
 import * as os from "node:os";
 import { performance } from "node:perf_hooks";
 import type { EmulatorHandle } from "../../src/emulator/index.ts";
+import { apiConfig } from "../workspace.mts";
 import { clearCounters, resetEmulator, stats, timeline } from "./emulator.mts";
 import { fmt, markdownTable } from "./report.mts";
 import { log, newStack, removeStack, round, timedOp, type BenchStack, type OpResult } from "./stacks.mts";
@@ -61,8 +62,7 @@ export async function fleetRows(setup: FleetSetup, ks: number[], n: number): Pro
       for (let i = 0; i < k; i++) {
         stacks.push(
           await newStack(setup.backendDir, setup.passphrase, setup.dir, `fleet-${k}-${i}`, {
-            "neon-auth:apiUrl": { value: setup.em.url },
-            "neon-auth:apiKey": { value: setup.key, secret: true },
+            ...apiConfig(setup.em.url, setup.key),
             generation: { value: "branch" },
             count: { value: String(n) },
             projectId: { value: fleetProject(i) },

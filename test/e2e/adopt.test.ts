@@ -2,11 +2,10 @@
  * Objects made outside the stack: the error names the way out (`adopt: true`), and with it the
  * stack takes them over, sets what it declares, and later deletes them like its own.
  */
-import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
+import { expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { outOfBand, requestLog, snapshot } from "./neon";
 
 const P = "p-adopt";
 const BRANCH = "br-main-p-adopt";
@@ -16,15 +15,7 @@ describe("adopting objects that already exist", () => {
   let e2e: E2eStack;
 
   useEmulatorStack({
-    emulator: { seedProjects: [`${P}:${BRANCH}`] },
-    stack: (em) => ({
-      program: path.join(__dirname, "programs", "all-kinds"),
-      config: {
-        ...neonConfig(em),
-        ...projectConfig(P, BRANCH, { clientSecret: "gh-secret-declared-77" }),
-        without: { value: JSON.stringify(["keys", "transfer", "user", "email"]) },
-      },
-    }),
+    ...programOnProject("all-kinds", P, { secrets: { clientSecret: "gh-secret-declared-77" }, without: ["keys", "transfer", "user", "email"] }),
     ready: (s) => ({ em, e2e } = s),
   });
 
@@ -76,10 +67,7 @@ describe("adopting objects that already exist", () => {
     // Only the console's: the stack read the integration first, so it never asked to create one.
     expect(creates.map((r) => r.status)).toEqual([201]);
 
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(changesOf(preview.changeSummary)).toEqual({});
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+    await expectNoChanges(e2e.stack);
   });
 
   it("destroys what it adopted", async () => {

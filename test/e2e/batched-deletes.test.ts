@@ -6,10 +6,10 @@
  */
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
-import { expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, neonConfig, requestLog, snapshot } from "./neon";
+import { expectNoChanges, useEmulatorStack, type E2eStack, type EmulatorStackOptions } from "./harness";
+import { API_KEY, clearRequestLog, neonConfig, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "many-resources");
 const DELETE_DOMAINS = "/projects/{project_id}/auth/domains";
@@ -46,6 +46,30 @@ async function domainsInState(e2e: E2eStack): Promise<string[]> {
     .sort();
 }
 
+/**
+ * The blocks differ only in their project, how many domains, the integration's kind and the
+ * batching: each gets its own emulator (one seeded project at Neon's rate limits) and a stack
+ * chaining the integration and `n` domains in it. Faults, where a block sets them, are off at teardown.
+ */
+function chainOfDomains(
+  P: string,
+  B: string,
+  n: number,
+  o: { kind?: "NeonAuth"; env?: Record<string, string> } = {},
+): Pick<EmulatorStackOptions, "emulator" | "stack" | "beforeTeardown"> {
+  return {
+    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "spec" },
+    stack: (em) => ({ program: PROGRAM, config: { ...neonConfig(em), cases: { value: cases(P, B, n, o.kind) }, chain: { value: "true" } }, env: o.env }),
+    beforeTeardown: ({ em }) => em.faults.set(parseFaultSpec("")),
+  };
+}
+
+/**
+ * The engine starts deletes one state write apart (10–20 ms here, more on a busy machine): a 2 s
+ * pause lets every batch fill to its bound of 50, so a count of requests does not hang on timing.
+ */
+const FULL_BATCHES = { PULUMI_NEON_AUTH_BATCH: JSON.stringify({ quietMs: 2000, maxWaitMs: 60_000 }) };
+
 describe("batched domain deletes", () => {
   describe("a destroy of 100 domains", () => {
     const P = "p-batch";
@@ -53,22 +77,7 @@ describe("batched domain deletes", () => {
     const N = 100;
     let em: EmulatorHandle;
     let e2e: E2eStack;
-
-    beforeAll(async () => {
-      em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "spec" });
-      // The engine starts deletes one state write apart (10–20 ms here, more on a busy machine): a
-      // 2 s pause lets every batch fill to its bound of 50, so the count does not hang on timing.
-      e2e = await stackFor({
-        program: PROGRAM,
-        config: { ...neonConfig(em), cases: { value: cases(P, B, N) }, chain: { value: "true" } },
-        env: { PULUMI_NEON_AUTH_BATCH: JSON.stringify({ quietMs: 2000, maxWaitMs: 60_000 }) },
-      });
-    });
-
-    afterAll(async () => {
-      await e2e?.cleanup();
-      await em?.close();
-    });
+    useEmulatorStack({ ...chainOfDomains(P, B, N, { env: FULL_BATCHES }), ready: (s) => ({ em, e2e } = s) });
 
     it("sends 2 DELETE requests of 50 domains", { timeout: 600_000 }, async () => {
       const up = await e2e.stack.up({ color: "never" });
@@ -94,20 +103,7 @@ describe("batched domain deletes", () => {
     const N = 100;
     let em: EmulatorHandle;
     let e2e: E2eStack;
-
-    beforeAll(async () => {
-      em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "spec" });
-      e2e = await stackFor({
-        program: PROGRAM,
-        config: { ...neonConfig(em), cases: { value: cases(P, B, N, "NeonAuth") }, chain: { value: "true" } },
-        env: { PULUMI_NEON_AUTH_BATCH: JSON.stringify({ quietMs: 2000, maxWaitMs: 60_000 }) },
-      });
-    });
-
-    afterAll(async () => {
-      await e2e?.cleanup();
-      await em?.close();
-    });
+    useEmulatorStack({ ...chainOfDomains(P, B, N, { kind: "NeonAuth", env: FULL_BATCHES }), ready: (s) => ({ em, e2e } = s) });
 
     it("sends 2 DELETE requests of 50 domains to the branch", { timeout: 600_000 }, async () => {
       const up = await e2e.stack.up({ color: "never" });
@@ -134,17 +130,7 @@ describe("batched domain deletes", () => {
     const N = 40;
     let em: EmulatorHandle;
     let e2e: E2eStack;
-
-    beforeAll(async () => {
-      em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "spec" });
-      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), cases: { value: cases(P, B, N) }, chain: { value: "true" } } });
-    });
-
-    afterAll(async () => {
-      em?.faults.set(parseFaultSpec(""));
-      await e2e?.cleanup();
-      await em?.close();
-    });
+    useEmulatorStack({ ...chainOfDomains(P, B, N), ready: (s) => ({ em, e2e } = s) });
 
     it("a batched destroy under random faults leaves nothing", { timeout: 600_000 }, async () => {
       const up = await e2e.stack.up({ color: "never" });

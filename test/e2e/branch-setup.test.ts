@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
-import { branchSnapshot, clearRequestLog, neonConfig, requestLog } from "./neon";
+import { branchSnapshot, clearRequestLog, neonConfig, projectConfig, requestLog } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/branch-setup");
 const P = "p-branch-setup";
@@ -28,10 +28,7 @@ describe("examples/branch-setup: Neon Auth on a branch with every child", () => 
       program: PROGRAM,
       config: {
         ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: B },
-        microsoftClientSecret: { value: "ms-secret-branch-setup-61d2", secret: true },
-        smtpPassword: { value: "smtp-pw-branch-setup-0b7e", secret: true },
+        ...projectConfig(P, B, { microsoftClientSecret: "ms-secret-branch-setup-61d2", smtpPassword: "smtp-pw-branch-setup-0b7e" }),
         domains: { value: JSON.stringify(DOMAINS) },
         users: { value: JSON.stringify(USERS) },
       },

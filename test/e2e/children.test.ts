@@ -10,7 +10,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, emulator, outOfBand, requestLog, snapshot } from "./neon";
+import { ALL_KINDS_EMAIL, API_KEY, clearRequestLog, emulator, outOfBand, requestLog, snapshot } from "./neon";
 
 const P = "p-children";
 const B = "br-main-p-children";
@@ -35,14 +35,7 @@ describe("children follow their integration", () => {
       integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
       providers: [{ id: "github", type: "standard" }],
       domains: ["http://localhost:3000", "https://app.example.com", "https://staging.example.com"],
-      email: {
-        type: "standard",
-        host: "smtp.example.com",
-        port: 587,
-        username: "apikey",
-        sender_email: "auth@example.com",
-        sender_name: "Example",
-      },
+      email: ALL_KINDS_EMAIL,
       users: [{ email: "ada@example.com", name: "Ada" }],
     });
   }

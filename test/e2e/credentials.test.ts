@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, programOnProject, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, outOfBand, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
@@ -226,18 +226,10 @@ describe("a refused key names where it came from", () => {
   let e2e: E2eStack;
 
   useEmulatorStack({
-    emulator: { seedProjects: [`${R}:br-main-${R}`], rateLimit: "off" },
-    stack: (em) => ({
-      program: PROGRAM,
-      config: {
-        "neon-auth:apiUrl": { value: em.url },
-        "neon-auth:apiKey": { value: API_KEY, secret: true },
-        projectId: { value: R },
-        branchId: { value: `br-main-${R}` },
-        without: { value: JSON.stringify(["keys", "transfer", "user", "oauth", "email"]) },
-        clientSecret: { value: "gh-secret-refused-5c", secret: true },
-        smtpPassword: { value: "smtp-pw-refused-6d", secret: true },
-      },
+    ...programOnProject("all-kinds", R, {
+      secrets: { clientSecret: "gh-secret-refused-5c", smtpPassword: "smtp-pw-refused-6d" },
+      without: ["keys", "transfer", "user", "oauth", "email"],
+      emulator: { rateLimit: "off" },
     }),
     ready: (s) => ({ em, e2e } = s),
   });

@@ -9,39 +9,30 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, failureCollector, useEmulatorStack, type E2eStack } from "./harness";
-import { branchUserRows, faultsInjected, neonConfig } from "./neon";
+import { CHILDREN_DOMAINS, CHILDREN_SETTINGS, CHILDREN_USERS, branchUserRows, faultsInjected, neonConfig } from "./neon";
 
 const P = "p-faults-na";
 const B = `br-main-${P}`;
 const FAULTS = "error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300";
-const DOMAINS = Array.from({ length: 20 }, (_, i) => `https://app${i}.example.com`);
 const SMTP = { host: "smtp.example.com", port: 587, username: "mailer", password: "smtp-pw-faults-na-4d2e", senderEmail: "auth@example.com", senderName: "Acme" };
 const ARGS = {
   projectId: P,
   branchId: B,
   settings: {
-    appName: "Acme",
-    allowLocalhost: false,
-    emailAndPassword: { enabled: true, requireEmailVerification: true },
-    organization: { enabled: true },
-    magicLink: { enabled: true, expiresIn: 15 },
+    ...CHILDREN_SETTINGS,
     webhooks: { enabled: true, webhookUrl: "https://hooks.example.com/faults-na-61c0", enabledEvents: ["user.created"] },
   },
-  domains: DOMAINS,
+  domains: CHILDREN_DOMAINS,
   oauth: [
     { name: "google", providerId: "google" },
     { name: "ms", providerId: "microsoft", clientId: "ms-client", clientSecret: "ms-secret-faults-na-9b1f", microsoftTenantId: "tenant-a" },
     { name: "github", providerId: "github", clientId: "gh-client", clientSecret: "gh-secret-faults-na-2a7c" },
   ],
-  users: [
-    { name: "alice", email: "alice@example.com", displayName: "Alice", roles: ["admin"] },
-    { name: "bob", email: "bob@example.com", displayName: "Bob", roles: ["user"] },
-    { name: "carol", email: "carol@example.com", displayName: "Carol", roles: ["admin", "user"] },
-  ],
+  users: CHILDREN_USERS,
   smtp: SMTP,
 };
 // stack + NeonAuth + domains + providers + users + email server
-const TOTAL = 1 + 1 + DOMAINS.length + ARGS.oauth.length + ARGS.users.length + 1;
+const TOTAL = 1 + 1 + CHILDREN_DOMAINS.length + ARGS.oauth.length + ARGS.users.length + 1;
 
 describe("a NeonAuth stack with every kind of child under random faults", () => {
   let em: EmulatorHandle;
@@ -82,7 +73,7 @@ describe("a NeonAuth stack with every kind of child under random faults", () => 
       magic_link: expect.objectContaining({ enabled: true, expires_in: 15 }),
       webhooks: expect.objectContaining({ enabled: true, webhook_url: "https://hooks.example.com/faults-na-61c0", enabled_events: ["user.created"] }),
     });
-    expect([...a.domains].sort()).toEqual([...DOMAINS].sort());
+    expect([...a.domains].sort()).toEqual([...CHILDREN_DOMAINS].sort());
     expect([...a.oauth_providers].sort((x: any, y: any) => x.id.localeCompare(y.id))).toEqual([
       { id: "github", type: "standard", client_id: "gh-client", client_secret: "gh-secret-faults-na-2a7c" },
       { id: "google", type: "shared" },

@@ -10,19 +10,12 @@
 import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, failureCollector, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
-import { FULL_SETUP_EMAIL, faultsInjected, snapshot, usersSyncRows } from "./neon";
+import { FULL_SETUP_EMAIL, FULL_SETUP_PROVIDERS, FULL_SETUP_USERS, faultsInjected, fullSetupDomains, snapshot, usersSyncRows } from "./neon";
 
 const PROJECT = "p-faults";
 const BRANCH = "br-main-p-faults";
 const EXTRA = 20;
 const FAULTS = "error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300";
-
-const DECLARED_DOMAINS = [
-  "http://localhost:3000",
-  "https://app.example.com",
-  "https://staging.example.com",
-  ...Array.from({ length: EXTRA }, (_, i) => `https://app-${i + 1}.example.com`),
-].sort();
 
 describe("full setup under random faults", () => {
   let em: EmulatorHandle;
@@ -63,16 +56,10 @@ describe("full setup under random faults", () => {
     ]);
     expect(await calm(() => snapshot(em, PROJECT))).toEqual({
       integrations: [{ auth_provider: "stack", branch_id: BRANCH, owned_by: "neon" }],
-      providers: [
-        { id: "github", type: "standard" },
-        { id: "google", type: "shared" },
-      ],
-      domains: DECLARED_DOMAINS,
+      providers: FULL_SETUP_PROVIDERS,
+      domains: fullSetupDomains(EXTRA),
       email: FULL_SETUP_EMAIL,
-      users: [
-        { email: "ada@example.com", name: "Ada Lovelace" },
-        { email: "grace@example.com", name: "Grace Hopper" },
-      ],
+      users: FULL_SETUP_USERS,
     });
     expect(faultsInjected(em)).toBeGreaterThan(0);
     await expectNoChanges(e2e.stack, TOTAL);

@@ -12,7 +12,7 @@ import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@p
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { emulator, fullSetupConfig } from "./neon";
+import { emulator, fullSetupConfig, neonConfig, projectConfig } from "./neon";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -140,6 +140,52 @@ export function useEmulatorStack(opts: EmulatorStackOptions): void {
       await em?.close();
     }
   });
+}
+
+/**
+ * For `useEmulatorStack`: the files whose stack runs one of test/e2e/programs on one seeded project
+ * differ only in the program, the project, its secrets and the emulator's options, so the seed,
+ * the program's folder and the config are written here once. The stack is on the project's
+ * default branch (`br-main-<project>`); `without` lists the parts all-kinds leaves out.
+ */
+export function programOnProject(
+  program: string,
+  project: string,
+  o: { secrets?: Record<string, string>; without?: string[]; emulator?: EmulatorStackOptions["emulator"] } = {},
+): Pick<EmulatorStackOptions, "emulator" | "stack"> {
+  const branch = `br-main-${project}`;
+  const without: ConfigMap = o.without === undefined ? {} : { without: { value: JSON.stringify(o.without) } };
+  return {
+    emulator: { seedProjects: [`${project}:${branch}`], ...o.emulator },
+    stack: (em) => ({
+      program: path.join(__dirname, "programs", program),
+      config: { ...neonConfig(em), ...projectConfig(project, branch, o.secrets), ...without },
+    }),
+  };
+}
+
+/**
+ * One backend for several stacks, as a team's environments share one: the fixture's stack takes
+ * `dir`, the others come from `stack`. Spread into `useEmulatorStack`, the teardown keeps the one
+ * order that works: the other stacks, then the fixture's, then the folder.
+ */
+export function sharedBackend() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-backend-"));
+  const others: E2eStack[] = [];
+  return {
+    dir,
+    async stack(opts: Omit<StackOptions, "backendDir">): Promise<E2eStack> {
+      const s = await stackFor({ ...opts, backendDir: dir });
+      others.push(s);
+      return s;
+    },
+    teardown: {
+      beforeTeardown: async () => {
+        for (const s of others) await s.cleanup();
+      },
+      afterCleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    } satisfies Pick<EmulatorStackOptions, "beforeTeardown" | "afterCleanup">,
+  };
 }
 
 /**

@@ -9,8 +9,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
-import { changesOf, stackFor, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
+import { expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { ALL_KINDS_EMAIL, API_KEY, clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const P = "p-import";
 const BRANCH = "br-main-p-import";
@@ -42,15 +42,7 @@ describe("pulumi import --file with the state from importFile", () => {
           client_secret: "console-secret",
         }),
         await outOfBand(em, "POST", `/projects/${P}/auth/domains`, { domain: "https://app.example.com", auth_provider: "stack" }),
-        await outOfBand(em, "PATCH", `/projects/${P}/auth/email_server`, {
-          type: "standard",
-          host: "smtp.example.com",
-          port: 587,
-          username: "apikey",
-          password: "console-password",
-          sender_email: "auth@example.com",
-          sender_name: "Example",
-        }),
+        await outOfBand(em, "PATCH", `/projects/${P}/auth/email_server`, { ...ALL_KINDS_EMAIL, password: "console-password" }),
       ];
       expect(made).toEqual([201, 200, 201, 200]);
     },
@@ -118,10 +110,7 @@ describe("pulumi import --file with the state from importFile", () => {
           const file = await importFile([{ kind: c.kind, name: "subject", id: c.id }], { apiKey: API_KEY, apiUrl: em.url });
           fs.writeFileSync(path.join(one.dir, "import.json"), JSON.stringify(file));
           expect(one.cli("import", "--file", "import.json", "--yes", "--generate-code=false", "--protect=false")).toContain("1 imported");
-          const preview = await one.stack.preview({ color: "never", expectNoChanges: true });
-          expect(preview.changeSummary).toEqual({ same: 2 });
-          const refresh = await one.stack.refresh({ color: "never", expectNoChanges: true });
-          expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+          await expectNoChanges(one.stack, 2);
           const destroy = await one.stack.destroy({ color: "never" });
           expect(destroy.summary.resourceChanges).toEqual({ delete: 2 });
         } finally {
@@ -212,10 +201,7 @@ describe("pulumi import --file with the state from importFile", () => {
     expect(snap.providers).toEqual([{ id: "github", type: "standard" }]);
     expect(snap.domains).toEqual(["https://app.example.com"]);
 
-    const again = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(again.changeSummary).toEqual({ same: 4 });
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+    await expectNoChanges(e2e.stack, 4);
 
     const exported = cli("stack", "export");
     for (const secret of [GH_SECRET, SMTP_PASSWORD, "console-secret", "console-password"]) expect(exported).not.toContain(secret);

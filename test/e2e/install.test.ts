@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { dependencyWorkspace, installPackage } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, useEmulatorStack } from "./harness";
+import { expectNoChanges, stackFor, useEmulatorStack } from "./harness";
 import { neonConfig, snapshot } from "./neon";
 
 const FLAVOURS = ["ts", "cjs", "esm"] as const;
@@ -99,10 +99,7 @@ describe("installing the packed package into new programs", () => {
         ["pulumi-nodejs:dynamic/neon-auth:RedirectDomain", "pulumi-neon-auth/dist/resources/providers/RedirectDomain.js"],
       ]);
 
-      const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-      expect(preview.changeSummary).toEqual({ same: 3 });
-      const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-      expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+      await expectNoChanges(e2e.stack, 3);
 
       const destroy = await e2e.stack.destroy({ color: "never" });
       expect(destroy.summary.resourceChanges).toEqual({ delete: 3 });

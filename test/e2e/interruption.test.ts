@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { pendingImportFile } from "../../src/resources/importFile";
 import { changesOf, fullSetup, killTree, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, requestLog, snapshot } from "./neon";
+import { API_KEY, FULL_SETUP_PROVIDERS, FULL_SETUP_USERS, fullSetupDomains, requestLog, snapshot } from "./neon";
 
 const PROJECT = "p-interrupt";
 const BRANCH = "br-main-p-interrupt";
@@ -99,23 +99,10 @@ describe("an up killed half-way recovers as documented", () => {
     expect(created).toBeGreaterThan(0);
 
     const snap = await snapshot(em, PROJECT);
-    expect(snap.domains).toEqual(
-      [
-        "http://localhost:3000",
-        "https://app.example.com",
-        "https://staging.example.com",
-        ...Array.from({ length: EXTRA }, (_, i) => `https://app-${i + 1}.example.com`),
-      ].sort(),
-    );
+    expect(snap.domains).toEqual(fullSetupDomains(EXTRA));
     expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: BRANCH, owned_by: "neon" }]);
-    expect(snap.providers).toEqual([
-      { id: "github", type: "standard" },
-      { id: "google", type: "shared" },
-    ]);
-    expect(snap.users).toEqual([
-      { email: "ada@example.com", name: "Ada Lovelace" },
-      { email: "grace@example.com", name: "Grace Hopper" },
-    ]);
+    expect(snap.providers).toEqual(FULL_SETUP_PROVIDERS);
+    expect(snap.users).toEqual(FULL_SETUP_USERS);
     expect(snap.email).toMatchObject({ type: "standard", host: "smtp.example.com", port: 587 });
 
     const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });

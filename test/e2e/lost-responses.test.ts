@@ -5,13 +5,11 @@
  * orphan: asserted on the emulator's state and its request log. AuthUser, which the API cannot
  * look up, is found by its address in neon_auth.users_sync (the emulator's real Postgres).
  */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
+import { changesOf, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { ALL_KINDS_EMAIL, clearRequestLog, requestLog, snapshot, usersSyncRows } from "./neon";
 
-const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-lost";
 const B = "br-main-p-lost";
 const SECRET_1 = "gh-secret-lost-1a2b3c";
@@ -51,15 +49,6 @@ function count(log: string[], route: string): string[] {
   return log.filter((l) => l.startsWith(`${route} `)).map((l) => l.slice(route.length + 1));
 }
 
-const STANDARD_EMAIL = {
-  type: "standard",
-  host: "smtp.example.com",
-  port: 587,
-  username: "apikey",
-  sender_email: "auth@example.com",
-  sender_name: "Example",
-};
-
 describe("lost responses converge without duplicates or orphans", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
@@ -71,15 +60,7 @@ describe("lost responses converge without duplicates or orphans", () => {
   }
 
   useEmulatorStack({
-    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" },
-    stack: (em) => ({
-      program: PROGRAM,
-      config: {
-        ...neonConfig(em),
-        ...projectConfig(P, B, { clientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-77" }),
-        without: { value: JSON.stringify(["user"]) },
-      },
-    }),
+    ...programOnProject("all-kinds", P, { secrets: { clientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-77" }, without: ["user"], emulator: { rateLimit: "off" } }),
     ready: (s) => ({ em, e2e } = s),
   });
 
@@ -100,7 +81,7 @@ describe("lost responses converge without duplicates or orphans", () => {
       integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
       providers: [{ id: "github", type: "standard" }],
       domains: ["https://app.example.com"],
-      email: STANDARD_EMAIL,
+      email: ALL_KINDS_EMAIL,
       users: [],
     });
     expect(await providerSecret()).toBe(SECRET_1);
@@ -142,7 +123,7 @@ describe("lost responses converge without duplicates or orphans", () => {
       integrations: [{ auth_provider: "stack", branch_id: B, owned_by: "neon" }],
       providers: [{ id: "github", type: "standard" }],
       domains: ["https://www.example.com"],
-      email: { ...STANDARD_EMAIL, port: 2525 },
+      email: { ...ALL_KINDS_EMAIL, port: 2525 },
       users: [],
     });
     expect(await providerSecret()).toBe(SECRET_2);

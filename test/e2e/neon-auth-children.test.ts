@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/resources/importFile";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
+import { API_KEY, CHILDREN_DOMAINS, CHILDREN_SETTINGS, CHILDREN_USERS, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-nac";
@@ -20,33 +20,23 @@ const auth = (b: string) => `/projects/${P}/branches/${b}/auth`;
 const MS_SECRET = ["ms-secret-1-8d2f", "ms-secret-2-5a9c"];
 const SMTP_PW = ["smtp-pw-1-3e7b", "smtp-pw-2-6f1d", "smtp-pw-3-0c4a"];
 
-const DOMAINS = Array.from({ length: 20 }, (_, i) => `https://app${i}.example.com`);
-const USERS = [
-  { name: "alice", email: "alice@example.com", displayName: "Alice", roles: ["admin"] },
-  { name: "bob", email: "bob@example.com", displayName: "Bob", roles: ["user"] },
-  { name: "carol", email: "carol@example.com", displayName: "Carol", roles: ["admin", "user"] },
-];
 const SMTP = { host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme", testRecipient: "ops@example.com" };
 
-function argsOne(o: { msSecret?: string; smtpPassword?: string; domains?: string[]; users?: typeof USERS; tenant?: string } = {}) {
+function argsOne(o: { msSecret?: string; smtpPassword?: string; domains?: string[]; users?: typeof CHILDREN_USERS; tenant?: string } = {}) {
   return {
     projectId: P,
     branchId: B1,
     settings: {
-      appName: "Acme",
-      allowLocalhost: false,
-      emailAndPassword: { enabled: true, requireEmailVerification: true },
-      organization: { enabled: true },
-      magicLink: { enabled: true, expiresIn: 15 },
+      ...CHILDREN_SETTINGS,
       phoneNumber: { enabled: true },
       webhooks: { enabled: true, webhookUrl: "https://hooks.example.com/nac-7d1e", enabledEvents: ["user.created"] },
     },
-    domains: o.domains ?? DOMAINS,
+    domains: o.domains ?? CHILDREN_DOMAINS,
     oauth: [
       { name: "ms", providerId: "microsoft", clientId: "ms-client", clientSecret: o.msSecret ?? MS_SECRET[0], microsoftTenantId: o.tenant ?? "tenant-a" },
       { name: "vercel", providerId: "vercel", clientId: "vc-client", clientSecret: "vc-secret-4b8e" },
     ],
-    users: o.users ?? USERS,
+    users: o.users ?? CHILDREN_USERS,
     smtp: { ...SMTP, password: o.smtpPassword ?? SMTP_PW[0] },
   };
 }
@@ -105,13 +95,13 @@ describe("children of a NeonAuth", () => {
     expect(changesOf(up1.summary.resourceChanges)).toEqual({ create: 28 }); // the stack, the NeonAuth and its 26 children
     expect(changesOf(up2.summary.resourceChanges)).toEqual({ create: 6 });
     expect(em.faults.injected.lost).toBe(1);
-    expect((await branchUserRows(em, P, B1)).map((r) => [r.email, r.name, r.role])).toEqual(USERS.map((u) => [u.email, u.displayName, u.roles.join(",")]));
+    expect((await branchUserRows(em, P, B1)).map((r) => [r.email, r.name, r.role])).toEqual(CHILDREN_USERS.map((u) => [u.email, u.displayName, u.roles.join(",")]));
     const ids = up1.outputs.userIds!.value as string[];
     expect(ids.every((id) => id.startsWith(`${P}/${B1}/`))).toBe(true);
 
     const created = children(await control(em, B1));
     expect(created).toEqual({
-      domains: [...DOMAINS].sort(),
+      domains: [...CHILDREN_DOMAINS].sort(),
       oauth: [
         // Neon's default on a new integration; this program does not declare it, so it stays as Neon made it.
         { id: "google", type: "shared" },
@@ -119,7 +109,7 @@ describe("children of a NeonAuth", () => {
         { id: "vercel", type: "standard", client_id: "vc-client", client_secret: "vc-secret-4b8e" },
       ],
       email: { type: "standard", host: "smtp.example.com", port: 587, username: "mailer", password: SMTP_PW[0], sender_email: "auth@example.com", sender_name: "Acme" },
-      users: USERS.map((u) => ({ email: u.email, name: u.displayName, roles: u.roles })),
+      users: CHILDREN_USERS.map((u) => ({ email: u.email, name: u.displayName, roles: u.roles })),
     });
     const other = await control(em, b2);
     expect(children(other)).toEqual({
@@ -163,8 +153,8 @@ describe("children of a NeonAuth", () => {
 
     // One in-place update per child area: a role, a rotated secret and a new tenant, a new SMTP
     // password (tested through Neon), and a new trusted domain.
-    const changedUsers = USERS.map((u) => (u.name === "bob" ? { ...u, roles: ["admin"] } : u));
-    await one.stack.setConfig("args", { value: JSON.stringify(argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[1], users: changedUsers, domains: [...DOMAINS, "https://new.example.com"] })), secret: true });
+    const changedUsers = CHILDREN_USERS.map((u) => (u.name === "bob" ? { ...u, roles: ["admin"] } : u));
+    await one.stack.setConfig("args", { value: JSON.stringify(argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[1], users: changedUsers, domains: [...CHILDREN_DOMAINS, "https://new.example.com"] })), secret: true });
     await clearRequestLog(em);
     const up3 = await one.stack.up({ color: "never" });
     expect(changesOf(up3.summary.resourceChanges)).toEqual({ create: 1, update: 3 });
@@ -202,7 +192,7 @@ describe("children of a NeonAuth", () => {
 
     // A user made outside the stack, looked up on the branch by address (read from neon_auth."user").
     expect(await outOfBand(em, "POST", `${auth(B1)}/users`, { email: "grace@example.com", name: "Grace" })).toBe(201);
-    const lookupArgs = { ...argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[1], users: changedUsers, domains: [...DOMAINS, "https://new.example.com"] }) };
+    const lookupArgs = { ...argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[1], users: changedUsers, domains: [...CHILDREN_DOMAINS, "https://new.example.com"] }) };
     await one.stack.setConfig("args", { value: JSON.stringify({ ...lookupArgs, lookupUser: `${P}/${B1}/grace@example.com` }), secret: true });
     const lookup = await one.stack.up({ color: "never" });
     const grace = (await control(em, B1)).neon_auth.users.find((u: any) => u.email === "grace@example.com");
@@ -225,7 +215,7 @@ describe("children of a NeonAuth", () => {
 
     // The SMTP check: a failing test fails the update with the service's message, secrets scrubbed.
     await emailTest(em, B1, { success: false, error_message: `535 authentication failed for mailer:${SMTP_PW[2]}` });
-    await one.stack.setConfig("args", { value: JSON.stringify(argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[2], users: changedUsers, domains: [...DOMAINS, "https://new.example.com"] })), secret: true });
+    await one.stack.setConfig("args", { value: JSON.stringify(argsOne({ msSecret: MS_SECRET[1], tenant: "tenant-b", smtpPassword: SMTP_PW[2], users: changedUsers, domains: [...CHILDREN_DOMAINS, "https://new.example.com"] })), secret: true });
     const failed = await one.stack.up({ color: "never" }).then(
       () => undefined,
       (err: Error) => err.message,

@@ -36,27 +36,41 @@ async function enables(em: EmulatorHandle, b: string): Promise<string[]> {
     .map((e: any) => `${e.status}${e.fault ? `/${e.fault}` : ""}`);
 }
 
-async function stackOn(em: EmulatorHandle, b: string): Promise<E2eStack> {
-  return stackFor({
-    program: PROGRAM,
-    stackName: b,
-    config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: P, branchId: b, ...SETTINGS }), secret: true } },
-  });
+/**
+ * Each test gets an emulator of its own, so that no fault or request of one reaches another's log,
+ * and `stackOn` makes its stacks there (on a branch, declaring `settings`); all are torn down
+ * whatever the test did.
+ */
+async function withEmulator(test: (em: EmulatorHandle, stackOn: (b: string, settings?: object) => Promise<E2eStack>) => Promise<void>): Promise<void> {
+  const em = await emulator({ seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" });
+  const stacks: E2eStack[] = [];
+  const stackOn = async (b: string, settings: object = SETTINGS) => {
+    const s = await stackFor({
+      program: PROGRAM,
+      stackName: b,
+      config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: P, branchId: b, ...settings }), secret: true } },
+    });
+    stacks.push(s);
+    return s;
+  };
+  try {
+    await test(em, stackOn);
+  } finally {
+    for (const s of stacks) await s.cleanup();
+    await em.close();
+  }
 }
 
 const branch = (em: EmulatorHandle, name: string) => newBranch(em, P, name);
 
 describe("NeonAuth converges after a create that did not finish", () => {
-  it("answer lost, then a setting refused after enabling: each converges", { timeout: 600_000 }, async () => {
-    const em = await emulator({ seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" });
-    const stacks: E2eStack[] = [];
-    try {
+  it("answer lost, then a setting refused after enabling: each converges", { timeout: 600_000 }, () =>
+    withEmulator(async (em, stackOn) => {
       // Made before auth exists anywhere: a branch made from a parent with auth inherits it.
       const b2 = await branch(em, "settings-refused");
       // 1. The enabling POST acts, its answer is lost: the same `up` takes over what it enabled.
       const b1 = `br-main-${P}`;
-      const one = await stackOn(em, b1);
-      stacks.push(one);
+      const one = await stackOn(b1);
       em.injectFaults({ kind: "lost", method: "POST", path: ENABLE });
       const up1 = await one.stack.up({ color: "never" });
       expect(changesOf(up1.summary.resourceChanges)).toEqual({ create: 2 }); // with the stack itself
@@ -66,8 +80,7 @@ describe("NeonAuth converges after a create that did not finish", () => {
 
       // 2. A setting refused right after enabling: the NeonAuth is in state with what was
       // written; the next `up` writes the rest (no 409: nothing is created again).
-      const two = await stackOn(em, b2);
-      stacks.push(two);
+      const two = await stackOn(b2);
       em.injectFaults({ kind: "error", status: 400, method: "PATCH", path: "/projects/{project_id}/branches/{branch_id}/auth/allow_localhost" });
       const failed = await two.stack.up({ color: "never" }).then(
         () => "succeeded",
@@ -83,20 +96,14 @@ describe("NeonAuth converges after a create that did not finish", () => {
       expect(writes).toEqual(["PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost", "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/magic-link"]);
       expect(await live(em, b2)).toEqual(DECLARED);
       await expectNoChanges(two.stack);
-    } finally {
-      for (const s of stacks) await s.cleanup();
-      await em.close();
-    }
-  });
+    }),
+  );
 
-  it("the CLI killed right after enabling: imported as the README says, then up converges", { timeout: 600_000 }, async () => {
-    const em = await emulator({ seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" });
-    const stacks: E2eStack[] = [];
-    try {
+  it("the CLI killed right after enabling: imported as the README says, then up converges", { timeout: 600_000 }, () =>
+    withEmulator(async (em, stackOn) => {
       // The first setting's answer held back 30 s, so the kill lands between enabling and settings.
       const b3 = await branch(em, "killed");
-      const three = await stackOn(em, b3);
-      stacks.push(three);
+      const three = await stackOn(b3);
       em.injectFaults({ kind: "latency", ms: 30_000, method: "PATCH", path: "/projects/{project_id}/branches/{branch_id}/auth/config" });
       const cli = async (...args: string[]) =>
         (await promisify(execFile)("pulumi", [...args, "--cwd", three.dir, "--stack", three.stack.name, "--color", "never", "--non-interactive"], { env: { ...process.env, ...three.env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).stdout;
@@ -127,28 +134,18 @@ describe("NeonAuth converges after a create that did not finish", () => {
       expect(await enables(em, b3)).toEqual(["201"]);
       expect(await live(em, b3)).toEqual(DECLARED);
       await expectNoChanges(three.stack);
-    } finally {
-      for (const s of stacks) await s.cleanup();
-      await em.close();
-    }
-  });
+    }),
+  );
 
-  it("webhooks enabled without a URL fail at preview, naming the field, with no request", { timeout: 120_000 }, async () => {
-    const em = await emulator({ seedProjects: [`${P}:br-main-${P}`], rateLimit: "off" });
-    const e2e = await stackFor({
-      program: PROGRAM,
-      config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: P, branchId: `br-main-${P}`, webhooks: { enabled: true } }), secret: true } },
-    });
-    try {
+  it("webhooks enabled without a URL fail at preview, naming the field, with no request", { timeout: 120_000 }, () =>
+    withEmulator(async (em, stackOn) => {
+      const e2e = await stackOn(`br-main-${P}`, { webhooks: { enabled: true } });
       const err = await e2e.stack.preview({ color: "never" }).then(
         () => "succeeded",
         (e: Error) => e.message,
       );
       expect(err).toContain("NeonAuth webhooks.webhookUrl is required when webhooks.enabled is true (Neon refuses enabled webhooks without a URL)");
       expect((await requestLog(em)).filter((e: any) => e.path.startsWith("/api/v2"))).toEqual([]);
-    } finally {
-      await e2e.cleanup();
-      await em.close();
-    }
-  });
+    }),
+  );
 });

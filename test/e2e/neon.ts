@@ -4,6 +4,7 @@
  */
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { expect } from "vitest";
+import { apiConfig } from "../../scripts/workspace.mts";
 import { startEmulator, type EmulatorHandle } from "../../src/emulator";
 
 export const API_KEY = "e2e-key-4f1d2c9a7b";
@@ -15,7 +16,7 @@ export async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): 
 
 /** Stack config that points a program at the emulator with the e2e key. */
 export function neonConfig(em: EmulatorHandle): ConfigMap {
-  return { "neon-auth:apiUrl": { value: em.url }, "neon-auth:apiKey": { value: API_KEY, secret: true } };
+  return apiConfig(em.url, API_KEY);
 }
 
 /**
@@ -23,9 +24,12 @@ export function neonConfig(em: EmulatorHandle): ConfigMap {
  * secret in the stack's config).
  */
 export function projectConfig(project: string, branch: string, secrets: Record<string, string> = {}): ConfigMap {
-  const config: ConfigMap = { projectId: { value: project }, branchId: { value: branch } };
-  for (const [key, value] of Object.entries(secrets)) config[key] = { value, secret: true };
-  return config;
+  return { projectId: { value: project }, branchId: { value: branch }, ...secretConfig(secrets) };
+}
+
+/** A program's own secrets, each kept secret in the stack's config (programs whose stack files name the project). */
+export function secretConfig(secrets: Record<string, string>): ConfigMap {
+  return Object.fromEntries(Object.entries(secrets).map(([key, value]) => [key, { value, secret: true }]));
 }
 
 /**
@@ -43,7 +47,10 @@ export function fullSetupConfig(
   };
 }
 
-/** The email server examples/full-setup declares, as the API shows it (never the password). */
+/**
+ * What examples/full-setup declares, as the API shows it (never a secret), for the tests that
+ * check it converged; the domains with `extraDomains` more, sorted as `snapshot` gives them.
+ */
 export const FULL_SETUP_EMAIL = {
   type: "standard",
   host: "smtp.example.com",
@@ -52,6 +59,50 @@ export const FULL_SETUP_EMAIL = {
   sender_email: "auth@example.com",
   sender_name: "Example Auth",
 };
+export const FULL_SETUP_PROVIDERS = [
+  { id: "github", type: "standard" },
+  { id: "google", type: "shared" },
+];
+export const FULL_SETUP_USERS = [
+  { email: "ada@example.com", name: "Ada Lovelace" },
+  { email: "grace@example.com", name: "Grace Hopper" },
+];
+export function fullSetupDomains(extra: number): string[] {
+  const extras = Array.from({ length: extra }, (_, i) => `https://app-${i + 1}.example.com`);
+  return ["http://localhost:3000", "https://app.example.com", "https://staging.example.com", ...extras].sort();
+}
+
+/**
+ * The email server programs/all-kinds declares, as the API shows it: one copy, so that the tests
+ * that check it and those that make the same one in the console cannot drift from the program.
+ */
+export const ALL_KINDS_EMAIL = {
+  type: "standard",
+  host: "smtp.example.com",
+  port: 587,
+  username: "apikey",
+  sender_email: "auth@example.com",
+  sender_name: "Example",
+};
+
+/**
+ * What both large stacks of programs/neon-auth-children (neon-auth-children.test.ts and
+ * faults-neon-auth.test.ts) declare alike: a core of settings, 20 domains and 3 users with roles.
+ * Each test adds its own providers and secrets, so that a leak names its test.
+ */
+export const CHILDREN_SETTINGS = {
+  appName: "Acme",
+  allowLocalhost: false,
+  emailAndPassword: { enabled: true, requireEmailVerification: true },
+  organization: { enabled: true },
+  magicLink: { enabled: true, expiresIn: 15 },
+};
+export const CHILDREN_DOMAINS = Array.from({ length: 20 }, (_, i) => `https://app${i}.example.com`);
+export const CHILDREN_USERS = [
+  { name: "alice", email: "alice@example.com", displayName: "Alice", roles: ["admin"] },
+  { name: "bob", email: "bob@example.com", displayName: "Bob", roles: ["user"] },
+  { name: "carol", email: "carol@example.com", displayName: "Carol", roles: ["admin", "user"] },
+];
 
 async function get(em: EmulatorHandle, path: string, key = API_KEY): Promise<any> {
   const res = await fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${key}`, accept: "application/json" } });

@@ -11,14 +11,13 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, requestLog } from "./neon";
 
 const P = "p-one-update";
 const B = `br-main-${P}`;
 const AUTH = `/projects/${P}/branches/${B}/auth`;
 const P2 = "p-one-update-project";
-const B2 = `br-main-${P2}`;
 
 const SETTINGS = {
   appName: "Acme",
@@ -157,17 +156,10 @@ describe("the in-place input of an AuthIntegration is one update", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
   useEmulatorStack({
-    emulator: { seedProjects: [`${P2}:${B2}`], rateLimit: "off" },
-    stack: (em) => ({
-      program: path.join(__dirname, "programs", "all-kinds"),
-      config: {
-        ...neonConfig(em),
-        projectId: { value: P2 },
-        branchId: { value: B2 },
-        clientSecret: { value: "gh-secret-one-update-5d", secret: true },
-        smtpPassword: { value: "smtp-pw-one-update-6e", secret: true },
-        without: { value: JSON.stringify(["transfer"]) },
-      },
+    ...programOnProject("all-kinds", P2, {
+      secrets: { clientSecret: "gh-secret-one-update-5d", smtpPassword: "smtp-pw-one-update-6e" },
+      without: ["transfer"],
+      emulator: { rateLimit: "off" },
     }),
     ready: (s) => ({ em, e2e } = s),
   });

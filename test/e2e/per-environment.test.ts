@@ -2,13 +2,11 @@
  * examples/per-environment: dev and staging stacks of one NeonAuth program against one emulator;
  * each manages only its own branch, and tearing one down leaves the other as it was.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
-import { branchSnapshot, branchUserRows, neonConfig } from "./neon";
+import { expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { branchSnapshot, branchUserRows, neonConfig, secretConfig } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
 
@@ -16,33 +14,24 @@ describe("per-environment stacks (examples/per-environment)", () => {
   let em: EmulatorHandle;
   let dev: E2eStack;
   let staging: E2eStack;
-  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-envs-"));
+  const backend = sharedBackend();
 
   useEmulatorStack({
     emulator: { seedProjects: ["p-dev:br-main-p-dev", "p-staging:br-main-p-staging", "p-prod:br-main-p-prod"] },
-    stack: (em) => ({ program: PROGRAM, stackName: "dev", backendDir, config: neonConfig(em) }),
+    stack: (em) => ({ program: PROGRAM, stackName: "dev", backendDir: backend.dir, config: neonConfig(em) }),
     ready: (s) => ({ em, e2e: dev } = s),
-    // The stacks share the backend: it goes once both are cleaned up.
-    afterCleanup: () => fs.rmSync(backendDir, { recursive: true, force: true }),
+    ...backend.teardown,
   });
 
   beforeAll(async () => {
-    staging = await stackFor({
+    staging = await backend.stack({
       program: PROGRAM,
       stackName: "staging",
-      backendDir,
       config: {
         ...neonConfig(em),
-        googleClientSecret: { value: "staging-google-secret-51c0", secret: true },
-        githubClientSecret: { value: "staging-github-secret-8a2f", secret: true },
-        smtpPassword: { value: "staging-smtp-pw-0e6d", secret: true },
+        ...secretConfig({ googleClientSecret: "staging-google-secret-51c0", githubClientSecret: "staging-github-secret-8a2f", smtpPassword: "staging-smtp-pw-0e6d" }),
       },
     });
-  });
-
-  // Runs before the fixture's teardown (after-hooks run last-registered first).
-  afterAll(async () => {
-    await staging?.cleanup();
   });
 
   const devState = {
@@ -90,12 +79,7 @@ describe("per-environment stacks (examples/per-environment)", () => {
     // prod was never deployed: its branch has no auth at all.
     expect((await branchSnapshot(em, "p-prod", "br-main-p-prod")).auth).toBeUndefined();
 
-    for (const s of [dev, staging]) {
-      const preview = await s.stack.preview({ color: "never", expectNoChanges: true });
-      expect(changesOf(preview.changeSummary)).toEqual({});
-      const refresh = await s.stack.refresh({ color: "never", expectNoChanges: true });
-      expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
-    }
+    for (const s of [dev, staging]) await expectNoChanges(s.stack);
   });
 
   it("destroying dev leaves staging untouched", async () => {

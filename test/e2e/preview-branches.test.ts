@@ -5,13 +5,11 @@
  * preview sends requests only under its own branch; production is byte-identical, at the API and
  * in its tables, before and after the preview's up and destroy.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, branchSnapshot, branchSql, branchUserRows, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
+import { expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, branchSnapshot, branchSql, branchUserRows, clearRequestLog, neonConfig, projectConfig, requestLog, secretConfig } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/preview-branches");
 const P = "p-acme";
@@ -44,27 +42,18 @@ describe("one stack per Neon branch (examples/preview-branches)", () => {
   let prod: E2eStack;
   let preview: E2eStack;
   let pr: string;
-  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-branches-"));
+  const backend = sharedBackend();
 
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${MAIN}`], rateLimit: "off" });
-    prod = await stackFor({
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${MAIN}`], rateLimit: "off" },
+    stack: (em) => ({
       program: PROGRAM,
       stackName: "prod",
-      backendDir,
-      config: {
-        ...neonConfig(em),
-        googleClientSecret: { value: "prod-google-secret-7d21", secret: true },
-        smtpPassword: { value: "prod-smtp-pw-93ab", secret: true },
-      },
-    });
-  });
-
-  afterAll(async () => {
-    await preview?.cleanup();
-    await prod?.cleanup();
-    await em?.close();
-    fs.rmSync(backendDir, { recursive: true, force: true });
+      backendDir: backend.dir,
+      config: { ...neonConfig(em), ...secretConfig({ googleClientSecret: "prod-google-secret-7d21", smtpPassword: "prod-smtp-pw-93ab" }) },
+    }),
+    ready: (s) => ({ em, e2e: prod } = s),
+    ...backend.teardown,
   });
 
   const prodState = {
@@ -122,11 +111,10 @@ describe("one stack per Neon branch (examples/preview-branches)", () => {
     expect(await people(pr)).toEqual(signedUp);
     expect((await neon(em, "POST", `/branches/${pr}/auth`, { auth_provider: "better_auth" })).status).toBe(409);
 
-    preview = await stackFor({
+    preview = await backend.stack({
       program: PROGRAM,
       stackName: "pr-42",
-      backendDir,
-      config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: pr } },
+      config: { ...neonConfig(em), ...projectConfig(P, pr) },
     });
     await clearRequestLog(em);
     const upPreview = await preview.stack.up({ color: "never" });

@@ -8,16 +8,13 @@
  * provider errors (a 409 and a 401), and in the emulator's request log. The engine's `-v=9` log
  * is captured and what it holds is reported, not asserted: it is plaintext by Pulumi's design.
  */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { capture, expectNoSecretAnywhere } from "./census";
-import { useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, neonConfig, outOfBand, projectConfig } from "./neon";
+import { programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, outOfBand } from "./neon";
 
-const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const P = "p-secrets";
-const B = "br-main-p-secrets";
 const CLIENT_SECRET = "gh-secret-s3cr3t-a71c";
 const CLIENT_SECRET_2 = "gh-secret-s3cr3t-b82d";
 const OTHER_CLIENT_SECRET = "gh-secret-outside-c93e";
@@ -45,11 +42,7 @@ describe("secrets stay secret", () => {
   const cli = (...args: string[]) => e2e.cli(...args);
 
   useEmulatorStack({
-    emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off" },
-    stack: (em) => ({
-      program: PROGRAM,
-      config: { ...neonConfig(em), ...projectConfig(P, B, { clientSecret: CLIENT_SECRET, smtpPassword: SMTP_PASSWORD }) },
-    }),
+    ...programOnProject("all-kinds", P, { secrets: { clientSecret: CLIENT_SECRET, smtpPassword: SMTP_PASSWORD }, emulator: { rateLimit: "off" } }),
     ready: (s) => ({ em, e2e } = s),
   });
 

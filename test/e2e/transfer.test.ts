@@ -2,29 +2,15 @@
  * The two-step ownership transfer: Pulumi requests the URL (a secret), a person confirms it
  * (here the emulator's control route), and refresh shows the new owner. Also SDK key rotation.
  */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY } from "./neon";
+import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
 
 describe("ownership transfer and key rotation", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
-  useEmulatorStack({
-    emulator: { seedProjects: ["p-own:br-main-p-own"] },
-    stack: (em) => ({
-      program: path.join(__dirname, "programs", "transfer"),
-      config: {
-        "neon-auth:apiUrl": { value: em.url },
-        "neon-auth:apiKey": { value: API_KEY, secret: true },
-        projectId: { value: "p-own" },
-        branchId: { value: "br-main-p-own" },
-      },
-    }),
-    ready: (s) => ({ em, e2e } = s),
-  });
+  useEmulatorStack({ ...programOnProject("transfer", "p-own"), ready: (s) => ({ em, e2e } = s) });
 
   it("requests a transfer URL, and refresh shows the owner once it is confirmed", async () => {
     const up = await e2e.stack.up({ color: "never" });
@@ -53,10 +39,7 @@ describe("ownership transfer and key rotation", () => {
     expect(outputsOf("AuthIntegration")).toMatchObject({ ownedBy: "user", transferStatus: "finished" });
     expect(outputsOf("AuthOwnershipTransfer")).toMatchObject({ ownedBy: "user", transferStatus: "finished" });
 
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(changesOf(preview.changeSummary)).toEqual({});
-    const again = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(again.summary.resourceChanges)).toEqual({});
+    await expectNoChanges(e2e.stack);
   });
 
   it("rotates the SDK keys when rotationTrigger changes", async () => {

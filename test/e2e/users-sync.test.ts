@@ -4,13 +4,11 @@
  * user made outside is looked up by its address. With the database unreachable, the same stack
  * converges without read-back and says why, once.
  */
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, stackFor, type E2eStack } from "./harness";
-import { emulator, neonConfig, outOfBand, snapshot, usersSyncRows } from "./neon";
+import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { outOfBand, snapshot, usersSyncRows } from "./neon";
 
-const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const NOTICE = "cannot read users back from neon_auth.users_sync";
 
 async function control(em: EmulatorHandle, method: string, p: string, body?: unknown): Promise<number> {
@@ -40,21 +38,11 @@ async function userNames(e2e: E2eStack): Promise<unknown[]> {
 
 describe("users read back from users_sync", () => {
   const P = "p-users-sync";
-  const B = "br-main-p-users-sync";
   let em: EmulatorHandle;
   let e2e: E2eStack;
-
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
-    e2e = await stackFor({
-      program: PROGRAM,
-      config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B }, without: { value: JSON.stringify(["keys", "transfer", "oauth", "domain", "email"]) } },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+  useEmulatorStack({
+    ...programOnProject("all-kinds", P, { without: ["keys", "transfer", "oauth", "domain", "email"], emulator: { rateLimit: "off" } }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("deleted outside: refresh shows it gone, up recreates it; renamed outside: refresh shows the drift", { timeout: 300_000 }, async () => {
@@ -95,10 +83,7 @@ describe("users read back from users_sync", () => {
     const grace = (await usersSyncRows(em, P)).find((r) => r.email === "grace@example.com")!;
     expect(lookup.outputs.foundUser?.value).toEqual({ id: grace.id, email: "grace@example.com", name: "Grace" });
 
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 3 }); // the looked-up user is read, not counted
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
-    expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+    await expectNoChanges(e2e.stack, 3); // the looked-up user is read, not counted
     // The database password (in every connection string) is never in the state.
     expect(JSON.stringify(await e2e.stack.exportStack())).not.toMatch(/npg_[0-9a-f]{24}|postgresql:\/\//);
     await e2e.stack.removeConfig("lookupUser");
@@ -107,27 +92,14 @@ describe("users read back from users_sync", () => {
 
 describe("database unreachable", () => {
   const P = "p-users-nodb";
-  const B = "br-main-p-users-nodb";
   let em: EmulatorHandle;
   let e2e: E2eStack;
-
-  beforeAll(async () => {
-    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off", databaseReachable: false });
-    e2e = await stackFor({
-      program: PROGRAM,
-      config: {
-        ...neonConfig(em),
-        projectId: { value: P },
-        branchId: { value: B },
-        clientSecret: { value: "gh-secret-nodb-1a2b", secret: true },
-        smtpPassword: { value: "smtp-pw-nodb-3c4d", secret: true },
-      },
-    });
-  });
-
-  afterAll(async () => {
-    await e2e?.cleanup();
-    await em?.close();
+  useEmulatorStack({
+    ...programOnProject("all-kinds", P, {
+      secrets: { clientSecret: "gh-secret-nodb-1a2b", smtpPassword: "smtp-pw-nodb-3c4d" },
+      emulator: { rateLimit: "off", databaseReachable: false },
+    }),
+    ready: (s) => ({ em, e2e } = s),
   });
 
   it("the same stack converges without read-back and says why once", { timeout: 300_000 }, async () => {
