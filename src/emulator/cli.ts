@@ -12,6 +12,7 @@ try {
   process.exit(1);
 }
 // Only the worker loads the emulator itself (the main thread parses arguments and waits).
+import * as util from "node:util";
 import { DEFAULT_API_KEY } from "./core/http";
 import type { EmulatorOptions } from "./index";
 
@@ -52,82 +53,62 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
+/** The options, as Node's own parser reads them (`--port 4000` and `--port=4000` alike). */
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  port: { type: "string" },
+  host: { type: "string" },
+  "api-key": { type: "string", multiple: true },
+  state: { type: "string" },
+  "seed-project": { type: "string", multiple: true },
+  "rate-limit": { type: "string" },
+  faults: { type: "string" },
+  "operation-delay": { type: "string" },
+  strict: { type: "boolean" },
+  "control-token": { type: "string" },
+  "allow-host": { type: "string", multiple: true },
+  database: { type: "string" },
+} as const;
+
+function int(name: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) fail(`--${name} must be an integer between ${min} and ${max}`);
+  return n;
+}
+
+function oneOf<T extends string>(name: string, v: string, values: readonly T[]): T {
+  if (!(values as readonly string[]).includes(v)) fail(`--${name} must be ${values.join(" or ")}`);
+  return v as T;
+}
+
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptions {
-  const opts: EmulatorOptions = { operationDelayMs: 200 };
-  const keys: string[] = [];
-  const seeds: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) fail(`${name} needs a value`);
-      return v;
-    };
-    const int = (v: string, min: number, max: number): number => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) fail(`${name} must be an integer between ${min} and ${max}`);
-      return n;
-    };
-    switch (name) {
-      case "-h":
-      case "--help":
-        process.stdout.write(USAGE);
-        process.exit(0);
-      case "--port":
-        opts.port = int(value(), 0, 65535);
-        break;
-      case "--host":
-        opts.host = value();
-        break;
-      case "--api-key":
-        keys.push(value());
-        break;
-      case "--state":
-        opts.stateFile = value();
-        break;
-      case "--seed-project":
-        seeds.push(value());
-        break;
-      case "--rate-limit": {
-        const v = value();
-        if (v !== "off" && v !== "spec") fail("--rate-limit must be off or spec");
-        opts.rateLimit = v;
-        break;
-      }
-      case "--faults":
-        opts.faults = value();
-        break;
-      case "--operation-delay":
-        opts.operationDelayMs = int(value(), 0, 3_600_000);
-        break;
-      case "--strict":
-        opts.strict = true;
-        break;
-      case "--control-token":
-        opts.controlToken = value();
-        break;
-      case "--allow-host":
-        (opts.allowedHosts ??= []).push(value());
-        break;
-      case "--database": {
-        const v = value();
-        if (v !== "on" && v !== "unreachable") fail("--database must be on or unreachable");
-        opts.databaseReachable = v === "on";
-        break;
-      }
-      default:
-        fail(`unknown argument ${arg}`);
-    }
+  let values: ReturnType<typeof util.parseArgs<{ args: string[]; options: typeof OPTIONS }>>["values"];
+  try {
+    ({ values } = util.parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    fail((err as Error).message);
   }
-  if (keys.length === 0 && env.NEON_EMULATOR_API_KEYS) {
-    keys.push(...env.NEON_EMULATOR_API_KEYS.split(",").map((k) => k.trim()).filter((k) => k !== ""));
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
   }
-  if (keys.length > 0) opts.apiKeys = keys;
-  if (opts.controlToken === undefined && env.NEON_EMULATOR_CONTROL_TOKEN) opts.controlToken = env.NEON_EMULATOR_CONTROL_TOKEN;
-  if (seeds.length > 0) opts.seedProjects = seeds;
+  const keys = values["api-key"] ?? env.NEON_EMULATOR_API_KEYS?.split(",").map((k) => k.trim()).filter((k) => k !== "") ?? [];
+  const v = values;
+  const opts: EmulatorOptions = {
+    operationDelayMs: v["operation-delay"] === undefined ? 200 : int("operation-delay", v["operation-delay"], 0, 3_600_000),
+    ...(v.port === undefined ? {} : { port: int("port", v.port, 0, 65535) }),
+    ...(v.host === undefined ? {} : { host: v.host }),
+    ...(keys.length === 0 ? {} : { apiKeys: keys }),
+    ...(v.state === undefined ? {} : { stateFile: v.state }),
+    ...(v["seed-project"] === undefined ? {} : { seedProjects: v["seed-project"] }),
+    ...(v["rate-limit"] === undefined ? {} : { rateLimit: oneOf("rate-limit", v["rate-limit"], ["off", "spec"] as const) }),
+    ...(v.faults === undefined ? {} : { faults: v.faults }),
+    ...(v.strict ? { strict: true } : {}),
+    ...(v["allow-host"] === undefined ? {} : { allowedHosts: v["allow-host"] }),
+    ...(v.database === undefined ? {} : { databaseReachable: oneOf("database", v.database, ["on", "unreachable"] as const) === "on" }),
+  };
+  const controlToken = v["control-token"] ?? (env.NEON_EMULATOR_CONTROL_TOKEN || undefined);
+  if (controlToken !== undefined) opts.controlToken = controlToken;
   return opts;
 }
 

@@ -6,6 +6,7 @@ import { lookupClass } from "./classes";
 import type { InputDeclaration } from "./declaration";
 import type { AuthIntegrationArgs, AuthIntegrationOutputs } from "./types";
 import { appEnv, KEY_SET_OUTPUTS } from "./authSdkKeys";
+import { OWNER_OUTPUTS } from "./authOwnershipTransfer";
 import { deleteUnlessHidden, liveIntegration, projectIntegration } from "./parent";
 
 const KIND = "AuthIntegration";
@@ -164,8 +165,7 @@ export const authIntegrationKind: KindDeclaration = {
     schemaName: { type: "string", doc: "Schema of the synchronised users table: `neon_auth`." },
     tableName: { type: "string", doc: "The synchronised users table: `users_sync`." },
     dbName: { type: "string", doc: "The database as Neon reports it." },
-    ownedBy: { type: "string", doc: "`neon` until an ownership transfer is confirmed, then `user`." },
-    transferStatus: { type: "string | undefined", doc: "`initiated` or `finished` once a transfer was requested." },
+    ...OWNER_OUTPUTS,
     createdAt: { type: "string", doc: "When Neon created the integration (ISO 8601, UTC); part of its identity." },
   },
   id: "`<projectId>/<authProvider>`, e.g. `p-123/stack`.",

@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
-import { createOwned } from "./converge";
+import { askOnce, oneTimeId } from "./authSdkKeys";
 import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "./kit";
 import { kindClass } from "./classes";
 import { integrationInput, type InputDeclaration } from "./declaration";
 import type { AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs } from "./types";
-import { childFields, childRegistration, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "./parent";
+import { childFields, childRegistration, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "./parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -36,16 +35,9 @@ export const ownershipTransferHandler: Handler = {
 
   async create(props, ctx) {
     const inputs = parsedInputs(authOwnershipTransferInputs, props);
-    const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
-    // A URL nobody saw cannot be used; asking for another is harmless.
-    let url: string;
-    try {
-      ({ url } = (await createOwned({ create: () => ctx.client.transferOwnership(request) })).created!);
-    } catch (err) {
-      throw explainMissingIntegration(KIND, inputs.projectId, err);
-    }
+    const { url } = await askOnce(KIND, inputs, (request) => ctx.client.transferOwnership(request));
     const record = await projectIntegration(ctx, inputs.projectId, inputs.authProvider);
-    return { id: `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`, outs: { ...ownerOf(inputs, record), url } };
+    return { id: oneTimeId(inputs), outs: { ...ownerOf(inputs, record), url } };
   },
 
   async read(id, props, ctx) {
@@ -68,16 +60,18 @@ export const ownershipTransferHandler: Handler = {
   },
 };
 
+/** @internal Who owns the auth project, as the integration reports it; on the integration and on each transfer. */
+export const OWNER_OUTPUTS = {
+  ownedBy: { type: "string", doc: "`neon` until an ownership transfer is confirmed in a browser, then `user` (seen on refresh)." },
+  transferStatus: { type: "string | undefined", doc: "`initiated` once a transfer was requested, then `finished` once confirmed (seen on refresh)." },
+};
+
 /** @internal The kind, declared once (declaration.ts). */
 export const authOwnershipTransferKind: KindDeclaration = {
   kind: KIND,
   parent: "AuthIntegration",
   inputs: INPUTS,
-  outputs: withWireSecrets(transferOwnershipResponse, {
-    url: { type: "string", doc: "Confirmation URL with a one-time `code`." },
-    ownedBy: { type: "string", doc: "`neon` until the transfer is confirmed in a browser, then `user` (seen on refresh)." },
-    transferStatus: { type: "string | undefined", doc: "`initiated`, then `finished` once confirmed (seen on refresh)." },
-  }),
+  outputs: withWireSecrets(transferOwnershipResponse, { url: { type: "string", doc: "Confirmation URL with a one-time `code`." }, ...OWNER_OUTPUTS }),
   id: "`<projectId>/<authProvider>/<random uuid>`.",
   importable: "a transfer is a one-time request, not an object to import",
   schema: authOwnershipTransferInputs,

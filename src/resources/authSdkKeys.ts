@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "./converge";
-import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "./kit";
+import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { kindClass } from "./classes";
 import { integrationInput, type InputDeclaration } from "./declaration";
 import type { AuthSdkKeysArgs, AuthSdkKeysOutputs } from "./types";
@@ -63,22 +63,32 @@ export function appEnv(keys: Pick<KeySet, "auth_provider_project_id" | "pub_clie
   };
 }
 
+/**
+ * @internal
+ * A one-time request of a project-level child (a key set, a transfer URL). One whose answer was
+ * lost is unusable, as nobody saw it, so asking again is harmless.
+ */
+export async function askOnce<T>(kind: Kind, inputs: { projectId: string; authProvider: "stack" }, ask: (request: { project_id: string; auth_provider: "stack" }) => Promise<T>): Promise<T> {
+  try {
+    return (await createOwned({ create: () => ask({ project_id: inputs.projectId, auth_provider: inputs.authProvider }) })).created!;
+  } catch (err) {
+    throw explainMissingIntegration(kind, inputs.projectId, err);
+  }
+}
+
+/** @internal The id of a one-time request: it names its integration, and is no lookup key. */
+export function oneTimeId(inputs: { projectId: string; authProvider: string }): string {
+  return `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`;
+}
+
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const sdkKeysHandler: Handler = {
   ...inputRules(KIND, authSdkKeysInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
   async create(props, ctx) {
     const inputs = parsedInputs(authSdkKeysInputs, props);
-    const request = { project_id: inputs.projectId, auth_provider: inputs.authProvider };
-    // A key set whose answer was lost is unusable (nobody saw it); asking again is harmless.
-    let keys: KeySet;
-    try {
-      keys = (await createOwned({ create: () => ctx.client.generateSdkKeys(request) })).created!;
-    } catch (err) {
-      throw explainMissingIntegration(KIND, inputs.projectId, err);
-    }
-    const id = `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`;
-    return { id, outs: outputsOf(inputs, keys) };
+    const keys = await askOnce(KIND, inputs, (request) => ctx.client.generateSdkKeys(request));
+    return { id: oneTimeId(inputs), outs: outputsOf(inputs, keys) };
   },
 
   async read(id, props, ctx) {

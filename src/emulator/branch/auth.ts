@@ -1,6 +1,6 @@
 /** A branch's integration (enable, read, disable, app name), its trusted domains and its users. */
 import { branchEndpoints as B, BRANCH_SETTINGS, type BranchSettingKey } from "../../schemas/endpointsBranch";
-import { branchAuth, findBranch, route, sameText, type BranchAuthRec } from "./kit";
+import { branchAuth, findBranch, route, sameText, setField, type BranchAuthRec } from "./kit";
 import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "../project/integration";
 import { changeUser, createUser, deleteUser } from "./neonAuthTables";
@@ -87,11 +87,7 @@ export const branchAuthRoutes: ApiRoute[] = [
   }),
   route(B.enableBranchAuth, (ctx, { params, body }) => enable(ctx, params.branch_id, body)),
   route(B.disableBranchAuth, (ctx, { params, body }) => disable(ctx, params.branch_id, body.delete_data === true)),
-  route(B.updateBranchAppName, (ctx, { params, body }) => {
-    const { auth } = branchAuth(ctx, params);
-    auth.name = body.name;
-    return { body: { name: auth.name } };
-  }),
+  setField(B.updateBranchAppName, "name"),
 
   route(B.listBranchDomains, (ctx, { params }) => {
     const { auth } = branchAuth(ctx, params);

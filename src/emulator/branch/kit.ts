@@ -5,7 +5,8 @@
 import type { BranchAuthProvider, EmailAndPassword, MagicLinkPlugin, OrganizationPlugin, PhoneNumberPlugin } from "../../schemas/branchAuth";
 import type { BranchSettingKey } from "../../schemas/endpointsBranch";
 import { projectFromPath } from "../core/access";
-import { HttpError, type ApiContext } from "../core/http";
+import { HttpError, type ApiContext, type ApiRoute } from "../core/http";
+import { route } from "../core/route";
 import type { BranchRec, ProjectRec } from "../core/store";
 
 /** A row of `neon_auth."user"` as the state keeps it (see neonAuthTables.ts). */
@@ -118,6 +119,18 @@ export function branchAuth(ctx: ApiContext, params: { branch_id: string }): Bran
   const auth = scope.branch.auth;
   if (auth === undefined) throw new HttpError(404, `auth is not enabled on branch ${params.branch_id} of project ${scope.project.id}`);
   return { ...scope, auth };
+}
+
+/**
+ * A PATCH of one field of a branch's auth (the app name, allow-localhost): the request's field of
+ * that name is set, and answered.
+ */
+export function setField<F extends "name" | "allow_localhost">(e: Parameters<typeof route>[0], field: F): ApiRoute {
+  return route(e, (ctx, { params, body }) => {
+    const { auth } = branchAuth(ctx, params as { branch_id: string });
+    auth[field] = (body as unknown as Pick<BranchAuthRec, F>)[field];
+    return { body: { [field]: auth[field] } };
+  });
 }
 
 /** Origins and emails compare case-insensitively. */

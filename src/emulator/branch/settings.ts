@@ -5,7 +5,7 @@
 import { SMTP_FIELDS } from "../../schemas/branchAuth";
 import type { AnyEndpoint } from "../../schemas/endpoint";
 import { branchEndpoints as B, BRANCH_SETTINGS } from "../../schemas/endpointsBranch";
-import { branchAuth, route, type AuthBranchRec, type BranchAuthRec, type EmailProviderRec } from "./kit";
+import { branchAuth, route, setField, type AuthBranchRec, type BranchAuthRec, type EmailProviderRec } from "./kit";
 import { oauthView } from "./oauth";
 import { HttpError, type ApiRoute } from "../core/http";
 
@@ -97,11 +97,7 @@ export const branchSettingsRoutes: ApiRoute[] = [
   route(B.sendBranchTestEmail, (ctx, { params }) => ({ body: testResult(branchAuth(ctx, params).branch) })),
 
   route(B.getBranchAllowLocalhost, (ctx, { params }) => ({ body: { allow_localhost: branchAuth(ctx, params).auth.allow_localhost } })),
-  route(B.updateBranchAllowLocalhost, (ctx, { params, body }) => {
-    const { auth } = branchAuth(ctx, params);
-    auth.allow_localhost = body.allow_localhost;
-    return { body: { allow_localhost: auth.allow_localhost } };
-  }),
+  setField(B.updateBranchAllowLocalhost, "allow_localhost"),
 
   route(B.getBranchPlugins, (ctx, { params }) => {
     const { auth } = branchAuth(ctx, params);

@@ -55,9 +55,9 @@ export interface AuthIntegrationOutputs {
   readonly tableName: pulumi.Output<string>;
   /** The database as Neon reports it. */
   readonly dbName: pulumi.Output<string>;
-  /** `neon` until an ownership transfer is confirmed, then `user`. */
+  /** `neon` until an ownership transfer is confirmed in a browser, then `user` (seen on refresh). */
   readonly ownedBy: pulumi.Output<string>;
-  /** `initiated` or `finished` once a transfer was requested. */
+  /** `initiated` once a transfer was requested, then `finished` once confirmed (seen on refresh). */
   readonly transferStatus: pulumi.Output<string | undefined>;
   /** When Neon created the integration (ISO 8601, UTC); part of its identity. */
   readonly createdAt: pulumi.Output<string>;

@@ -13,8 +13,8 @@ export interface AuthOwnershipTransferArgs {
 export interface AuthOwnershipTransferOutputs extends ChildOutputs, AuthProviderOutput {
   /** Confirmation URL with a one-time `code`. Secret. */
   readonly url: pulumi.Output<string>;
-  /** `neon` until the transfer is confirmed in a browser, then `user` (seen on refresh). */
+  /** `neon` until an ownership transfer is confirmed in a browser, then `user` (seen on refresh). */
   readonly ownedBy: pulumi.Output<string>;
-  /** `initiated`, then `finished` once confirmed (seen on refresh). */
+  /** `initiated` once a transfer was requested, then `finished` once confirmed (seen on refresh). */
   readonly transferStatus: pulumi.Output<string | undefined>;
 }
