@@ -29,8 +29,7 @@ function docLines(doc: string, indent: string): string[] {
 
 const a = (kind: string) => (/^[AEIOU]/.test(kind) ? `an ${kind}` : `a ${kind}`);
 
-function wrapped(type: string, input: Input): string {
-  if (input.resource) return type;
+function wrapped(type: string): string {
   const list = /^(.*)\[\]$/.exec(type);
   return list ? `pulumi.Input<pulumi.Input<${list[1]}>[]>` : `pulumi.Input<${type}>`;
 }
@@ -38,7 +37,15 @@ function wrapped(type: string, input: Input): string {
 function argsMember(name: string, input: Input, g: Generation, present: boolean): string[] {
   if (!present) return [`  /** Only on a ${input.only}. */`, `  ${name}?: never;`];
   const optional = input.required === true ? "" : "?";
-  return [...docLines(per(input.doc, g), "  "), `  ${name}${optional}: ${wrapped(per(input.type, g), input)};`];
+  return [...docLines(per(input.doc, g), "  "), `  ${name}${optional}: ${wrapped(per(input.type, g))};`];
+}
+
+const PARENT_TYPE = { either: "ParentIntegration", AuthIntegration: "ProjectIntegration", NeonAuth: "NeonAuthIntegration" } as const;
+
+/** A child's `integration`: the resource object itself, not wrapped in `pulumi.Input`. */
+function integrationMember(parent: keyof typeof PARENT_TYPE): string[] {
+  const which = parent === "either" ? "AuthIntegration or NeonAuth" : parent;
+  return [`  /** The ${which} this lives in: it is created after it, and replaced with it. */`, `  integration: ${PARENT_TYPE[parent]};`];
 }
 
 /** Whether the Args differ by generation: some input only one has, or a type or doc per generation. */
@@ -55,7 +62,7 @@ function renderArgs(d: Declared): string[] {
   const generation: Generation = d.parent === "AuthIntegration" ? "AuthIntegration" : "NeonAuth";
   const ext = d.also ? ` extends ${d.also.args}` : "";
   if (!split(d)) {
-    const out = [`/** The inputs of ${a(d.kind)}. */`, `export interface ${d.kind}Args${ext} {`];
+    const out = [`/** The inputs of ${a(d.kind)}. */`, `export interface ${d.kind}Args${ext} {`, ...(d.parent ? integrationMember(d.parent) : [])];
     for (const [name, input] of Object.entries(d.inputs)) out.push(...argsMember(name, input, generation, true));
     return [...out, "}"];
   }
@@ -66,7 +73,7 @@ function renderArgs(d: Declared): string[] {
   for (const [name, input] of shared) out.push(...argsMember(name, input, generation, true));
   out.push("}");
   for (const g of GENERATIONS) {
-    out.push("", `/** ${a(d.kind).replace(/^a/, "A")} of ${g === "NeonAuth" ? "a NeonAuth (branch-scoped)" : "a project-level AuthIntegration"}. */`, `export interface ${argsName(d.kind, g)} extends ${d.kind}ArgsBase {`);
+    out.push("", `/** ${a(d.kind).replace(/^a/, "A")} of ${g === "NeonAuth" ? "a NeonAuth (branch-scoped)" : "a project-level AuthIntegration"}. */`, `export interface ${argsName(d.kind, g)} extends ${d.kind}ArgsBase {`, ...integrationMember(g));
     for (const [name, input] of own) out.push(...argsMember(name, input, g, input.only === undefined || input.only === g));
     out.push("}");
   }
@@ -86,7 +93,6 @@ function renderOutputs(d: Declared): string[] {
   // An input the runtime rules give a default always has a value once checked.
   const always = new Set((z.toJSONSchema(d.schema, { io: "output", unrepresentable: "any" }) as { required?: string[] }).required ?? []);
   for (const [name, input] of Object.entries(d.inputs)) {
-    if (input.resource) continue;
     const type = `${input.output ?? per(input.type, "NeonAuth")}${always.has(name) ? "" : " | undefined"}`;
     out.push(...docLines(input.outputDoc ?? per(input.doc, "NeonAuth"), "  "), `  readonly ${name}: pulumi.Output<${type}>;`);
   }
@@ -153,6 +159,7 @@ function onChange(input: Input): string {
 /** A kind's reference table in the README, between its `gen:kind:<Kind>` markers. */
 export function renderKindTable(d: Declared, secrets: readonly string[]): string {
   const rows = ["| input | type | required | default | on change |", "|---|---|---|---|---|"];
+  if (d.parent) rows.push(`| \`integration\` | ${d.parent === "either" ? "`AuthIntegration` or `NeonAuth`" : `\`${d.parent}\``} | yes |  | replaces when the integration is replaced |`);
   for (const [name, input] of Object.entries(d.inputs)) {
     rows.push(`| \`${name}\` | ${shownType(input, secrets.includes(name))} | ${cell(required(input))} | ${cell(input.default ?? "")} | ${onChange(input)} |`);
   }

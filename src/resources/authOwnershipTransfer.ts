@@ -3,7 +3,7 @@ import { authProvider, projectId, transferOwnershipResponse, type Integration } 
 import { askOnce, oneTimeId } from "./authSdkKeys";
 import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "./kit";
 import { kindClass } from "./classes";
-import { integrationInput, type InputDeclaration } from "./declaration";
+import type { InputDeclaration } from "./declaration";
 import type { AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs } from "./types";
 import { childFields, childRegistration, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "./parent";
 
@@ -18,11 +18,6 @@ export const authOwnershipTransferInputs = z.strictObject({
 type Inputs = z.infer<typeof authOwnershipTransferInputs>;
 
 const INPUTS = {
-  integration: integrationInput(
-    "AuthIntegration",
-    "The AuthIntegration whose auth project is transferred; a new URL is requested when it is replaced.",
-    "replaces when the integration is replaced: a new transfer URL",
-  ),
 } as const satisfies Record<string, InputDeclaration>;
 
 function ownerOf(inputs: Inputs, record: Integration | undefined): Props {

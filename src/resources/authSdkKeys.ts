@@ -4,7 +4,7 @@ import { authProvider, keySet, projectId, type KeySet, triggerText } from "../sc
 import { createOwned } from "./converge";
 import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { kindClass } from "./classes";
-import { integrationInput, type InputDeclaration } from "./declaration";
+import type { InputDeclaration } from "./declaration";
 import type { AuthSdkKeysArgs, AuthSdkKeysOutputs } from "./types";
 import { childFields, childRegistration, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "./parent";
 
@@ -20,7 +20,6 @@ export const authSdkKeysInputs = z.strictObject({
 type Inputs = z.infer<typeof authSdkKeysInputs>;
 
 const INPUTS = {
-  integration: integrationInput("AuthIntegration", "The AuthIntegration the keys are for; a new set is generated when it is replaced."),
   rotationTrigger: {
     type: "string",
     doc: "Any string; changing it generates a new key set (rotation).",

@@ -6,7 +6,7 @@ import type { Context } from "./context";
 import { createOwned } from "./converge";
 import { checkInputs, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
-import { integrationInput, type InputDeclaration } from "./declaration";
+import type { InputDeclaration } from "./declaration";
 import type { AuthUserArgs, AuthUserOutputs } from "./types";
 import { diffFields, UNKNOWN } from "./diff";
 import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
@@ -31,10 +31,6 @@ export const authUserInputs = z
   .superRefine((v, ctx) => generationRules(v, ctx, ["roles"]), despiteIntegration);
 
 const INPUTS = {
-  integration: integrationInput("either", {
-    AuthIntegration: "The AuthIntegration the user lives in; the user is created after it and replaced with it.",
-    NeonAuth: "The NeonAuth the user lives in; the user is created after it and replaced with it.",
-  }),
 
   email: {
     type: "string",

@@ -46,8 +46,6 @@ export interface InputDeclaration {
   readonly output?: string;
   /** Its output's doc, where it differs from the input's. */
   readonly outputDoc?: string;
-  /** A resource object (a child's `integration`), passed as it is: not wrapped in `pulumi.Input`, and no output of its own. */
-  readonly resource?: true;
 }
 
 /** One output a kind computes (its inputs are outputs too, without saying so). */
@@ -89,8 +87,9 @@ export interface NaturalKey {
 export interface KindDeclaration {
   readonly kind: Kind;
   /**
-   * A child lives in an integration (`integration` input, `ChildOutputs`): of either generation,
-   * or of one. Absent for the integrations themselves.
+   * A child lives in an integration, of either generation or of one: it takes it as its
+   * `integration` input (the resource object, not wrapped in `pulumi.Input`), is created after it
+   * and replaced with it, and has `ChildOutputs`. Absent for the integrations themselves.
    */
   readonly parent?: "either" | Generation;
   /** A child whose requests name its integration's auth provider outputs it. Default true. */
@@ -114,18 +113,6 @@ export interface KindDeclaration {
   /** The object it manages, for the kinds that manage a named one. */
   readonly object?: NaturalKey;
   readonly handler: Handler;
-}
-
-const PARENT_TYPE = { AuthIntegration: "ProjectIntegration", NeonAuth: "NeonAuthIntegration" } as const;
-
-/**
- * A child's `integration` input: the resource it lives in (of either generation, or one), whose
- * replacement replaces it. A doc per generation gives each generation's Args its own type.
- */
-export function integrationInput(parent: "either" | Generation, doc: PerGeneration<string>, change = "replaces when the integration is replaced"): InputDeclaration {
-  const type = parent !== "either" ? PARENT_TYPE[parent] : typeof doc === "object" ? PARENT_TYPE : "ParentIntegration";
-  const shown = parent === "either" ? "`AuthIntegration` or `NeonAuth`" : `\`${parent}\``;
-  return { type, resource: true, doc, shown, required: true, change };
 }
 
 /** The secret outputs a kind declares. */

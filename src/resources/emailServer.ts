@@ -5,7 +5,7 @@ import type { Context } from "./context";
 import { notOwned } from "./converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
-import { integrationInput, type InputDeclaration } from "./declaration";
+import type { InputDeclaration } from "./declaration";
 import type { EmailServerArgs, EmailServerOutputs } from "./types";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
 import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "./parent";
@@ -46,10 +46,6 @@ type Inputs = z.infer<typeof emailServerInputs>;
 const FOR_STANDARD = "for `standard`";
 
 const INPUTS = {
-  integration: integrationInput("either", {
-    AuthIntegration: "The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced.",
-    NeonAuth: "The NeonAuth whose mail this sends; set after it is created, and again when it is replaced.",
-  }),
 
   type: {
     type: '"shared" | "standard"',

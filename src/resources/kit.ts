@@ -22,7 +22,7 @@ export function providerOf(kind: Kind): pulumi.dynamic.ResourceProvider {
 /** The diff rules of the inputs a kind declares: each in place unless it `replaces`. */
 export function declaredFields(inputs: Readonly<Record<string, InputDeclaration>>, news: Props): FieldRule[] {
   return Object.entries(inputs).flatMap(([name, i]) =>
-    i.resource || i.compared === false ? [] : [{ name, replaces: i.replaces === true || (i.replacesWhenRemoved === true && news[name] === undefined) }],
+    i.compared === false ? [] : [{ name, replaces: i.replaces === true || (i.replacesWhenRemoved === true && news[name] === undefined) }],
   );
 }
 

@@ -8,7 +8,7 @@ import { createOwned } from "./converge";
 import { childId, placeOf, splitChildId, where, type Scope } from "./generation";
 import { inputRules, compact, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
-import { integrationInput, type InputDeclaration } from "./declaration";
+import type { InputDeclaration } from "./declaration";
 import type { OAuthClientArgs, OAuthClientOutputs } from "./types";
 import { sameValue } from "./diff";
 import { checkClientResources } from "./oauthServerChecks";
@@ -40,7 +40,6 @@ export const oauthClientInputs = z
 type Inputs = z.infer<typeof oauthClientInputs>;
 
 const INPUTS = {
-  integration: integrationInput("NeonAuth", "The NeonAuth whose OAuth server (`oauthServer`) the client is registered with."),
   name: {
     type: "string",
     doc: "Display name, shown to users on the consent page; one client of a name per branch in a program.",

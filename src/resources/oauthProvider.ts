@@ -7,7 +7,7 @@ import type { Context } from "./context";
 import { createOwned } from "./converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
-import { integrationInput, literalUnion, type InputDeclaration } from "./declaration";
+import { literalUnion, type InputDeclaration } from "./declaration";
 import type { OAuthProviderArgs, OAuthProviderOutputs } from "./types";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
 import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
@@ -53,10 +53,6 @@ export const oauthProviderInputs = z
 type Inputs = z.infer<typeof oauthProviderInputs>;
 
 const INPUTS = {
-  integration: integrationInput("either", {
-    AuthIntegration: "The AuthIntegration the provider belongs to; the provider is created after it and replaced with it.",
-    NeonAuth: "The NeonAuth the provider belongs to; the provider is created after it and replaced with it.",
-  }),
 
   providerId: {
     type: { AuthIntegration: literalUnion(OAUTH_PROVIDER_IDS), NeonAuth: literalUnion(BRANCH_OAUTH_PROVIDER_IDS) },

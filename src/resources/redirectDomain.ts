@@ -7,7 +7,7 @@ import { createOwned } from "./converge";
 import { noteTrustedDomain } from "./oauthServerChecks";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "./kit";
 import { lookupClass } from "./classes";
-import { integrationInput, type InputDeclaration } from "./declaration";
+import type { InputDeclaration } from "./declaration";
 import type { RedirectDomainArgs, RedirectDomainOutputs } from "./types";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
 import { childPlace, childFields, childRegistration, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
@@ -38,10 +38,6 @@ export const redirectDomainInputs = z
   }, despiteIntegration);
 
 const INPUTS = {
-  integration: integrationInput(
-    "either",
-    "The AuthIntegration, or the NeonAuth (where Neon calls these \"trusted domains\"), the domain belongs to; the domain is created after it and replaced with it.",
-  ),
   domain: {
     type: "string",
     doc: "An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path.",

@@ -19,13 +19,14 @@ export const createIntegrationRequest = z.strictObject({
 });
 export type CreateIntegrationRequest = z.input<typeof createIntegrationRequest>;
 
+/** The auth project at the provider, as every answer about an integration names it. */
+const authProject = { auth_provider: z.string(), auth_provider_project_id: z.string(), jwks_url: z.string() };
+
 /** Response of create integration and of generate SDK keys. */
 export const keySet = z.object({
-  auth_provider: z.string(),
-  auth_provider_project_id: z.string(),
+  ...authProject,
   pub_client_key: secretField(z.string()),
   secret_server_key: secretField(z.string()),
-  jwks_url: z.string(),
   schema_name: z.string(),
   table_name: z.string(),
   base_url: z.string().optional(),
@@ -33,13 +34,11 @@ export const keySet = z.object({
 export type KeySet = z.infer<typeof keySet>;
 
 export const integration = z.object({
-  auth_provider: z.string(),
-  auth_provider_project_id: z.string(),
+  ...authProject,
   branch_id: z.string(),
   db_name: z.string(),
   created_at: z.string(),
   owned_by: z.string(),
-  jwks_url: z.string(),
   transfer_status: z.string().optional(),
 });
 export type Integration = z.infer<typeof integration>;

@@ -5,7 +5,7 @@ import type { AuthProviderOutput, ChildOutputs, ProjectIntegration } from "../pa
 
 /** The inputs of an AuthOwnershipTransfer. */
 export interface AuthOwnershipTransferArgs {
-  /** The AuthIntegration whose auth project is transferred; a new URL is requested when it is replaced. */
+  /** The AuthIntegration this lives in: it is created after it, and replaced with it. */
   integration: ProjectIntegration;
 }
 

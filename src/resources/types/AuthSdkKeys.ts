@@ -5,7 +5,7 @@ import type { AuthProviderOutput, ChildOutputs, ProjectIntegration } from "../pa
 
 /** The inputs of an AuthSdkKeys. */
 export interface AuthSdkKeysArgs {
-  /** The AuthIntegration the keys are for; a new set is generated when it is replaced. */
+  /** The AuthIntegration this lives in: it is created after it, and replaced with it. */
   integration: ProjectIntegration;
   /** Any string; changing it generates a new key set (rotation). */
   rotationTrigger?: pulumi.Input<string>;

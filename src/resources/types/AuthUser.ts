@@ -24,7 +24,7 @@ interface AuthUserArgsBase {
 
 /** An AuthUser of a project-level AuthIntegration. */
 export interface ProjectAuthUserArgs extends AuthUserArgsBase {
-  /** The AuthIntegration the user lives in; the user is created after it and replaced with it. */
+  /** The AuthIntegration this lives in: it is created after it, and replaced with it. */
   integration: ProjectIntegration;
   /** Only on a NeonAuth. */
   roles?: never;
@@ -32,7 +32,7 @@ export interface ProjectAuthUserArgs extends AuthUserArgsBase {
 
 /** An AuthUser of a NeonAuth (branch-scoped). */
 export interface NeonAuthUserArgs extends AuthUserArgsBase {
-  /** The NeonAuth the user lives in; the user is created after it and replaced with it. */
+  /** The NeonAuth this lives in: it is created after it, and replaced with it. */
   integration: NeonAuthIntegration;
   /**
    * The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the

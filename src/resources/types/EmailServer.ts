@@ -27,7 +27,7 @@ interface EmailServerArgsBase {
 
 /** An EmailServer of a project-level AuthIntegration. */
 export interface ProjectEmailServerArgs extends EmailServerArgsBase {
-  /** The AuthIntegration whose mail this sends; set after it is created, and again when it is replaced. */
+  /** The AuthIntegration this lives in: it is created after it, and replaced with it. */
   integration: ProjectIntegration;
   /** Only on a NeonAuth. */
   testRecipient?: never;
@@ -35,7 +35,7 @@ export interface ProjectEmailServerArgs extends EmailServerArgsBase {
 
 /** An EmailServer of a NeonAuth (branch-scoped). */
 export interface NeonAuthEmailServerArgs extends EmailServerArgsBase {
-  /** The NeonAuth whose mail this sends; set after it is created, and again when it is replaced. */
+  /** The NeonAuth this lives in: it is created after it, and replaced with it. */
   integration: NeonAuthIntegration;
   /**
    * Opt-in check (type `standard`): after each create or update that changes the SMTP settings,

@@ -8,7 +8,7 @@ export type OAuthClientType = "confidential" | "public";
 
 /** The inputs of an OAuthClient. */
 export interface OAuthClientArgs {
-  /** The NeonAuth whose OAuth server (`oauthServer`) the client is registered with. */
+  /** The NeonAuth this lives in: it is created after it, and replaced with it. */
   integration: NeonAuthIntegration;
   /** Display name, shown to users on the consent page; one client of a name per branch in a program. */
   name: pulumi.Input<string>;

@@ -20,7 +20,7 @@ interface OAuthProviderArgsBase {
 
 /** An OAuthProvider of a project-level AuthIntegration. */
 export interface ProjectOAuthProviderArgs extends OAuthProviderArgsBase {
-  /** The AuthIntegration the provider belongs to; the provider is created after it and replaced with it. */
+  /** The AuthIntegration this lives in: it is created after it, and replaced with it. */
   integration: ProjectIntegration;
   /** `google`, `github`, `microsoft`. Changing it replaces the provider. */
   providerId: pulumi.Input<"google" | "github" | "microsoft">;
@@ -30,7 +30,7 @@ export interface ProjectOAuthProviderArgs extends OAuthProviderArgsBase {
 
 /** An OAuthProvider of a NeonAuth (branch-scoped). */
 export interface NeonAuthOAuthProviderArgs extends OAuthProviderArgsBase {
-  /** The NeonAuth the provider belongs to; the provider is created after it and replaced with it. */
+  /** The NeonAuth this lives in: it is created after it, and replaced with it. */
   integration: NeonAuthIntegration;
   /**
    * `google`, `github`, `microsoft`, `vercel`. Changing it replaces the provider. Neon shares keys

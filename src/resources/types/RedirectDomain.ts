@@ -5,10 +5,7 @@ import type { AuthProviderOutput, EitherChildOutputs, ParentIntegration } from "
 
 /** The inputs of a RedirectDomain. */
 export interface RedirectDomainArgs {
-  /**
-   * The AuthIntegration, or the NeonAuth (where Neon calls these "trusted domains"), the domain
-   * belongs to; the domain is created after it and replaced with it.
-   */
+  /** The AuthIntegration or NeonAuth this lives in: it is created after it, and replaced with it. */
   integration: ParentIntegration;
   /** An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path. */
   domain: pulumi.Input<string>;
