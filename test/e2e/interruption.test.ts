@@ -10,6 +10,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
@@ -75,6 +76,21 @@ describe("an up killed half-way recovers as documented", () => {
     const atKill = await snapshot(em, PROJECT);
     expect(atKill.domains.length).toBeGreaterThanOrEqual(KILL_AFTER_DOMAINS);
     expect(atKill.domains.length).toBeLessThan(3 + EXTRA);
+
+    // A kill that lands while the file backend writes the stack's state leaves it unreadable
+    // ("failed to load checkpoint: EOF", pulumi/pulumi#2801); the backend keeps the previous write
+    // beside it, and the README's recovery puts that back first. It still holds the create in flight
+    // as pending (recorded before the create began).
+    await cli("stack", "export").catch((err: Error) => {
+      if (!/failed to load checkpoint/.test(err.message)) throw err;
+      const stacks = path.join(e2e.backendDir, ".pulumi", "stacks");
+      const files = fs.readdirSync(stacks).map((p) => path.join(stacks, p, `${e2e.stack.name}.json`));
+      // What the kill left, for the report should the backup not help either.
+      console.log("state files after the kill:", files.flatMap((f) => [f, `${f}.bak`]).map((f) => `${f} ${fs.existsSync(f) ? fs.statSync(f).size : "absent"}`));
+      const file = files.find((f) => fs.existsSync(`${f}.bak`));
+      if (file === undefined) throw err;
+      fs.copyFileSync(`${file}.bak`, file);
+    });
 
     // Creates the engine started but never heard back about are pending in the state.
     expect((await pendingOperations()).length).toBeGreaterThan(0);
