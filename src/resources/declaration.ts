@@ -125,11 +125,6 @@ export function computedOf(decl: KindDeclaration): string[] {
   return Object.keys(decl.outputs ?? {}).filter((k) => !(k in decl.inputs));
 }
 
-/** A value for one generation: the same for both unless declared per generation. */
-export function forGeneration<T>(v: PerGeneration<T>, g: Generation): T {
-  return typeof v === "object" && v !== null && "NeonAuth" in (v as object) ? (v as Record<Generation, T>)[g] : (v as T);
-}
-
 /** A union type of string literals, as TypeScript spells it. */
 export function literalUnion(values: readonly string[]): string {
   return values.map((v) => JSON.stringify(v)).join(" | ");
