@@ -170,7 +170,8 @@ export interface Resolved {
   readonly settings: { apiKey: string; baseUrl: string };
 }
 
-const VERSION: string = (() => {
+/** This package's version, from its package.json (the User-Agent, the plugin's schema and info). */
+export const VERSION: string = (() => {
   try {
     return (require("../../package.json") as { version?: string }).version ?? "0.0.0";
   } catch {

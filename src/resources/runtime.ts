@@ -13,6 +13,7 @@ import { compact, SECRET_INPUTS, type Handler, type Kind, type Props } from "./k
 import { DECLARATIONS } from "./kinds";
 
 import { processContext, type Context } from "./context";
+import type { FieldsDiff } from "./diff";
 import { forEngine, reported } from "./host";
 import { forResource } from "./waits";
 
@@ -21,7 +22,7 @@ export { configure } from "./context";
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
   check(olds: Props, news: Props): ReturnType<Handler["check"]>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
   create(inputs: Props): ReturnType<Handler["create"]>;
   read(id: string, props: Props): ReturnType<Handler["read"]>;
   update(id: string, olds: Props, news: Props): ReturnType<Handler["update"]>;
@@ -30,8 +31,17 @@ export interface Provided {
 
 const guardedHandlers = new WeakMap<Context, Map<Kind, Provided>>();
 
-/** The calls of a kind on a context: the process's (from the stack configuration) unless given. */
-export function handler(kind: Kind, ctx?: Context): Provided {
+/**
+ * The calls of a kind as the dynamic-provider host takes them, on the process's context (from the
+ * stack configuration) unless given: the diff carries its changed fields the way host.ts lets it.
+ */
+export function handler(kind: Kind, ctx?: Context): Omit<Provided, "diff"> & { diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> } {
+  const c = calls(kind, ctx);
+  return { ...c, diff: async (id, olds, news) => forEngine(await c.diff(id, olds, news)) };
+}
+
+/** The calls of a kind on a context (the provider plugin's, or the process's unless given). */
+export function calls(kind: Kind, ctx?: Context): Provided {
   const h = DECLARATIONS[kind]?.handler;
   if (!h) throw new Error(`pulumi-neon-auth has no resource kind ${kind}; is the installed package older than the stack?`);
   // Every call, check included, first needs settings that make sense: so preview already says
@@ -88,7 +98,7 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
       const inputs = r.inputs && withNames(r.inputs, news);
       return r.failures ? { inputs, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : { ...r, inputs };
     },
-    diff: async (id, olds, news) => forEngine(await diff(id, olds, news)),
+    diff,
     create: (props) =>
       forResource(label(kind, props), async () => {
         const r = await create(props);

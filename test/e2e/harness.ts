@@ -4,10 +4,11 @@
  * leaves loopback. `stackFor` returns the stack plus a `cleanup` for `finally`; `useEmulatorStack`
  * is the set-up most files share: an emulator and a stack on it for a whole describe block.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
@@ -28,6 +29,11 @@ export interface E2eStack {
    * Automation API does not offer, or does differently: its exportStack decrypts secrets).
    */
   cli(...args: string[]): string;
+  /**
+   * The same, without blocking: for a command that calls the API, which the emulator in this
+   * process can only answer while the event loop runs.
+   */
+  run(...args: string[]): Promise<string>;
   /** Destroys what is left (best effort) and removes the stack and its folders. */
   cleanup(): Promise<void>;
 }
@@ -65,6 +71,14 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
         encoding: "utf8",
         maxBuffer: 64 * 1024 * 1024,
       }),
+    run: async (...args) =>
+      (
+        await promisify(execFile)("pulumi", [...args, "--cwd", dir, "--stack", stack.name], {
+          env: { ...process.env, ...env },
+          encoding: "utf8",
+          maxBuffer: 64 * 1024 * 1024,
+        })
+      ).stdout,
     async cleanup() {
       try {
         await stack.destroy({ color: "never" });

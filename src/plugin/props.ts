@@ -1,0 +1,104 @@
+/**
+ * The plugin's properties beside the runtime's: a child's `integration` is one object in the
+ * plugin's schema (what its integration outputs as `ref`) where the runtime keeps its project,
+ * branch, auth provider and integration identity apart; and secrets travel marked on the wire
+ * where the runtime gets plain values and the names of the secret inputs. The handlers stay the
+ * dynamic resources' own.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { secretKeys } from "../schemas/fields";
+import { secretOutputsOf, type KindDeclaration, type Props } from "../resources/declaration";
+import { SECRET_INPUTS } from "../resources/kit";
+import { UNKNOWN } from "../resources/diff";
+
+const SIG = pulumi.runtime.specialSigKey;
+const SECRET = pulumi.runtime.specialSecretSig;
+
+const isSecret = (v: unknown): v is { value: unknown } => v !== null && typeof v === "object" && (v as Props)[SIG] === SECRET;
+
+function unwrap(v: unknown): { value: unknown; secret: boolean } {
+  if (isSecret(v)) return { value: unwrap(v.value).value, secret: true };
+  if (Array.isArray(v)) {
+    const items = v.map(unwrap);
+    return { value: items.map((i) => i.value), secret: items.some((i) => i.secret) };
+  }
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v).map(([k, x]) => [k, unwrap(x)] as const);
+    return { value: Object.fromEntries(entries.map(([k, x]) => [k, x.value])), secret: entries.some(([, x]) => x.secret) };
+  }
+  return { value: v, secret: false };
+}
+
+/** Plain props, with the names of the top-level fields that held a secret in `SECRET_INPUTS`. */
+export function plain(props: Props): Props {
+  const out: Props = {};
+  const names: string[] = [];
+  for (const [k, v] of Object.entries(props)) {
+    const u = unwrap(v);
+    out[k] = u.value;
+    if (u.secret) names.push(k);
+  }
+  return names.length > 0 ? { ...out, [SECRET_INPUTS]: names } : out;
+}
+
+/** Props for the wire: every field the kind keeps secret, or that came in secret, marked so. */
+export function marked(decl: KindDeclaration, props: Props): Props {
+  const secret = new Set([...secretKeys(decl.schema), ...secretOutputsOf(decl), ...((props[SECRET_INPUTS] as string[] | undefined) ?? [])]);
+  const out: Props = {};
+  for (const [k, v] of Object.entries(props)) {
+    if (k === SECRET_INPUTS || v === undefined) continue;
+    out[k] = secret.has(k) && v !== UNKNOWN ? { [SIG]: SECRET, value: v } : v;
+  }
+  return out;
+}
+
+const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
+
+/**
+ * The fields of an integration a child's `integration` carries, from runtime props. A branch only
+ * for a branch-scoped one: an AuthIntegration's `branchId` is where its data lives, and its
+ * children call the project-level API.
+ */
+function refOf(p: Props, identity: unknown, branch = true): Props | undefined {
+  if (identity === undefined || identity === null || typeof identity !== "object") return undefined;
+  const out: Props = { projectId: p.projectId, ...identity };
+  if (branch && p.branchId !== undefined) out.branchId = p.branchId;
+  if (p.authProvider !== undefined) out.authProvider = p.authProvider;
+  return out;
+}
+
+/** Program or state props in the runtime's shape: a child's `integration` spread, an integration's `ref` dropped. */
+export function toRuntime(decl: KindDeclaration, props: Props): Props {
+  const { ref: _ref, ...p } = props;
+  if (!isChild(decl)) return decl.kind === "NeonAuth" || decl.kind === "AuthIntegration" ? p : props;
+  const ref = p.integration;
+  const unknown = ref === UNKNOWN;
+  if (!unknown && (ref === null || typeof ref !== "object" || !("projectId" in ref))) return p;
+  const field = (k: string) => (unknown ? UNKNOWN : (ref as Props)[k]);
+  const out: Props = { ...p, projectId: field("projectId") };
+  if (unknown || (ref as Props).branchId !== undefined) out.branchId = field("branchId");
+  if (decl.withProvider !== false && (unknown || (ref as Props).authProvider !== undefined)) out.authProvider = field("authProvider");
+  out.integration = unknown ? UNKNOWN : { authProviderProjectId: field("authProviderProjectId"), createdAt: field("createdAt") };
+  return out;
+}
+
+/** Outputs in the plugin's shape: a child's `integration` as the ref it was given, an integration's `ref`. */
+export function toPlugin(decl: KindDeclaration, outs: Props): Props {
+  if (isChild(decl)) {
+    const ref = refOf(outs, outs.integration);
+    return ref === undefined ? outs : { ...outs, integration: ref };
+  }
+  if (decl.kind === "NeonAuth" || decl.kind === "AuthIntegration") {
+    const identity = outs.authProviderProjectId === undefined ? undefined : { authProviderProjectId: outs.authProviderProjectId, createdAt: outs.createdAt };
+    const ref = refOf(outs, identity, decl.kind === "NeonAuth");
+    return ref === undefined ? outs : { ...outs, ref };
+  }
+  return outs;
+}
+
+/** A runtime field name as the plugin's schema names it (a child's place is its `integration`). */
+export function pluginField(decl: KindDeclaration, path: string): string {
+  if (!isChild(decl)) return path;
+  const top = path.split(".")[0]!;
+  return ["projectId", "branchId", "authProvider", "integration"].includes(top) ? "integration" : path;
+}

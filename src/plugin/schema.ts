@@ -1,0 +1,190 @@
+/**
+ * The Pulumi package schema of the `neon-auth` provider plugin, made from the kinds' declarations
+ * (resources/declaration.ts) and their runtime input rules: the plugin's `GetSchema` answers it,
+ * and SDKs and docs for other languages are generated from it. Nothing here is written by hand per
+ * kind: a property's type comes from the kind's zod rules (as JSON Schema), its words and whether it
+ * is secret from the declaration.
+ */
+import { z } from "zod";
+import { VERSION } from "../client/options";
+import { secretKeys } from "../schemas/fields";
+import { SETTING } from "../resources/settings";
+import { DECLARATIONS } from "../resources/kinds";
+import { secretOutputsOf, type KindDeclaration, type PerGeneration } from "../resources/declaration";
+import type { Kind } from "../resources/kit";
+
+export const PACKAGE = "neon-auth";
+/** The type token of a kind: `neon-auth:index:RedirectDomain`. */
+export const tokenOf = (kind: Kind) => `${PACKAGE}:index:${kind}`;
+/** The object type a child takes as its `integration`, and each integration outputs as `ref`. */
+export const REF_TYPE = `${PACKAGE}:index:IntegrationRef`;
+
+export interface PropertySpec {
+  type?: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  $ref?: string;
+  items?: PropertySpec;
+  additionalProperties?: PropertySpec;
+  description?: string;
+  secret?: boolean;
+}
+
+interface ObjectSpec {
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+interface ResourceSpec extends ObjectSpec {
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs: string[];
+}
+
+export interface PackageSchema {
+  name: string;
+  version: string;
+  displayName: string;
+  description: string;
+  license: string;
+  keywords: string[];
+  repository: string;
+  config: { variables: Record<string, PropertySpec> };
+  provider: ResourceSpec;
+  resources: Record<string, ResourceSpec>;
+  types: Record<string, ObjectSpec & { type: "object" }>;
+  language: Record<string, unknown>;
+}
+
+/** What a child's `integration` holds: where it lives and which integration it was made in. */
+const REF_FIELDS: Record<string, PropertySpec> = {
+  projectId: { type: "string", description: "The Neon project." },
+  branchId: { type: "string", description: "The branch, for a NeonAuth; absent for a project-level AuthIntegration." },
+  authProvider: { type: "string", description: "The integration's auth provider (`better_auth`, `stack`)." },
+  authProviderProjectId: { type: "string", description: "The auth project's id at the provider: new for every integration." },
+  createdAt: { type: "string", description: "When Neon created the integration." },
+};
+const REF_REQUIRED = ["projectId", "authProviderProjectId", "createdAt"];
+
+/** The inputs a child takes from its integration, which the plugin's `integration` input carries. */
+export const FROM_INTEGRATION = ["projectId", "branchId", "authProvider", "integration"] as const;
+
+const words = (doc: PerGeneration<string> | undefined): string | undefined =>
+  doc === undefined ? undefined : typeof doc === "string" ? doc : `On a NeonAuth: ${doc.NeonAuth} On an AuthIntegration: ${doc.AuthIntegration}`;
+
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+type Json = Record<string, any>;
+
+/** A JSON Schema (zod's, for inputs) as a Pulumi property; nested objects become named types. */
+function propertyOf(js: Json, name: string, types: PackageSchema["types"]): PropertySpec {
+  const alternatives = (js.anyOf ?? js.oneOf) as Json[] | undefined;
+  if (alternatives) {
+    const [first] = alternatives.filter((a) => a.type !== "null");
+    return propertyOf(first ?? {}, name, types);
+  }
+  switch (js.type) {
+    case "string":
+    case "boolean":
+    case "number":
+    case "integer":
+      return { type: js.type };
+    case "array":
+      return { type: "array", items: propertyOf(js.items ?? {}, `${name}Item`, types) };
+    case "object": {
+      if (js.properties === undefined) return { type: "object", additionalProperties: propertyOf(js.additionalProperties ?? {}, name, types) };
+      const token = `${PACKAGE}:index:${name}`;
+      types[token] = {
+        type: "object",
+        properties: Object.fromEntries(Object.entries(js.properties as Record<string, Json>).map(([k, v]) => [k, propertyOf(v, name + pascal(k), types)])),
+        ...(js.required?.length ? { required: js.required } : {}),
+      };
+      return { $ref: `#/types/${token}` };
+    }
+    default:
+      // A value of any shape (none of our rules has one today); the runtime rules still check it.
+      return { $ref: "pulumi.json#/Any" };
+  }
+}
+
+/** An output declared as a TypeScript type (declaration.ts): the few shapes the kinds use. */
+function outputProperty(tsType: string): PropertySpec {
+  const t = tsType.replace(/\s*\|\s*undefined$/, "").trim();
+  if (t === "boolean" || t === "number") return { type: t };
+  if (/^Record<string,\s*string>$/.test(t)) return { type: "object", additionalProperties: { type: "string" } };
+  if (t.endsWith("[]")) return { type: "array", items: outputProperty(t.slice(0, -2)) };
+  // string, a union of string literals, or a published value type (OAuthProviderType)
+  return { type: "string" };
+}
+
+const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
+const isIntegration = (decl: KindDeclaration) => decl.kind === "NeonAuth" || decl.kind === "AuthIntegration";
+
+/** One kind as a schema resource. */
+function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): ResourceSpec {
+  const js = z.toJSONSchema(decl.schema, { io: "input", unrepresentable: "any" }) as Json;
+  const secrets = new Set([...secretKeys(decl.schema), ...secretOutputsOf(decl)]);
+  const mark = (name: string, p: PropertySpec, doc?: string): PropertySpec => ({
+    ...p,
+    ...(doc === undefined ? {} : { description: doc }),
+    ...(secrets.has(name) ? { secret: true } : {}),
+  });
+  const inputProperties: Record<string, PropertySpec> = {};
+  const requiredInputs: string[] = [];
+  if (isChild(decl)) {
+    inputProperties.integration = { $ref: `#/types/${REF_TYPE}`, description: "The NeonAuth or AuthIntegration this lives in: its `ref` output." };
+    requiredInputs.push("integration");
+  }
+  for (const [name, schema] of Object.entries(js.properties as Record<string, Json>)) {
+    if (isChild(decl) && (FROM_INTEGRATION as readonly string[]).includes(name)) continue;
+    inputProperties[name] = mark(name, propertyOf(schema, decl.kind + pascal(name), types), words(decl.inputs[name]?.doc));
+    if ((js.required as string[] | undefined)?.includes(name)) requiredInputs.push(name);
+  }
+  const properties: Record<string, PropertySpec> = { ...inputProperties };
+  if (isChild(decl)) {
+    properties.projectId = { type: "string", description: "The Neon project, from the integration." };
+    properties.branchId = { type: "string", description: "The branch, from a NeonAuth integration." };
+    if (decl.withProvider !== false) properties.authProvider = { type: "string", description: "The auth provider, from the integration." };
+  }
+  for (const [name, o] of Object.entries(decl.outputs ?? {})) properties[name] = mark(name, outputProperty(o.type), o.doc);
+  if (isIntegration(decl)) properties.ref = { $ref: `#/types/${REF_TYPE}`, description: "What a child takes as its `integration`." };
+  const required = Object.keys(properties).filter((k) => requiredInputs.includes(k) || k === "ref");
+  return { description: `${decl.kind}. Id: ${decl.id}`, inputProperties, requiredInputs, properties, required };
+}
+
+/** The provider's configuration, under the `neon-auth:` namespace the dynamic resources read too. */
+function config(): Record<string, PropertySpec> {
+  const own = (setting: string) => setting.slice(`${PACKAGE}:`.length);
+  return {
+    [own(SETTING.stackKey)]: { type: "string", secret: true, description: `The Neon API key (or the ${SETTING.envKey} environment variable).` },
+    [own(SETTING.stackUrl)]: { type: "string", description: `The API's base URL (or ${SETTING.envUrl}); Neon's by default.` },
+    [own(SETTING.lockTimeout)]: { type: "number", description: "How long to wait for a project's lock (423) before failing, in seconds." },
+    [own(SETTING.rateLimitTimeout)]: { type: "number", description: "How long to wait out rate limiting (429) before failing, in seconds." },
+    [own(SETTING.readUsers)]: { type: "boolean", description: "Read a branch's users from its database (default true)." },
+  };
+}
+
+/** The whole package schema, from the declarations. */
+export function packageSchema(): PackageSchema {
+  const types: PackageSchema["types"] = {
+    [REF_TYPE]: { type: "object", description: "An integration, as its children name it.", properties: REF_FIELDS, required: REF_REQUIRED },
+  };
+  const resources = Object.fromEntries(Object.values(DECLARATIONS).map((d) => [tokenOf(d.kind), resourceOf(d, types)]));
+  const variables = config();
+  return {
+    name: PACKAGE,
+    version: VERSION,
+    displayName: "Neon Auth",
+    description: "Neon Auth as code: both API generations (branch-scoped Better Auth and the project-level integration).",
+    license: "Apache-2.0",
+    keywords: ["pulumi", "neon", "neon-auth", "category/database"],
+    repository: "https://github.com/pulumi-neon-auth/pulumi-neon-auth",
+    config: { variables },
+    provider: { inputProperties: variables, requiredInputs: [], properties: {} },
+    resources,
+    types,
+    language: {
+      nodejs: { packageName: "@pulumi-neon-auth/plugin-sdk", respectSchemaVersion: true },
+      go: { importBasePath: "github.com/pulumi-neon-auth/pulumi-neon-auth/sdk/go/neonauth", respectSchemaVersion: true },
+      python: { packageName: "pulumi_neon_auth", respectSchemaVersion: true },
+    },
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * The `neon-auth` provider plugin: Pulumi's provider protocol over gRPC, serving every kind with
+ * the handlers the dynamic resources use (resources/runtime.ts), for programs in any language.
+ *
+ * Its own server on `@grpc/grpc-js` and the stubs `@pulumi/pulumi/proto` ships, not the Node SDK's
+ * `provider.main` (3.259), which drops `Configure`'s request (no key reaches a handler), sends no
+ * `detailedDiff` and fails on an import's `Read` (DEVELOPMENT.md, "A provider plugin from the
+ * declarations"). grpc-js and google-protobuf are taken from `@pulumi/pulumi`'s own dependencies,
+ * so that the messages and the server are the instances the stubs were made with.
+ */
+import { createRequire } from "node:module";
+import { DECLARATIONS } from "../resources/kinds";
+import type { Kind, Props } from "../resources/kit";
+import { calls } from "../resources/runtime";
+import { contextOf, type Context } from "../resources/context";
+import { resolveSettings } from "../resources/settings";
+import { redactText } from "../client";
+import { VERSION } from "../client/options";
+import { UNKNOWN, type FieldsDiff } from "../resources/diff";
+import { marked, plain, pluginField, toPlugin, toRuntime } from "./props";
+import { PACKAGE, packageSchema } from "./schema";
+
+const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
+const grpc = fromPulumi("@grpc/grpc-js");
+const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
+const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
+const provproto = fromPulumi("./proto/provider_pb");
+const provrpc = fromPulumi("./proto/provider_grpc_pb");
+const plugproto = fromPulumi("./proto/plugin_pb");
+
+type Callback = (err: unknown, value?: unknown) => void;
+type Call = { request: any };
+
+/** The kind of a type token `neon-auth:index:<Kind>`. */
+function kindOf(urnOrType: string): Kind {
+  const type = urnOrType.includes("::") ? urnOrType.split("::")[2]! : urnOrType;
+  const kind = type.split(":")[2] as Kind;
+  if (!type.startsWith(`${PACKAGE}:index:`) || DECLARATIONS[kind] === undefined) throw new Error(`${PACKAGE} has no resource type ${type}`);
+  return kind;
+}
+
+const structOf = (props: Props) => structproto.Struct.fromJavaScript(props);
+const jsOf = (s: any): Props => (s ? s.toJavaScript() : {});
+
+/** The stack-configuration reader the settings expect, over `Configure`'s arguments. */
+function configFrom(args: Props): (name: string) => string | undefined {
+  return (name) => {
+    if (!name.startsWith(`${PACKAGE}:`)) return undefined;
+    const v = plain(args)[name.slice(PACKAGE.length + 1)];
+    return v === undefined || v === null ? undefined : String(v);
+  };
+}
+
+const kindsOfDiff: Record<string, number> = {
+  add: provproto.PropertyDiff.Kind.ADD,
+  addReplace: provproto.PropertyDiff.Kind.ADD_REPLACE,
+  delete: provproto.PropertyDiff.Kind.DELETE,
+  deleteReplace: provproto.PropertyDiff.Kind.DELETE_REPLACE,
+  update: provproto.PropertyDiff.Kind.UPDATE,
+  updateReplace: provproto.PropertyDiff.Kind.UPDATE_REPLACE,
+};
+
+/** The outputs an in-place update keeps for certain, for a preview: where the object lives and which it is. */
+const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration", "authProviderProjectId", "createdAt"];
+
+class Provider {
+  #ctx: Context | Error = new Error("the neon-auth provider was not configured");
+
+  #on(kind: Kind): ReturnType<typeof calls> {
+    if (this.#ctx instanceof Error) throw this.#ctx;
+    return calls(kind, this.#ctx);
+  }
+
+  /** Runs an RPC: its errors reach the engine with every secret this process has seen scrubbed. */
+  #rpc(fn: (req: any) => Promise<unknown>) {
+    return (call: Call, callback: Callback) => {
+      fn(call.request).then(
+        (value) => callback(null, value),
+        (e: unknown) => callback({ code: grpc.status.UNKNOWN, details: redactText(e instanceof Error ? e.message : String(e)) }),
+      );
+    };
+  }
+
+  service() {
+    const decl = (kind: Kind) => DECLARATIONS[kind];
+    return {
+      getPluginInfo: this.#rpc(async () => {
+        const info = new plugproto.PluginInfo();
+        info.setVersion(VERSION);
+        return info;
+      }),
+      getSchema: this.#rpc(async () => {
+        const resp = new provproto.GetSchemaResponse();
+        resp.setSchema(JSON.stringify(packageSchema()));
+        return resp;
+      }),
+      checkConfig: this.#rpc(async (req) => {
+        const resp = new provproto.CheckResponse();
+        resp.setInputs(req.getNews());
+        return resp;
+      }),
+      // A new key or URL changes where requests go, never the objects: no resource is replaced.
+      diffConfig: this.#rpc(async () => {
+        const resp = new provproto.DiffResponse();
+        resp.setChanges(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+        return resp;
+      }),
+      configure: this.#rpc(async (req) => {
+        try {
+          this.#ctx = contextOf(resolveSettings(configFrom(jsOf(req.getArgs())), process.env));
+        } catch (e) {
+          // Reported by every call, so preview names it for each resource (as the dynamic resources do).
+          this.#ctx = e as Error;
+        }
+        const resp = new provproto.ConfigureResponse();
+        resp.setAcceptsecrets(true);
+        resp.setSupportspreview(true);
+        resp.setAcceptresources(false);
+        return resp;
+      }),
+      check: this.#rpc(async (req) => {
+        const kind = kindOf(req.getUrn());
+        const d = decl(kind);
+        const r = await this.#on(kind).check(toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
+        const resp = new provproto.CheckResponse();
+        if (r.inputs) resp.setInputs(structOf(marked(d, r.inputs)));
+        resp.setFailuresList(
+          (r.failures ?? []).map((f) => {
+            const failure = new provproto.CheckFailure();
+            failure.setProperty(pluginField(d, f.property));
+            failure.setReason(f.reason);
+            return failure;
+          }),
+        );
+        return resp;
+      }),
+      diff: this.#rpc(async (req) => {
+        const kind = kindOf(req.getUrn());
+        const d = decl(kind);
+        const r: FieldsDiff = await this.#on(kind).diff(req.getId(), toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
+        const resp = new provproto.DiffResponse();
+        resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
+        resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
+        resp.setDeletebeforereplace(r.deleteBeforeReplace === true);
+        const detail = Object.entries(r.detailedDiff ?? {});
+        const map = resp.getDetaileddiffMap();
+        for (const [path, change] of detail) {
+          const pd = new provproto.PropertyDiff();
+          pd.setKind(kindsOfDiff[change]);
+          pd.setInputdiff(true);
+          map.set(pluginField(d, path), pd);
+        }
+        resp.setDiffsList([...new Set(detail.map(([p]) => pluginField(d, p).split(".")[0]!))]);
+        resp.setHasdetaileddiff(r.changes !== undefined);
+        return resp;
+      }),
+      create: this.#rpc(async (req) => {
+        const kind = kindOf(req.getUrn());
+        const d = decl(kind);
+        const inputs = toRuntime(d, plain(jsOf(req.getProperties())));
+        const resp = new provproto.CreateResponse();
+        if (req.getPreview()) {
+          resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
+          return resp;
+        }
+        const r = await this.#on(kind).create(inputs);
+        resp.setId(r.id);
+        resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+        return resp;
+      }),
+      read: this.#rpc(async (req) => {
+        const kind = kindOf(req.getUrn());
+        const d = decl(kind);
+        const r = await this.#on(kind).read(req.getId(), toRuntime(d, plain(jsOf(req.getProperties()))));
+        const resp = new provproto.ReadResponse();
+        // An empty id says the object is gone.
+        if (r.props === undefined) return resp;
+        resp.setId(r.id ?? req.getId());
+        resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
+        if (r.inputs) resp.setInputs(structOf(marked(d, r.inputs)));
+        return resp;
+      }),
+      update: this.#rpc(async (req) => {
+        const kind = kindOf(req.getUrn());
+        const d = decl(kind);
+        const olds = toRuntime(d, plain(jsOf(req.getOlds())));
+        const news = toRuntime(d, plain(jsOf(req.getNews())));
+        const resp = new provproto.UpdateResponse();
+        if (req.getPreview()) {
+          const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
+          const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
+          resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
+          return resp;
+        }
+        const r = await this.#on(kind).update(req.getId(), olds, news);
+        resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+        return resp;
+      }),
+      delete: this.#rpc(async (req) => {
+        const kind = kindOf(req.getUrn());
+        await this.#on(kind).delete(req.getId(), toRuntime(decl(kind), plain(jsOf(req.getProperties()))));
+        return new emptyproto.Empty();
+      }),
+      cancel: this.#rpc(async () => new emptyproto.Empty()),
+      invoke: this.#rpc(async (req) => {
+        throw new Error(`${PACKAGE} has no function ${req.getTok()}`);
+      }),
+    };
+  }
+}
+
+/** Serves the plugin on a loopback port and prints it, as the engine expects of a plugin's first line. */
+export async function serve(): Promise<void> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(provrpc.ResourceProviderService, new Provider().service());
+  const port: number = await new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, p: number) => (err ? reject(err) : resolve(p))),
+  );
+  process.stdout.write(`${port}\n`);
+}

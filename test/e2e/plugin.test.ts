@@ -1,0 +1,181 @@
+/**
+ * The `neon-auth` provider plugin (`pulumi-resource-neon-auth`, src/plugin/) through the real
+ * engine: a stack of each API generation goes up, previews and refreshes with no changes, updates
+ * with `preview --diff` naming exactly the changed fields, meets drift, is imported by id, and is
+ * destroyed; and the same stack on the dynamic resources sends the same requests.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
+import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+
+const PROGRAM = path.join(__dirname, "programs", "plugin");
+
+interface Spec {
+  kind: string;
+  name: string;
+  args: Record<string, unknown>;
+  secret?: string[];
+}
+
+/** The plugin is found on PATH, where installing the package puts its executable. */
+const withPlugin = () => ({ PATH: `${path.join(inject("e2eWorkspace"), "node_modules", ".bin")}${path.delimiter}${process.env.PATH}` });
+
+function branchStack(project: string, branch: string, o: { appName: string; secret: string }): Spec[] {
+  return [
+    { kind: "NeonAuth", name: "auth", args: { projectId: project, branchId: branch, appName: o.appName } },
+    { kind: "RedirectDomain", name: "app", args: { integration: "auth", domain: "https://app.example.com" } },
+    { kind: "OAuthProvider", name: "github", args: { integration: "auth", providerId: "github", clientId: "gh-id", clientSecret: o.secret }, secret: ["clientSecret"] },
+  ];
+}
+
+function projectStack(project: string, branch: string, o: { domain: string }): Spec[] {
+  return [
+    { kind: "AuthIntegration", name: "auth", args: { projectId: project, branchId: branch } },
+    { kind: "RedirectDomain", name: "app", args: { integration: "auth", domain: o.domain } },
+  ];
+}
+
+const resources = (specs: Spec[]) => ({ resources: { value: JSON.stringify(specs) } });
+
+async function setResources(e2e: E2eStack, specs: Spec[]): Promise<void> {
+  await e2e.stack.setConfig("resources", { value: JSON.stringify(specs) });
+}
+
+/** The lines of `preview --diff` that name a changed field (`~ appName: "One" => "Two"`), stack outputs aside. */
+function changedFields(out: string): string[] {
+  return out
+    .split(/^\s*--outputs:--$/m)[0]!
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[~+-] \w+: /.test(l))
+    .map((l) => l.replace(/^([~+-] \w+):.*$/, "$1"))
+    .sort();
+}
+
+/** The raw state file: what is kept on disk, secrets encrypted. */
+const stateText = (e2e: E2eStack) => fs.readFileSync(path.join(e2e.backendDir, ".pulumi", "stacks", "plugin", `${e2e.stack.name}.json`), "utf8");
+
+describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
+  it("goes up, updates with named fields, meets drift, imports by id and is destroyed", { timeout: 600_000 }, async () => {
+    const project = "p-plugin-branch";
+    const branch = `br-main-${project}`;
+    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
+    let e2e: E2eStack | undefined;
+    try {
+      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) }, env: withPlugin() });
+      const up = await e2e.stack.up({ color: "never" });
+      expect(up.summary.resourceChanges).toEqual({ create: 4 });
+      expect(await branchSnapshot(em, project, branch)).toMatchObject({
+        auth: { name: "One", auth_provider: "better_auth" },
+        domains: ["https://app.example.com"],
+        // Google on shared keys is Neon's default for a new branch integration (API-BRANCH.md).
+        providers: [
+          { id: "github", type: "standard" },
+          { id: "google", type: "shared" },
+        ],
+      });
+      expect(up.outputs.ids!.value).toEqual({ auth: `${project}/${branch}`, app: `${project}/${branch}/https://app.example.com`, github: `${project}/${branch}/github` });
+      await expectNoChanges(e2e.stack, 4);
+
+      // An update: the app's name in place, the provider's secret rotated; the domain stays.
+      await setResources(e2e, branchStack(project, branch, { appName: "Two", secret: "gh-secret-2" }));
+      const diff = e2e.cli("preview", "--diff", "--color", "never");
+      expect(changedFields(diff)).toEqual(["~ appName", "~ clientSecret"]);
+      expect(diff).toContain('~ appName: "One" => "Two"');
+      expect(diff).toContain("~ clientSecret: [secret] => [secret]");
+      expect(diff).not.toContain("gh-secret");
+      const update = await e2e.stack.up({ color: "never" });
+      expect(update.summary.resourceChanges).toEqual({ update: 2, same: 2 });
+      expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Two");
+
+      // Drift: the domain removed outside the stack is dropped by refresh, made again by up.
+      expect(await outOfBand(em, "DELETE", `/projects/${project}/branches/${branch}/auth/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://app.example.com" }] })).toBe(200);
+      const refresh = await e2e.stack.refresh({ color: "never" });
+      expect(changesOf(refresh.summary.resourceChanges)).toEqual({ delete: 1 });
+      const again = await e2e.stack.up({ color: "never" });
+      expect(again.summary.resourceChanges).toEqual({ create: 1, same: 3 });
+      expect((await branchSnapshot(em, project, branch)).domains).toEqual(["https://app.example.com"]);
+
+      // Import by id, with no prior state: the program then previews no change.
+      e2e.cli("state", "delete", `urn:pulumi:${e2e.stack.name}::plugin::neon-auth:index:RedirectDomain::app`, "--yes");
+      await e2e.run("import", "neon-auth:index:RedirectDomain", "app", `${project}/${branch}/https://app.example.com`, "--yes", "--protect=false", "--generate-code=false", "--skip-preview", "--non-interactive");
+      await expectNoChanges(e2e.stack, 4);
+
+      const state = stateText(e2e);
+      for (const secret of ["gh-secret-1", "gh-secret-2", "e2e-key-4f1d2c9a7b"]) expect(state).not.toContain(secret);
+
+      const destroy = await e2e.stack.destroy({ color: "never" });
+      expect(destroy.summary.resourceChanges).toEqual({ delete: 4 });
+      expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  });
+});
+
+describe("the neon-auth provider plugin: a project-level stack (AuthIntegration)", () => {
+  it("goes up, replaces a changed domain, meets drift and is destroyed", { timeout: 600_000 }, async () => {
+    const project = "p-plugin-project";
+    const branch = `br-main-${project}`;
+    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
+    let e2e: E2eStack | undefined;
+    try {
+      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) }, env: withPlugin() });
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
+      expect(await snapshot(em, project)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: branch }], domains: ["https://one.example.com"] });
+      await expectNoChanges(e2e.stack, 3);
+
+      await setResources(e2e, projectStack(project, branch, { domain: "https://two.example.com" }));
+      const diff = e2e.cli("preview", "--diff", "--color", "never");
+      expect(changedFields(diff)).toEqual(["~ domain"]);
+      expect(diff).toContain("+-neon-auth:index:RedirectDomain: (replace)");
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ replace: 1, same: 2 });
+      expect((await snapshot(em, project)).domains).toEqual(["https://two.example.com"]);
+
+      // Drift: the origin removed outside the stack is dropped by refresh, made again by up.
+      expect(await outOfBand(em, "DELETE", `/projects/${project}/auth/domains`, { auth_provider: "stack", domains: [{ domain: "https://two.example.com" }] })).toBe(200);
+      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 2 });
+      await expectNoChanges(e2e.stack, 3);
+
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
+      expect(await snapshot(em, project)).toMatchObject({ integrations: [], domains: [] });
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  });
+});
+
+describe("the plugin and the dynamic resources", () => {
+  /** Method and path of every API request of up, refresh and destroy of one stack, sorted. */
+  async function requestsOf(surface: "plugin" | "dynamic"): Promise<string[]> {
+    const project = "p-same-requests";
+    const branch = `br-main-${project}`;
+    const em: EmulatorHandle = await emulator({ seedProjects: [`${project}:${branch}`] });
+    let e2e: E2eStack | undefined;
+    try {
+      const config = { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "Same", secret: "gh-secret-s" })), surface: { value: surface } };
+      e2e = await stackFor({ program: PROGRAM, stackName: surface, config, env: withPlugin() });
+      await clearRequestLog(em);
+      await e2e.stack.up({ color: "never" });
+      await expectNoChanges(e2e.stack, 4);
+      await e2e.stack.destroy({ color: "never" });
+      return (await requestLog(em)).map((r) => `${r.method} ${r.path}`).sort();
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  }
+
+  it("send the same requests for the same stack", { timeout: 600_000 }, async () => {
+    const plugin = await requestsOf("plugin");
+    const dynamic = await requestsOf("dynamic");
+    expect(plugin.length).toBeGreaterThan(0);
+    expect(plugin).toEqual(dynamic);
+  });
+});

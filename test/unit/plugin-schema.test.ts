@@ -1,0 +1,108 @@
+/**
+ * The plugin's package schema comes from the kinds' declarations: every kind, each input it
+ * declares, its secrets and its computed outputs, without a second description to drift from them.
+ */
+import { describe, expect, it } from "vitest";
+import { secretOutputsOf } from "../../src/resources/declaration";
+import { DECLARATIONS } from "../../src/resources/kinds";
+import { secretKeys } from "../../src/schemas/fields";
+import { FROM_INTEGRATION, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
+import { marked, plain, toPlugin, toRuntime } from "../../src/plugin/props";
+import { SECRET_INPUTS } from "../../src/resources/kit";
+import { UNKNOWN } from "../../src/resources/diff";
+
+const schema = packageSchema();
+const declarations = Object.values(DECLARATIONS);
+
+describe("the plugin's schema", () => {
+  it("has one resource per kind, by token", () => {
+    expect(Object.keys(schema.resources).sort()).toEqual(declarations.map((d) => tokenOf(d.kind)).sort());
+  });
+
+  it("takes every declared input, a child's place as its integration's ref", () => {
+    for (const d of declarations) {
+      const r = schema.resources[tokenOf(d.kind)]!;
+      const declared = Object.keys(d.inputs).filter((k) => !(d.parent && (FROM_INTEGRATION as readonly string[]).includes(k)));
+      const expected = [...declared, ...(d.parent ? ["integration"] : [])];
+      // NeonAuth's settings are declared in their own table (`also`), and are its inputs too.
+      if (d.also) expect(Object.keys(r.inputProperties), d.kind).toEqual(expect.arrayContaining(expected));
+      else expect(Object.keys(r.inputProperties).sort(), d.kind).toEqual(expected.sort());
+      if (d.parent) {
+        expect(r.inputProperties.integration).toMatchObject({ $ref: `#/types/${REF_TYPE}` });
+        expect(r.requiredInputs).toContain("integration");
+      } else {
+        expect(r.properties.ref).toMatchObject({ $ref: `#/types/${REF_TYPE}` });
+      }
+      for (const [name, i] of Object.entries(d.inputs)) if (i.required === true && r.inputProperties[name]) expect(r.requiredInputs, `${d.kind}.${name}`).toContain(name);
+    }
+  });
+
+  it("marks the secrets the declarations and input rules mark, and no other", () => {
+    for (const d of declarations) {
+      const r = schema.resources[tokenOf(d.kind)]!;
+      const secret = new Set([...secretKeys(d.schema), ...secretOutputsOf(d)]);
+      const markedOut = Object.entries(r.properties).flatMap(([k, p]) => (p.secret ? [k] : []));
+      expect(markedOut.sort(), d.kind).toEqual([...secret].filter((k) => k in r.properties).sort());
+      for (const k of secret) if (k in r.inputProperties) expect(r.inputProperties[k]!.secret, `${d.kind}.${k}`).toBe(true);
+    }
+    expect(schema.config.variables.apiKey).toMatchObject({ type: "string", secret: true });
+  });
+
+  it("lists every computed output", () => {
+    for (const d of declarations) {
+      for (const name of Object.keys(d.outputs ?? {})) expect(schema.resources[tokenOf(d.kind)]!.properties, `${d.kind}.${name}`).toHaveProperty(name);
+    }
+  });
+
+  it("names each nested object type it refers to", () => {
+    const refs = JSON.stringify(schema).match(/#\/types\/[^"]+/g) ?? [];
+    for (const ref of refs) expect(schema.types, ref).toHaveProperty(ref.slice("#/types/".length));
+  });
+});
+
+describe("the plugin's properties", () => {
+  const domain = DECLARATIONS.RedirectDomain;
+  const ref = { projectId: "p-1", branchId: "br-1", authProvider: "better_auth", authProviderProjectId: "ap-1", createdAt: "2026-01-01T00:00:00Z" };
+
+  it("spread a child's integration ref into the runtime's place, and back", () => {
+    const runtime = toRuntime(domain, { integration: ref, domain: "https://a.example.com" });
+    expect(runtime).toEqual({
+      projectId: "p-1",
+      branchId: "br-1",
+      authProvider: "better_auth",
+      integration: { authProviderProjectId: "ap-1", createdAt: "2026-01-01T00:00:00Z" },
+      domain: "https://a.example.com",
+    });
+    expect(toPlugin(domain, runtime)).toEqual({ ...runtime, integration: ref });
+    expect(toRuntime(domain, toPlugin(domain, runtime))).toEqual(runtime);
+  });
+
+  it("give an integration's ref, with a branch only for a NeonAuth", () => {
+    const outs = { projectId: "p-1", branchId: "br-1", authProvider: "stack", authProviderProjectId: "ap-1", createdAt: "c" };
+    expect(toPlugin(DECLARATIONS.AuthIntegration, outs).ref).toEqual({ projectId: "p-1", authProvider: "stack", authProviderProjectId: "ap-1", createdAt: "c" });
+    expect(toPlugin(DECLARATIONS.NeonAuth, { ...outs, authProvider: "better_auth" }).ref).toEqual({ ...outs, authProvider: "better_auth" });
+    expect(toRuntime(DECLARATIONS.NeonAuth, toPlugin(DECLARATIONS.NeonAuth, outs))).toEqual(outs);
+  });
+
+  it("keep an unknown integration unknown in every field it gives", () => {
+    expect(toRuntime(domain, { integration: UNKNOWN, domain: "https://a.example.com" })).toEqual({
+      projectId: UNKNOWN,
+      branchId: UNKNOWN,
+      authProvider: UNKNOWN,
+      integration: UNKNOWN,
+      domain: "https://a.example.com",
+    });
+  });
+
+  it("keep secrets secret both ways, by name", () => {
+    const sig = "4dabf18193072939515e22adb298388d";
+    const wire = { clientId: "id", clientSecret: { [sig]: "1b47061264138c4ac30d75fd1eb44270", value: "s3cret" }, note: { deep: { [sig]: "1b47061264138c4ac30d75fd1eb44270", value: "x" } } };
+    const p = plain(wire);
+    expect(p).toEqual({ clientId: "id", clientSecret: "s3cret", note: { deep: "x" }, [SECRET_INPUTS]: ["clientSecret", "note"] });
+    const back = marked(DECLARATIONS.OAuthProvider, p);
+    expect(back.clientSecret).toEqual(wire.clientSecret);
+    expect(back.note).toEqual({ [sig]: "1b47061264138c4ac30d75fd1eb44270", value: { deep: "x" } });
+    expect(back.clientId).toBe("id");
+    expect(back).not.toHaveProperty(SECRET_INPUTS);
+  });
+});
