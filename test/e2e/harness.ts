@@ -96,6 +96,22 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   };
 }
 
+/** The environment of a stack on the neon-auth provider plugin: found on PATH, where installing the package puts it. */
+export function pluginEnv(): Record<string, string> {
+  return { PATH: `${path.join(inject("e2eWorkspace"), "node_modules", ".bin")}${path.delimiter}${process.env.PATH}` };
+}
+
+/** The lines of `preview --diff` that name a changed field (`~ appName: "One" => "Two"`), stack outputs aside. */
+export function changedFields(out: string): string[] {
+  return out
+    .split(/^\s*--outputs:--$/m)[0]!
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[~+-] \w+: /.test(l))
+    .map((l) => l.replace(/^([~+-] \w+):.*$/, "$1"))
+    .sort();
+}
+
 /** Asserts nothing but `same` in a change summary (a preview or refresh that changes nothing). */
 export function changesOf(summary: Record<string, number> | undefined): Record<string, number> {
   const changes: Record<string, number> = {};

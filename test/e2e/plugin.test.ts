@@ -6,9 +6,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
+import { changedFields, changesOf, expectNoChanges, pluginEnv, stackFor, type E2eStack } from "./harness";
 import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
@@ -20,8 +20,6 @@ interface Spec {
   secret?: string[];
 }
 
-/** The plugin is found on PATH, where installing the package puts its executable. */
-const withPlugin = () => ({ PATH: `${path.join(inject("e2eWorkspace"), "node_modules", ".bin")}${path.delimiter}${process.env.PATH}` });
 
 function branchStack(project: string, branch: string, o: { appName: string; secret: string }): Spec[] {
   return [
@@ -44,17 +42,6 @@ async function setResources(e2e: E2eStack, specs: Spec[]): Promise<void> {
   await e2e.stack.setConfig("resources", { value: JSON.stringify(specs) });
 }
 
-/** The lines of `preview --diff` that name a changed field (`~ appName: "One" => "Two"`), stack outputs aside. */
-function changedFields(out: string): string[] {
-  return out
-    .split(/^\s*--outputs:--$/m)[0]!
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /^[~+-] \w+: /.test(l))
-    .map((l) => l.replace(/^([~+-] \w+):.*$/, "$1"))
-    .sort();
-}
-
 /** The raw state file: what is kept on disk, secrets encrypted. */
 const stateText = (e2e: E2eStack) => fs.readFileSync(path.join(e2e.backendDir, ".pulumi", "stacks", "plugin", `${e2e.stack.name}.json`), "utf8");
 
@@ -65,7 +52,7 @@ describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
     const em = await emulator({ seedProjects: [`${project}:${branch}`] });
     let e2e: E2eStack | undefined;
     try {
-      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) }, env: withPlugin() });
+      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) }, env: pluginEnv() });
       const up = await e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: 4 });
       expect(await branchSnapshot(em, project, branch)).toMatchObject({
@@ -124,7 +111,7 @@ describe("the neon-auth provider plugin: a project-level stack (AuthIntegration)
     const em = await emulator({ seedProjects: [`${project}:${branch}`] });
     let e2e: E2eStack | undefined;
     try {
-      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) }, env: withPlugin() });
+      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) }, env: pluginEnv() });
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
       expect(await snapshot(em, project)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: branch }], domains: ["https://one.example.com"] });
       await expectNoChanges(e2e.stack, 3);
@@ -160,7 +147,7 @@ describe("the plugin and the dynamic resources", () => {
     let e2e: E2eStack | undefined;
     try {
       const config = { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "Same", secret: "gh-secret-s" })), surface: { value: surface } };
-      e2e = await stackFor({ program: PROGRAM, stackName: surface, config, env: withPlugin() });
+      e2e = await stackFor({ program: PROGRAM, stackName: surface, config, env: pluginEnv() });
       await clearRequestLog(em);
       await e2e.stack.up({ color: "never" });
       await expectNoChanges(e2e.stack, 4);

@@ -1,12 +1,14 @@
-// pulumi-language-nodejs is a minimal Node.js language host for the Pulumi engine.
+// A minimal language host for the Pulumi engine, for Node.js programs (as pulumi-language-nodejs)
+// and Go programs (as pulumi-language-go: the same binary under a second name).
 //
-// Pulumi's own Node.js language host is a separate Go module that the module proxy reachable
-// from our machines does not serve, so the project builds this one instead. It implements only
-// what the engine needs to run a Node.js program from disk: plugin info, required packages
-// (none: dynamic providers need no plugin download) and Run, which starts
-// `@pulumi/pulumi/cmd/run` from the program's own node_modules with the arguments and
-// environment that script reads. Anything else answers Unimplemented, which the engine treats
-// as an older language host.
+// Pulumi's own language hosts are separate Go modules that the module proxy reachable from our
+// machines does not serve, so the project builds this one instead. It implements only what the
+// engine needs to run a program from disk: plugin info, required packages (none: the dynamic
+// providers need no download, and the neon-auth plugin is found on PATH) and Run. For Node.js,
+// Run starts `@pulumi/pulumi/cmd/run` from the program's own node_modules with the arguments and
+// environment that script reads; for Go, it builds the program with `go build` and runs it with
+// the environment `sdk/v3/go/pulumi` reads. Anything else answers Unimplemented, which the engine
+// treats as an older language host.
 package main
 
 import (
@@ -21,8 +23,8 @@ import (
 	"strconv"
 	"strings"
 
-	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
@@ -37,6 +39,8 @@ const exitCodeBail = 32
 type host struct {
 	pulumirpc.UnimplementedLanguageRuntimeServer
 	engineAddress string
+	// runtime is "nodejs" or "go", from the name the engine started this binary under.
+	runtime string
 }
 
 func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
@@ -56,6 +60,9 @@ func (h *host) GetRequiredPlugins(
 }
 
 func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	if h.runtime == "go" {
+		return h.runGo(ctx, req)
+	}
 	pwd := req.GetPwd()
 	runScript, err := resolveFrom(ctx, pwd, "@pulumi/pulumi/cmd/run")
 	if err != nil {
@@ -111,19 +118,74 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	)
 	cmd.Env = append(cmd.Env, typescriptEnv(req.GetInfo())...)
 
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			if exit.ExitCode() == exitCodeBail {
-				return &pulumirpc.RunResponse{Bail: true}, nil
-			}
-			return &pulumirpc.RunResponse{
-				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode()),
-			}, nil
-		}
-		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	return finished(cmd.Run()), nil
+}
+
+// finished is the engine's answer for a program that exited with err.
+func finished(err error) *pulumirpc.RunResponse {
+	if err == nil {
+		return &pulumirpc.RunResponse{}
 	}
-	return &pulumirpc.RunResponse{}, nil
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		if exit.ExitCode() == exitCodeBail {
+			return &pulumirpc.RunResponse{Bail: true}
+		}
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exit.ExitCode())}
+	}
+	return &pulumirpc.RunResponse{Error: err.Error()}
+}
+
+// runGo builds the Go program in the request's folder and runs it with what
+// sdk/v3/go/pulumi reads from the environment (its run.go, getEnvInfo).
+func (h *host) runGo(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	pwd := req.GetPwd()
+	program := req.GetProgram()
+	if program == "" {
+		program = "."
+	}
+	out, err := os.MkdirTemp("", "pulumi-go-program-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(out)
+	bin := filepath.Join(out, "program")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, program)
+	build.Dir = pwd
+	build.Stdout = os.Stderr
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("go build of %s failed: %v", filepath.Join(pwd, program), err)}, nil
+	}
+	config, err := json.Marshal(req.GetConfig())
+	if err != nil {
+		return nil, err
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secrets, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, bin, req.GetArgs()...)
+	cmd.Dir = pwd
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(os.Environ(),
+		"PULUMI_MONITOR="+req.GetMonitorAddress(),
+		"PULUMI_ENGINE="+h.engineAddress,
+		"PULUMI_PROJECT="+req.GetProject(),
+		"PULUMI_STACK="+req.GetStack(),
+		"PULUMI_ORGANIZATION="+req.GetOrganization(),
+		"PULUMI_ROOT_DIRECTORY="+req.GetInfo().GetRootDirectory(),
+		"PULUMI_CONFIG="+string(config),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
+		"PULUMI_DRY_RUN="+strconv.FormatBool(req.GetDryRun()),
+		"PULUMI_PARALLEL="+strconv.Itoa(int(req.GetParallel())),
+	)
+	return finished(cmd.Run()), nil
 }
 
 // typescriptEnv mirrors the runtime options of Pulumi.yaml (`typescript`, `tsconfig`) that
@@ -169,14 +231,19 @@ func main() {
 			engineAddress = arg
 		}
 	}
+	name := filepath.Base(os.Args[0])
 	if engineAddress == "" {
-		fmt.Fprintln(os.Stderr, "usage: pulumi-language-nodejs [flags] ENGINE_ADDRESS")
+		fmt.Fprintf(os.Stderr, "usage: %s [flags] ENGINE_ADDRESS\n", name)
 		os.Exit(2)
+	}
+	runtime := "nodejs"
+	if name == "pulumi-language-go" {
+		runtime = "go"
 	}
 
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, &host{engineAddress: engineAddress})
+			pulumirpc.RegisterLanguageRuntimeServer(srv, &host{engineAddress: engineAddress, runtime: runtime})
 			return nil
 		},
 	})

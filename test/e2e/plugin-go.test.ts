@@ -1,0 +1,92 @@
+/**
+ * A Go program on the `neon-auth` provider plugin, through the real engine: the Go SDK generated
+ * from the checkout's schema (scripts/sdk.mts, Pulumi's Go generator), the program built and run by
+ * the project's language host (tools/language-host, as pulumi-language-go). Each API generation goes
+ * up, previews and refreshes with no changes, updates, meets drift and is destroyed.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateSdk } from "../../scripts/sdk.mts";
+import { changedFields, changesOf, expectNoChanges, pluginEnv, stackFor, type E2eStack } from "./harness";
+import { branchSnapshot, emulator, neonConfig, outOfBand, projectConfig, snapshot } from "./neon";
+
+const PROGRAM = path.join(__dirname, "programs", "plugin-go");
+
+/** A stack of the Go program, with the SDK generated into it; Go resolves modules through the proxy. */
+async function goStack(config: Parameters<typeof stackFor>[0]["config"]): Promise<E2eStack> {
+  const e2e = await stackFor({ program: PROGRAM, config, env: { ...pluginEnv(), GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN: "local" } });
+  generateSdk("go", path.join(e2e.dir, "sdk", "go"));
+  return e2e;
+}
+
+describe("a Go program on the neon-auth plugin", () => {
+  it("manages a branch's Neon Auth: up, no-change preview and refresh, update, drift, destroy", { timeout: 900_000 }, async () => {
+    const project = "p-go-branch";
+    const branch = `br-main-${project}`;
+    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
+    let e2e: E2eStack | undefined;
+    try {
+      e2e = await goStack({
+        ...neonConfig(em),
+        ...projectConfig(project, branch, { githubSecret: "gh-go-secret-1" }),
+        appName: { value: "One" },
+        domain: { value: "https://go.example.com" },
+      });
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 4 });
+      expect(await branchSnapshot(em, project, branch)).toMatchObject({
+        auth: { name: "One", auth_provider: "better_auth" },
+        domains: ["https://go.example.com"],
+        providers: [
+          { id: "github", type: "standard" },
+          { id: "google", type: "shared" },
+        ],
+      });
+      await expectNoChanges(e2e.stack, 4);
+
+      await e2e.stack.setConfig("appName", { value: "Two" });
+      expect(changedFields(e2e.cli("preview", "--diff", "--color", "never"))).toEqual(["~ appName"]);
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 3 });
+      expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Two");
+
+      expect(await outOfBand(em, "DELETE", `/projects/${project}/branches/${branch}/auth/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://go.example.com" }] })).toBe(200);
+      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 3 });
+      await expectNoChanges(e2e.stack, 4);
+
+      const state = fs.readFileSync(path.join(e2e.backendDir, ".pulumi", "stacks", "plugin-go", `${e2e.stack.name}.json`), "utf8");
+      expect(state).not.toContain("gh-go-secret-1");
+
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
+      expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  });
+
+  it("manages a project-level integration: up, no-change preview and refresh, a replaced domain, destroy", { timeout: 900_000 }, async () => {
+    const project = "p-go-project";
+    const branch = `br-main-${project}`;
+    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
+    let e2e: E2eStack | undefined;
+    try {
+      e2e = await goStack({ ...neonConfig(em), ...projectConfig(project, branch), generation: { value: "project" }, domain: { value: "https://one.example.com" } });
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
+      expect(await snapshot(em, project)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: branch }], domains: ["https://one.example.com"] });
+      await expectNoChanges(e2e.stack, 3);
+
+      await e2e.stack.setConfig("domain", { value: "https://two.example.com" });
+      expect(changedFields(e2e.cli("preview", "--diff", "--color", "never"))).toEqual(["~ domain"]);
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ replace: 1, same: 2 });
+      expect((await snapshot(em, project)).domains).toEqual(["https://two.example.com"]);
+      await expectNoChanges(e2e.stack, 3);
+
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
+      expect(await snapshot(em, project)).toMatchObject({ integrations: [], domains: [] });
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  });
+});

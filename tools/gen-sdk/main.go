@@ -1,0 +1,94 @@
+// gen-sdk writes the SDK of the neon-auth provider plugin in one language from its package
+// schema, with Pulumi's own code generators (pkg/v3 codegen), as `pulumi package gen-sdk` would.
+// That command needs Pulumi's language hosts, which the module proxy of our machines does not
+// serve; the generators themselves are in pkg/v3, which it does.
+//
+//	gen-sdk go|nodejs|python SCHEMA.json OUT_DIR
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	nodejs "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	python "github.com/pulumi/pulumi/pkg/v3/codegen/python"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+)
+
+const tool = "pulumi-neon-auth gen-sdk"
+
+func main() {
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: gen-sdk go|nodejs|python SCHEMA.json OUT_DIR")
+		os.Exit(2)
+	}
+	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
+		fmt.Fprintf(os.Stderr, "gen-sdk: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(lang, schemaPath, out string) error {
+	b, err := os.ReadFile(schemaPath)
+	if err != nil {
+		return err
+	}
+	var spec schema.PackageSpec
+	if err := json.Unmarshal(b, &spec); err != nil {
+		return fmt.Errorf("%s: %w", schemaPath, err)
+	}
+	// Bound with validation: a schema the engine would refuse fails here, naming the property.
+	pkg, diags, err := schema.BindSpec(spec, noPackages{}, schema.ValidationOptions{})
+	if err != nil {
+		return err
+	}
+	if diags.HasErrors() {
+		return errors.New(diags.Error())
+	}
+	var files map[string][]byte
+	switch lang {
+	case "go":
+		files, err = gogen.GeneratePackage(tool, pkg, nil)
+	case "nodejs":
+		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
+	case "python":
+		files, err = python.GeneratePackage(tool, pkg, nil, noPackages{})
+	default:
+		return fmt.Errorf("no generator for %q (go, nodejs, python)", lang)
+	}
+	if err != nil {
+		return err
+	}
+	for name, data := range files {
+		p := filepath.Join(out, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noPackages: the schema refers to no other package.
+type noPackages struct{}
+
+var errNone = errors.New("the neon-auth schema refers to no other package")
+
+func (noPackages) LoadPackage(string, *semver.Version) (*schema.Package, error) { return nil, errNone }
+func (noPackages) LoadPackageV2(context.Context, *schema.PackageDescriptor) (*schema.Package, error) {
+	return nil, errNone
+}
+func (noPackages) LoadPackageReference(string, *semver.Version) (schema.PackageReference, error) {
+	return nil, errNone
+}
+func (noPackages) LoadPackageReferenceV2(context.Context, *schema.PackageDescriptor) (schema.PackageReference, error) {
+	return nil, errNone
+}
