@@ -1,6 +1,7 @@
 /**
  * The `neon-auth` provider plugin (`pulumi-resource-neon-auth`, src/plugin/) through the real
- * engine: a stack of each API generation goes up, previews and refreshes with no changes, updates
+ * engine, from a TypeScript program on its Node.js SDK (generated from the checkout's schema by
+ * scripts/sdk.mts): a stack of each API generation goes up, previews and refreshes with no changes, updates
  * with `preview --diff` naming exactly the changed fields, meets drift, is imported by id, and is
  * destroyed; and the same stack on the dynamic resources sends the same requests.
  */
@@ -8,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
+import { generateSdk } from "../../scripts/sdk.mts";
 import { changedFields, changesOf, expectNoChanges, pluginEnv, stackFor, type E2eStack } from "./harness";
 import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
 
@@ -36,6 +38,13 @@ function projectStack(project: string, branch: string, o: { domain: string }): S
   ];
 }
 
+/** A stack of the program, with the plugin's Node.js SDK generated into it (the dynamic surface ignores it). */
+async function pluginStack(opts: Omit<Parameters<typeof stackFor>[0], "program" | "env">): Promise<E2eStack> {
+  const e2e = await stackFor({ ...opts, program: PROGRAM, env: pluginEnv() });
+  generateSdk("nodejs", path.join(e2e.dir, "sdk"));
+  return e2e;
+}
+
 const resources = (specs: Spec[]) => ({ resources: { value: JSON.stringify(specs) } });
 
 async function setResources(e2e: E2eStack, specs: Spec[]): Promise<void> {
@@ -52,7 +61,7 @@ describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
     const em = await emulator({ seedProjects: [`${project}:${branch}`] });
     let e2e: E2eStack | undefined;
     try {
-      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) }, env: pluginEnv() });
+      e2e = await pluginStack({ config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) } });
       const up = await e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: 4 });
       expect(await branchSnapshot(em, project, branch)).toMatchObject({
@@ -111,7 +120,7 @@ describe("the neon-auth provider plugin: a project-level stack (AuthIntegration)
     const em = await emulator({ seedProjects: [`${project}:${branch}`] });
     let e2e: E2eStack | undefined;
     try {
-      e2e = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) }, env: pluginEnv() });
+      e2e = await pluginStack({ config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) } });
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
       expect(await snapshot(em, project)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: branch }], domains: ["https://one.example.com"] });
       await expectNoChanges(e2e.stack, 3);
@@ -147,7 +156,7 @@ describe("the plugin and the dynamic resources", () => {
     let e2e: E2eStack | undefined;
     try {
       const config = { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "Same", secret: "gh-secret-s" })), surface: { value: surface } };
-      e2e = await stackFor({ program: PROGRAM, stackName: surface, config, env: pluginEnv() });
+      e2e = await pluginStack({ stackName: surface, config });
       await clearRequestLog(em);
       await e2e.stack.up({ color: "never" });
       await expectNoChanges(e2e.stack, 4);
