@@ -129,7 +129,17 @@ const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (
 
 /** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
 export const neonAuthHandler: Handler = {
-  ...inputRules(KIND, neonAuthInputs, (_olds, news) => [...declaredFields(INPUTS, news), ...s.BRANCH_SETTINGS.map((row) => ({ name: row.name }))], { deleteBeforeReplace: true }),
+  // A setting the program does not name is left as the service has it (update), so it is no change
+  // either: an import by id, which reads every setting, previews as no change for those the program leaves out.
+  ...inputRules(
+    KIND,
+    neonAuthInputs,
+    (_olds, news) =>
+      [...declaredFields(INPUTS, news), ...s.BRANCH_SETTINGS.map((row) => ({ name: row.name }))].filter(
+        (f) => news[f.name] !== undefined || !(SETTINGS as readonly string[]).includes(f.name),
+      ),
+    { deleteBeforeReplace: true },
+  ),
 
   async create(props, ctx) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, props);

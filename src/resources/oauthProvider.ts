@@ -196,7 +196,8 @@ export const oauthProviderHandler: Handler = {
       clientSecret: standard ? props.clientSecret : undefined,
       // Never returned by Neon: kept as the program last set it.
       microsoftTenantId: standard ? props.microsoftTenantId : undefined,
-      adopt: props.adopt,
+      // Its rule's default when nothing was recorded (an import by id), as `check` gives it.
+      adopt: props.adopt ?? false,
     });
     return { id, props: { ...inputs, type: found.type }, inputs };
   },

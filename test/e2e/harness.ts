@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, inject } from "vitest";
+import { generateSdk } from "../../scripts/sdk.mts";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
 import { emulator, fullSetupConfig, neonConfig, projectConfig } from "./neon";
@@ -96,9 +97,38 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   };
 }
 
-/** The environment of a stack on the neon-auth provider plugin: found on PATH, where installing the package puts it. */
-export function pluginEnv(): Record<string, string> {
-  return { PATH: `${path.join(inject("e2eWorkspace"), "node_modules", ".bin")}${path.delimiter}${process.env.PATH}` };
+/**
+ * A test's own emulator, seeded with `project` (its default branch `br-main-<project>`), and a stack
+ * on it from `stack`; both are torn down after `test`, whatever happens.
+ */
+export async function onFreshEmulator<T>(
+  project: string,
+  stack: (em: EmulatorHandle, branch: string) => Promise<E2eStack>,
+  test: (s: { em: EmulatorHandle; e2e: E2eStack; branch: string }) => Promise<T>,
+): Promise<T> {
+  const branch = `br-main-${project}`;
+  const em = await emulator({ seedProjects: [`${project}:${branch}`] });
+  let e2e: E2eStack | undefined;
+  try {
+    e2e = await stack(em, branch);
+    return await test({ em, e2e, branch });
+  } finally {
+    await e2e?.cleanup();
+    await em.close();
+  }
+}
+
+/**
+ * A stack on the neon-auth provider plugin, with the plugin's SDK for the program's language
+ * generated into the program (`sdk/`) from the checkout's schema. The plugin is found on PATH,
+ * where installing the package puts it; Go resolves its modules through the proxy.
+ */
+export async function pluginStack(opts: StackOptions, language: "nodejs" | "go"): Promise<E2eStack> {
+  const path_ = `${path.join(inject("e2eWorkspace"), "node_modules", ".bin")}${path.delimiter}${process.env.PATH}`;
+  const go: Record<string, string> = language === "go" ? { GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN: "local" } : {};
+  const e2e = await stackFor({ ...opts, env: { ...opts.env, PATH: path_, ...go } });
+  generateSdk(language, language === "go" ? path.join(e2e.dir, "sdk", "go") : path.join(e2e.dir, "sdk"));
+  return e2e;
 }
 
 /** The lines of `preview --diff` that name a changed field (`~ appName: "One" => "Two"`), stack outputs aside. */

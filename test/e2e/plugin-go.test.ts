@@ -7,32 +7,26 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateSdk } from "../../scripts/sdk.mts";
-import { changedFields, changesOf, expectNoChanges, pluginEnv, stackFor, type E2eStack } from "./harness";
-import { branchSnapshot, emulator, neonConfig, outOfBand, projectConfig, snapshot } from "./neon";
+import type { EmulatorHandle } from "../../src/emulator";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { changedFields, changesOf, expectNoChanges, onFreshEmulator, pluginStack } from "./harness";
+import { branchSnapshot, neonConfig, outOfBand, projectConfig, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin-go");
 
-/** A stack of the Go program, with the SDK generated into it; Go resolves modules through the proxy. */
-async function goStack(config: Parameters<typeof stackFor>[0]["config"]): Promise<E2eStack> {
-  const e2e = await stackFor({ program: PROGRAM, config, env: { ...pluginEnv(), GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN: "local" } });
-  generateSdk("go", path.join(e2e.dir, "sdk", "go"));
-  return e2e;
-}
+const goStack = (config: ConfigMap) => pluginStack({ program: PROGRAM, config }, "go");
 
 describe("a Go program on the neon-auth plugin", () => {
   it("manages a branch's Neon Auth: up, no-change preview and refresh, update, drift, destroy", { timeout: 900_000 }, async () => {
     const project = "p-go-branch";
-    const branch = `br-main-${project}`;
-    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
-    let e2e: E2eStack | undefined;
-    try {
-      e2e = await goStack({
+    const stack = (em: EmulatorHandle, branch: string) =>
+      goStack({
         ...neonConfig(em),
         ...projectConfig(project, branch, { githubSecret: "gh-go-secret-1" }),
         appName: { value: "One" },
         domain: { value: "https://go.example.com" },
       });
+    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 4 });
       expect(await branchSnapshot(em, project, branch)).toMatchObject({
         auth: { name: "One", auth_provider: "better_auth" },
@@ -59,19 +53,14 @@ describe("a Go program on the neon-auth plugin", () => {
 
       expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
       expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    });
   });
 
   it("manages a project-level integration: up, no-change preview and refresh, a replaced domain, destroy", { timeout: 900_000 }, async () => {
     const project = "p-go-project";
-    const branch = `br-main-${project}`;
-    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
-    let e2e: E2eStack | undefined;
-    try {
-      e2e = await goStack({ ...neonConfig(em), ...projectConfig(project, branch), generation: { value: "project" }, domain: { value: "https://one.example.com" } });
+    const stack = (em: EmulatorHandle, branch: string) =>
+      goStack({ ...neonConfig(em), ...projectConfig(project, branch), generation: { value: "project" }, domain: { value: "https://one.example.com" } });
+    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
       expect(await snapshot(em, project)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: branch }], domains: ["https://one.example.com"] });
       await expectNoChanges(e2e.stack, 3);
@@ -84,9 +73,6 @@ describe("a Go program on the neon-auth plugin", () => {
 
       expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
       expect(await snapshot(em, project)).toMatchObject({ integrations: [], domains: [] });
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    });
   });
 });

@@ -9,9 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { generateSdk } from "../../scripts/sdk.mts";
-import { changedFields, changesOf, expectNoChanges, pluginEnv, stackFor, type E2eStack } from "./harness";
-import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
+import { changedFields, changesOf, expectNoChanges, onFreshEmulator, pluginStack, type E2eStack, type stackFor } from "./harness";
+import { branchSnapshot, clearRequestLog, neonConfig, outOfBand, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
 
@@ -38,12 +37,8 @@ function projectStack(project: string, branch: string, o: { domain: string }): S
   ];
 }
 
-/** A stack of the program, with the plugin's Node.js SDK generated into it (the dynamic surface ignores it). */
-async function pluginStack(opts: Omit<Parameters<typeof stackFor>[0], "program" | "env">): Promise<E2eStack> {
-  const e2e = await stackFor({ ...opts, program: PROGRAM, env: pluginEnv() });
-  generateSdk("nodejs", path.join(e2e.dir, "sdk"));
-  return e2e;
-}
+/** A stack of the program on the plugin, through its Node.js SDK (the dynamic surface ignores it). */
+const onPlugin = (opts: Omit<Parameters<typeof stackFor>[0], "program">) => pluginStack({ ...opts, program: PROGRAM }, "nodejs");
 
 const resources = (specs: Spec[]) => ({ resources: { value: JSON.stringify(specs) } });
 
@@ -57,11 +52,9 @@ const stateText = (e2e: E2eStack) => fs.readFileSync(path.join(e2e.backendDir, "
 describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
   it("goes up, updates with named fields, meets drift, imports by id and is destroyed", { timeout: 600_000 }, async () => {
     const project = "p-plugin-branch";
-    const branch = `br-main-${project}`;
-    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
-    let e2e: E2eStack | undefined;
-    try {
-      e2e = await pluginStack({ config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) } });
+    const stack = (em: EmulatorHandle, branch: string) =>
+      onPlugin({ config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) } });
+    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
       const up = await e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: 4 });
       expect(await branchSnapshot(em, project, branch)).toMatchObject({
@@ -97,7 +90,8 @@ describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
 
       // Import by id, with no prior state: the program then previews no change.
       e2e.cli("state", "delete", `urn:pulumi:${e2e.stack.name}::plugin::neon-auth:index:RedirectDomain::app`, "--yes");
-      await e2e.run("import", "neon-auth:index:RedirectDomain", "app", `${project}/${branch}/https://app.example.com`, "--yes", "--protect=false", "--generate-code=false", "--skip-preview", "--non-interactive");
+      const id = `${project}/${branch}/https://app.example.com`;
+      await e2e.run("import", "neon-auth:index:RedirectDomain", "app", id, "--yes", "--protect=false", "--generate-code=false", "--skip-preview", "--non-interactive");
       await expectNoChanges(e2e.stack, 4);
 
       const state = stateText(e2e);
@@ -106,21 +100,16 @@ describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
       const destroy = await e2e.stack.destroy({ color: "never" });
       expect(destroy.summary.resourceChanges).toEqual({ delete: 4 });
       expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    });
   });
 });
 
 describe("the neon-auth provider plugin: a project-level stack (AuthIntegration)", () => {
   it("goes up, replaces a changed domain, meets drift and is destroyed", { timeout: 600_000 }, async () => {
     const project = "p-plugin-project";
-    const branch = `br-main-${project}`;
-    const em = await emulator({ seedProjects: [`${project}:${branch}`] });
-    let e2e: E2eStack | undefined;
-    try {
-      e2e = await pluginStack({ config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) } });
+    const stack = (em: EmulatorHandle, branch: string) =>
+      onPlugin({ config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) } });
+    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
       expect(await snapshot(em, project)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: branch }], domains: ["https://one.example.com"] });
       await expectNoChanges(e2e.stack, 3);
@@ -140,10 +129,7 @@ describe("the neon-auth provider plugin: a project-level stack (AuthIntegration)
 
       expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
       expect(await snapshot(em, project)).toMatchObject({ integrations: [], domains: [] });
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    });
   });
 });
 
@@ -151,21 +137,15 @@ describe("the plugin and the dynamic resources", () => {
   /** Method and path of every API request of up, refresh and destroy of one stack, sorted. */
   async function requestsOf(surface: "plugin" | "dynamic"): Promise<string[]> {
     const project = "p-same-requests";
-    const branch = `br-main-${project}`;
-    const em: EmulatorHandle = await emulator({ seedProjects: [`${project}:${branch}`] });
-    let e2e: E2eStack | undefined;
-    try {
-      const config = { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "Same", secret: "gh-secret-s" })), surface: { value: surface } };
-      e2e = await pluginStack({ stackName: surface, config });
+    const stack = (em: EmulatorHandle, branch: string) =>
+      onPlugin({ stackName: surface, config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "Same", secret: "gh-secret-s" })), surface: { value: surface } } });
+    return onFreshEmulator(project, stack, async ({ em, e2e }) => {
       await clearRequestLog(em);
       await e2e.stack.up({ color: "never" });
       await expectNoChanges(e2e.stack, 4);
       await e2e.stack.destroy({ color: "never" });
       return (await requestLog(em)).map((r) => `${r.method} ${r.path}`).sort();
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    });
   }
 
   it("send the same requests for the same stack", { timeout: 600_000 }, async () => {

@@ -95,6 +95,21 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	args = append(args, program)
 	args = append(args, req.GetArgs()...)
 
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Dir = pwd
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	config, err := configEnv(req)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Env = append(append(os.Environ(), config...), typescriptEnv(req.GetInfo())...)
+
+	return finished(cmd.Run()), nil
+}
+
+// configEnv is the stack configuration as both SDKs read it from the environment.
+func configEnv(req *pulumirpc.RunRequest) ([]string, error) {
 	config, err := json.Marshal(req.GetConfig())
 	if err != nil {
 		return nil, err
@@ -107,18 +122,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return nil, err
 	}
-
-	cmd := exec.CommandContext(ctx, "node", args...)
-	cmd.Dir = pwd
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
-	cmd.Env = append(os.Environ(),
-		"PULUMI_CONFIG="+string(config),
-		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
-	)
-	cmd.Env = append(cmd.Env, typescriptEnv(req.GetInfo())...)
-
-	return finished(cmd.Run()), nil
+	return []string{"PULUMI_CONFIG=" + string(config), "PULUMI_CONFIG_SECRET_KEYS=" + string(secrets)}, nil
 }
 
 // finished is the engine's answer for a program that exited with err.
@@ -157,31 +161,21 @@ func (h *host) runGo(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 	if err := build.Run(); err != nil {
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("go build of %s failed: %v", filepath.Join(pwd, program), err)}, nil
 	}
-	config, err := json.Marshal(req.GetConfig())
-	if err != nil {
-		return nil, err
-	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secrets, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, err
-	}
 	cmd := exec.CommandContext(ctx, bin, req.GetArgs()...)
 	cmd.Dir = pwd
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = os.Stderr
-	cmd.Env = append(os.Environ(),
+	config, err := configEnv(req)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Env = append(append(os.Environ(), config...),
 		"PULUMI_MONITOR="+req.GetMonitorAddress(),
 		"PULUMI_ENGINE="+h.engineAddress,
 		"PULUMI_PROJECT="+req.GetProject(),
 		"PULUMI_STACK="+req.GetStack(),
 		"PULUMI_ORGANIZATION="+req.GetOrganization(),
 		"PULUMI_ROOT_DIRECTORY="+req.GetInfo().GetRootDirectory(),
-		"PULUMI_CONFIG="+string(config),
-		"PULUMI_CONFIG_SECRET_KEYS="+string(secrets),
 		"PULUMI_DRY_RUN="+strconv.FormatBool(req.GetDryRun()),
 		"PULUMI_PARALLEL="+strconv.Itoa(int(req.GetParallel())),
 	)

@@ -1,0 +1,49 @@
+/**
+ * The plugin's SDKs for the languages this machine cannot run a program in, checked as far as it
+ * allows: the Node.js SDK type-checks strictly with its own tsconfig, every module of the Python SDK
+ * compiles (PyPI is out of reach, so `pulumi` for Python cannot be installed to import it). Go and
+ * the Node.js SDK run programs in plugin-go.test.ts and plugin.test.ts; .NET has no generator in
+ * the Go modules served here.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { generateSdk } from "../../scripts/sdk.mts";
+import { DECLARATIONS } from "../../src/resources/kinds";
+
+const kinds = Object.keys(DECLARATIONS);
+
+/** A folder beside the workspace's node_modules (typescript, @pulumi/pulumi, @types/node). */
+function inWorkspace(name: string): string {
+  return fs.mkdtempSync(path.join(inject("e2eWorkspace"), "programs", `${name}-`));
+}
+
+describe("the plugin's SDKs", () => {
+  it("Node.js: a class per kind, and it type-checks strictly", { timeout: 300_000 }, () => {
+    const dir = inWorkspace("sdk-nodejs");
+    try {
+      generateSdk("nodejs", dir);
+      const index = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+      for (const kind of kinds) expect(index, kind).toMatch(new RegExp(`export const ${kind}: typeof import\\(`));
+      const tsc = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "tsc");
+      execFileSync(tsc, ["-p", path.join(dir, "tsconfig.json"), "--noEmit"], { cwd: dir, encoding: "utf8" });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("Python: a module per kind, and every module compiles", { timeout: 300_000 }, () => {
+    const dir = inWorkspace("sdk-python");
+    try {
+      generateSdk("python", dir);
+      const pkg = path.join(dir, "pulumi_neon_auth");
+      const modules = fs.readdirSync(pkg, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".py"));
+      const source = modules.map((m) => fs.readFileSync(path.join(pkg, m), "utf8")).join("\n");
+      for (const kind of kinds) expect(source, kind).toContain(`class ${kind}(pulumi.CustomResource):`);
+      execFileSync("python3", ["-m", "py_compile", ...modules.map((m) => path.join(pkg, m))], { encoding: "utf8" });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
