@@ -10,7 +10,9 @@ import { contextOf, type Context } from "./context";
 import { MODULE, type Kind, type Props } from "./kit";
 import type { ImportableKind } from "./types";
 import { DECLARATIONS } from "./kinds";
-import { handler } from "./runtime";
+import { calls, handler } from "./runtime";
+import { childId, generationOf } from "./generation";
+import { listed as oauthClients } from "./oauthClient";
 import { resolveSettings, SETTING, type Settings } from "./settings";
 
 export type { ImportableKind };
@@ -70,6 +72,11 @@ export interface ImportFile {
  * ```
  */
 export async function importFile(resources: readonly ImportResource[], options: ImportFileOptions = {}): Promise<ImportFile> {
+  return withImportContext(options, async (ctx) => ({ resources: await entriesOf(resources, ctx) }));
+}
+
+/** @internal Runs `fn` with a context from the settings `options` say, closing its client after. */
+export async function withImportContext<T>(options: ImportFileOptions, fn: (ctx: Context) => Promise<T>): Promise<T> {
   const config = await importConfig(options);
   let settings: Settings;
   try {
@@ -83,7 +90,7 @@ export async function importFile(resources: readonly ImportResource[], options: 
   }
   const ctx = contextOf(settings);
   try {
-    return { resources: await entriesOf(resources, ctx) };
+    return await fn(ctx);
   } finally {
     await ctx.client.close();
   }
@@ -169,4 +176,65 @@ export async function pendingImportFile(
     }
   }
   return file;
+}
+
+// ---- a whole branch ------------------------------------------------------------------------
+
+/*
+ * "Adopt this existing branch" in two commands, in any language: the import file of everything a
+ * branch's Neon Auth holds that can be imported, named after what each is. Users are left out: the
+ * API cannot read one (README, Limits).
+ */
+
+export interface BranchImportOptions extends ImportFileOptions {
+  /** `plugin` (default): entries of type, name and id for the provider plugin; `dynamic`: with the state the dynamic resources need. */
+  for?: "plugin" | "dynamic";
+}
+
+/** A plugin import file: the engine reads each object by its id. */
+export interface PluginImportFile {
+  resources: { type: string; name: string; id: string }[];
+}
+
+/** A resource name from what an object is called at Neon (`https://app.example.com` → `app-example-com`). */
+function nameOf(prefix: string, label: string): string {
+  const slug = label
+    .replace(/^[a-z]+:\/\//i, "")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .toLowerCase();
+  return `${prefix}-${slug || "x"}`;
+}
+
+/** What the branch holds, as resources to import, read with GET requests only. */
+async function branchResources(ctx: Context, projectId: string, branchId: string): Promise<ImportResource[]> {
+  const scope = { projectId, branchId };
+  const auth = await calls("NeonAuth", ctx).read(`${projectId}/${branchId}`, {});
+  if (auth.props === undefined) throw new NeonConfigError(`branch ${branchId} of project ${projectId} has no Neon Auth to import`);
+  const api = generationOf(scope).calls(ctx, scope);
+  const [domains, providers] = await Promise.all([api.domains.list(), api.oauthProviders.list()]);
+  const clients = auth.props.oauthServer?.enabled === true ? await oauthClients(ctx, scope) : [];
+  return [
+    { kind: "NeonAuth", name: "auth", id: `${projectId}/${branchId}` },
+    ...domains.map((d) => ({ kind: "RedirectDomain" as const, name: nameOf("domain", d.domain), id: childId(scope, d.domain) })),
+    ...providers.map((p) => ({ kind: "OAuthProvider" as const, name: p.id, id: childId(scope, p.id) })),
+    { kind: "EmailServer", name: "email", id: childId(scope, "email-server") },
+    ...clients.map((c) => ({ kind: "OAuthClient" as const, name: nameOf("client", c.name), id: childId(scope, c.client_id) })),
+  ];
+}
+
+/**
+ * The import file of a branch's Neon Auth: `pulumi import --file <it>` takes the whole branch into
+ * the stack, and (with Pulumi's language hosts) writes the program that declares it.
+ *
+ * @example
+ * ```ts
+ * fs.writeFileSync("import.json", JSON.stringify(await branchImportFile("p-123", "br-main", { stack: "dev" }), null, 2));
+ * // then: pulumi import --file import.json
+ * ```
+ */
+export async function branchImportFile(projectId: string, branchId: string, options: BranchImportOptions = {}): Promise<PluginImportFile | ImportFile> {
+  const resources = await withImportContext(options, (ctx) => branchResources(ctx, projectId, branchId));
+  if (options.for === "dynamic") return importFile(resources, options);
+  return { resources: resources.map((r) => ({ type: `neon-auth:index:${r.kind}`, name: r.name, id: r.id })) };
 }

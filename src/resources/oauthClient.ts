@@ -102,7 +102,8 @@ const UPDATABLE = { name: "name", redirectUris: "redirect_uris", resources: "res
  */
 const OBJECT: NaturalKey = { fields: ["name"], what: "one OAuth client name", key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}`, isId: false };
 
-function listed(ctx: Context, s: Scope, use?: "beforeCreate"): Promise<WireClient[]> {
+/** @internal The clients of a branch's OAuth server, from the run's shared reads. */
+export function listed(ctx: Context, s: Scope, use?: "beforeCreate"): Promise<WireClient[]> {
   return ctx.reads.get(scopeKey(s), "oauth_clients", () => ctx.client.branchAuth.listBranchOAuthClients(where(s)).then((r) => r.clients), use);
 }
 
