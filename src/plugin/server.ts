@@ -10,13 +10,13 @@
  */
 import { createRequire } from "node:module";
 import { DECLARATIONS } from "../resources/kinds";
-import type { Kind, Props } from "../resources/kit";
+import { SECRET_INPUTS, type Kind, type Props } from "../resources/kit";
 import { calls } from "../resources/runtime";
 import { contextOf, type Context } from "../resources/context";
 import { resolveSettings } from "../resources/settings";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
-import { UNKNOWN, type FieldsDiff } from "../resources/diff";
+import { sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
 import { marked, plain, pluginField, toPlugin, toRuntime } from "./props";
 import { PACKAGE, packageSchema } from "./schema";
 
@@ -99,10 +99,15 @@ class Provider {
         resp.setInputs(req.getNews());
         return resp;
       }),
-      // A new key or URL changes where requests go, never the objects: no resource is replaced.
-      diffConfig: this.#rpc(async () => {
+      // A new key or URL changes where requests go, never the objects: an update of the provider
+      // (so that the engine configures it with the new settings), never a replacement.
+      diffConfig: this.#rpc(async (req) => {
+        const olds = plain(jsOf(req.getOlds()));
+        const news = plain(jsOf(req.getNews()));
+        const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== SECRET_INPUTS && !sameValue(olds[k], news[k]));
         const resp = new provproto.DiffResponse();
-        resp.setChanges(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+        resp.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+        resp.setDiffsList(changed);
         return resp;
       }),
       configure: this.#rpc(async (req) => {
