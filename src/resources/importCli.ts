@@ -26,6 +26,8 @@ Prints, as JSON, the import file of everything the branch's Neon Auth holds that
 (the NeonAuth with every setting, trusted domains, OAuth providers, the email server, OAuth
 clients), for \`pulumi import --file\`. GET requests only.
 
+  --project ID        the Neon project
+  --branch ID         the branch whose Neon Auth to list
   --stack NAME        read the key and URL from this stack's configuration (neon-auth:apiKey,
                       neon-auth:apiUrl; run in its project folder), else NEON_API_KEY, NEON_API_URL
   --for plugin        entries for the neon-auth provider plugin (default): type, name and id

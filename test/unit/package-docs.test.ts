@@ -75,7 +75,7 @@ function commandsOf(markdown: string): string[] {
   const blocks = [...markdown.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]!.replace(/\\\n\s*/g, " "));
   return blocks
     .flatMap((b) => b.split("\n"))
-    .map((l) => l.replace(/\s+#\s.*$/, "").replace(/&\s*$/, "").trim())
+    .map((l) => l.replace(/(^|\s+)#\s.*$/, "").replace(/&\s*$/, "").trim())
     .flatMap((l) => l.split(" && ").map((c) => c.trim()))
     .filter((c) => c !== "");
 }
@@ -89,7 +89,11 @@ describe("the README's command lines", () => {
   const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
   const commands = commandsOf(readme);
   const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
-  const emulatorHelp = fs.readFileSync(path.join(repo, "src", "emulator", "cli.ts"), "utf8");
+  /** Each command the package installs, with the source that holds its usage (its options). */
+  const usageOf = (bin: string): string => {
+    const file = String(pkg.bin[bin]).replace(/^dist\//, "src/").replace(/\.js$/, ".ts");
+    return fs.existsSync(path.join(repo, file)) ? fs.readFileSync(path.join(repo, file), "utf8") : "";
+  };
   const makeTargets = [...fs.readFileSync(path.join(repo, "Makefile"), "utf8").matchAll(/^([a-z-]+):/gm)].map((m) => m[1]);
 
   it("finds the quick start's commands", () => {
@@ -120,9 +124,15 @@ describe("the README's command lines", () => {
           break;
         }
         case "npx": {
-          // The package's own command, installed with it.
-          if (args[0] !== Object.keys(pkg.bin)[0]) problems.push(`${command}: npx of something this package does not install`);
-          for (const o of optionsOf(command)) if (!new RegExp(`^\\s+(-h, )?${o}\\b`, "m").test(emulatorHelp)) problems.push(`${command}: no ${o}`);
+          // One of the package's own commands, installed with it (`npx -p pulumi-neon-auth <bin>` from anywhere).
+          const fromPackage = args[0] === "-p" && args[1] === pkg.name;
+          const [bin, ...rest] = fromPackage ? args.slice(2) : args;
+          if (bin === undefined || !(bin in pkg.bin)) {
+            problems.push(`${command}: npx of something this package does not install`);
+            break;
+          }
+          const usage = usageOf(bin);
+          for (const o of optionsOf(rest.join(" "))) if (!new RegExp(`^\\s+(-h, )?${o}\\b`, "m").test(usage)) problems.push(`${command}: no ${o}`);
           break;
         }
         case "npm": {
