@@ -11,6 +11,8 @@ import * as path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { generateSdk } from "../../scripts/sdk.mts";
 import { DECLARATIONS } from "../../src/resources/kinds";
+import { packageSchema } from "../../src/plugin/schema";
+import { goName, pythonName } from "../../scripts/gen/plugin-docs.mts";
 
 const kinds = Object.keys(DECLARATIONS);
 
@@ -33,6 +35,20 @@ describe("the plugin's SDKs", () => {
     }
   });
 
+  it("Go: the names the reference pages give are the SDK's (its programs run in plugin-go.test.ts)", { timeout: 300_000 }, () => {
+    const dir = inWorkspace("sdk-go");
+    try {
+      generateSdk("go", dir);
+      const pkg = path.join(dir, "neonauth");
+      const source = fs.readdirSync(pkg).filter((f) => f.endsWith(".go")).map((f) => fs.readFileSync(path.join(pkg, f), "utf8")).join("\n");
+      for (const r of Object.values(packageSchema().resources)) {
+        for (const name of Object.keys(r.properties)) expect(source, name).toMatch(new RegExp(`\\t${goName(name)}\\s+\\S+\\s+\`pulumi:"${name}"\``));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("Python: a module per kind, and every module compiles", { timeout: 300_000 }, () => {
     const dir = inWorkspace("sdk-python");
     try {
@@ -41,6 +57,10 @@ describe("the plugin's SDKs", () => {
       const modules = fs.readdirSync(pkg, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".py"));
       const source = modules.map((m) => fs.readFileSync(path.join(pkg, m), "utf8")).join("\n");
       for (const kind of kinds) expect(source, kind).toContain(`class ${kind}(pulumi.CustomResource):`);
+      // The names the reference pages give (docs/plugin) are the SDK's.
+      for (const r of Object.values(packageSchema().resources)) {
+        for (const name of Object.keys(r.properties)) expect(source, name).toContain(`def ${pythonName(name)}(self)`);
+      }
       execFileSync("python3", ["-m", "py_compile", ...modules.map((m) => path.join(pkg, m))], { encoding: "utf8" });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "../../scripts/gen/kinds.mts";
+import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
+import { packageSchema } from "../../src/plugin/schema";
 import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "../../scripts/gen/settings.mts";
 import { BRANCH_SETTINGS, WEBHOOK_EVENTS } from "../../src/schemas";
 import { secretKeys } from "../../src/schemas/fields";
@@ -62,6 +64,12 @@ describe("generated from the kinds' declarations", () => {
     let want = readme;
     for (const d of decls) want = withKindTable(want, d.kind, renderKindTable(d, secretKeys(d.schema)));
     expect(readme).toBe(want);
+  });
+
+  it("the provider plugin's pages per resource are current, and nothing else is in their folder", () => {
+    const want = renderPluginDocs(packageSchema());
+    expect(fs.readdirSync(path.join(repo, PLUGIN_DOCS_DIR)).sort()).toEqual(Object.keys(want).sort());
+    for (const [file, text] of Object.entries(want)) expect(read(path.join(PLUGIN_DOCS_DIR, file)), file).toBe(text);
   });
 
   it("each declared input is a runtime input, and each runtime input is declared or comes from the integration", () => {
