@@ -16,54 +16,50 @@ import { goName, pythonName } from "../../scripts/gen/plugin-docs.mts";
 
 const kinds = Object.keys(DECLARATIONS);
 
-/** A folder beside the workspace's node_modules (typescript, @pulumi/pulumi, @types/node). */
-function inWorkspace(name: string): string {
-  return fs.mkdtempSync(path.join(inject("e2eWorkspace"), "programs", `${name}-`));
+/**
+ * Runs `check` on the SDK of `language`, generated into a folder beside the workspace's
+ * node_modules (typescript, @pulumi/pulumi, @types/node), and removes it after.
+ */
+function withSdk(language: "nodejs" | "go" | "python", check: (dir: string) => void): void {
+  const dir = fs.mkdtempSync(path.join(inject("e2eWorkspace"), "programs", `sdk-${language}-`));
+  try {
+    generateSdk(language, dir);
+    check(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
+
+/** Each property of each resource, by name. */
+const propertyNames = () => Object.values(packageSchema().resources).flatMap((r) => Object.keys(r.properties));
 
 describe("the plugin's SDKs", () => {
   it("Node.js: a class per kind, and it type-checks strictly", { timeout: 300_000 }, () => {
-    const dir = inWorkspace("sdk-nodejs");
-    try {
-      generateSdk("nodejs", dir);
+    withSdk("nodejs", (dir) => {
       const index = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
       for (const kind of kinds) expect(index, kind).toMatch(new RegExp(`export const ${kind}: typeof import\\(`));
       const tsc = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "tsc");
       execFileSync(tsc, ["-p", path.join(dir, "tsconfig.json"), "--noEmit"], { cwd: dir, encoding: "utf8" });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("Go: the names the reference pages give are the SDK's (its programs run in plugin-go.test.ts)", { timeout: 300_000 }, () => {
-    const dir = inWorkspace("sdk-go");
-    try {
-      generateSdk("go", dir);
+    withSdk("go", (dir) => {
       const pkg = path.join(dir, "neonauth");
       const source = fs.readdirSync(pkg).filter((f) => f.endsWith(".go")).map((f) => fs.readFileSync(path.join(pkg, f), "utf8")).join("\n");
-      for (const r of Object.values(packageSchema().resources)) {
-        for (const name of Object.keys(r.properties)) expect(source, name).toMatch(new RegExp(`\\t${goName(name)}\\s+\\S+\\s+\`pulumi:"${name}"\``));
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+      for (const name of propertyNames()) expect(source, name).toMatch(new RegExp(`\\t${goName(name)}\\s+\\S+\\s+\`pulumi:"${name}"\``));
+    });
   });
 
   it("Python: a module per kind, and every module compiles", { timeout: 300_000 }, () => {
-    const dir = inWorkspace("sdk-python");
-    try {
-      generateSdk("python", dir);
+    withSdk("python", (dir) => {
       const pkg = path.join(dir, "pulumi_neon_auth");
       const modules = fs.readdirSync(pkg, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".py"));
       const source = modules.map((m) => fs.readFileSync(path.join(pkg, m), "utf8")).join("\n");
       for (const kind of kinds) expect(source, kind).toContain(`class ${kind}(pulumi.CustomResource):`);
       // The names the reference pages give (docs/plugin) are the SDK's.
-      for (const r of Object.values(packageSchema().resources)) {
-        for (const name of Object.keys(r.properties)) expect(source, name).toContain(`def ${pythonName(name)}(self)`);
-      }
+      for (const name of propertyNames()) expect(source, name).toContain(`def ${pythonName(name)}(self)`);
       execFileSync("python3", ["-m", "py_compile", ...modules.map((m) => path.join(pkg, m))], { encoding: "utf8" });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

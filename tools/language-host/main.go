@@ -95,16 +95,21 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	args = append(args, program)
 	args = append(args, req.GetArgs()...)
 
-	cmd := exec.CommandContext(ctx, "node", args...)
-	cmd.Dir = pwd
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
+	return runProgram(ctx, req, "node", args, typescriptEnv(req.GetInfo()))
+}
+
+// runProgram runs a program for the engine, with the stack configuration in the environment as
+// both SDKs read it, and env besides.
+func runProgram(ctx context.Context, req *pulumirpc.RunRequest, name string, args, env []string) (*pulumirpc.RunResponse, error) {
 	config, err := configEnv(req)
 	if err != nil {
 		return nil, err
 	}
-	cmd.Env = append(append(os.Environ(), config...), typescriptEnv(req.GetInfo())...)
-
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = req.GetPwd()
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(append(os.Environ(), config...), env...)
 	return finished(cmd.Run()), nil
 }
 
@@ -161,25 +166,16 @@ func (h *host) runGo(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 	if err := build.Run(); err != nil {
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("go build of %s failed: %v", filepath.Join(pwd, program), err)}, nil
 	}
-	cmd := exec.CommandContext(ctx, bin, req.GetArgs()...)
-	cmd.Dir = pwd
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
-	config, err := configEnv(req)
-	if err != nil {
-		return nil, err
-	}
-	cmd.Env = append(append(os.Environ(), config...),
-		"PULUMI_MONITOR="+req.GetMonitorAddress(),
-		"PULUMI_ENGINE="+h.engineAddress,
-		"PULUMI_PROJECT="+req.GetProject(),
-		"PULUMI_STACK="+req.GetStack(),
-		"PULUMI_ORGANIZATION="+req.GetOrganization(),
-		"PULUMI_ROOT_DIRECTORY="+req.GetInfo().GetRootDirectory(),
-		"PULUMI_DRY_RUN="+strconv.FormatBool(req.GetDryRun()),
-		"PULUMI_PARALLEL="+strconv.Itoa(int(req.GetParallel())),
-	)
-	return finished(cmd.Run()), nil
+	return runProgram(ctx, req, bin, req.GetArgs(), []string{
+		"PULUMI_MONITOR=" + req.GetMonitorAddress(),
+		"PULUMI_ENGINE=" + h.engineAddress,
+		"PULUMI_PROJECT=" + req.GetProject(),
+		"PULUMI_STACK=" + req.GetStack(),
+		"PULUMI_ORGANIZATION=" + req.GetOrganization(),
+		"PULUMI_ROOT_DIRECTORY=" + req.GetInfo().GetRootDirectory(),
+		"PULUMI_DRY_RUN=" + strconv.FormatBool(req.GetDryRun()),
+		"PULUMI_PARALLEL=" + strconv.Itoa(int(req.GetParallel())),
+	})
 }
 
 // typescriptEnv mirrors the runtime options of Pulumi.yaml (`typescript`, `tsconfig`) that
