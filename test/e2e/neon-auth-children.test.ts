@@ -141,9 +141,9 @@ describe("children of a NeonAuth", () => {
     const inputs = file.resources.map(({ id, inputs: { __provider, integration, ...rest } }) => ({ id, integration: typeof integration, ...rest }));
     expect(inputs).toEqual([
       { id: `${P}/${B1}/https://app0.example.com`, integration: "object", projectId: P, branchId: B1, domain: "https://app0.example.com", authProvider: "better_auth" },
-      // Credentials are left out (the secret is never read), and a Vercel provider without them is
-      // refused by check (no shared keys), so its defaults (adopt) are not filled in.
-      { id: `${P}/${B1}/vercel`, integration: "object", projectId: P, branchId: B1, providerId: "vercel" },
+      // Credentials are left out (the secret is never read); a Vercel provider without them is
+      // refused by check (no shared keys), so only the read's own default (adopt) is there.
+      { id: `${P}/${B1}/vercel`, integration: "object", projectId: P, branchId: B1, providerId: "vercel", adopt: false },
       { id: `${P}/${B1}/email-server`, integration: "object", projectId: P, branchId: B1, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme" },
     ]);
 
