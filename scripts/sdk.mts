@@ -20,11 +20,26 @@ export function writeSchema(file: string): void {
   fs.writeFileSync(file, `${JSON.stringify(packageSchema(), null, 2)}\n`);
 }
 
-/** Writes the SDK of `language` into `out`; the generator is built once (Go caches the build). */
-export function generateSdk(language: "go" | "nodejs" | "python", out: string): void {
+let generator: string | undefined;
+
+/**
+ * The generator, built once per process (Go caches the build: a few seconds when warm, about 1.5
+ * minutes cold). Written aside and renamed, so that test files building it at once never write over
+ * a binary another one runs ("text file busy").
+ */
+function builtGenerator(): string {
+  if (generator !== undefined) return generator;
   const bin = path.join(cacheDir(), "bin", "gen-sdk");
+  const tmp = `${bin}.${process.pid}.tmp`;
   const env = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN: "local" };
-  execFileSync("go", ["build", "-o", bin, "."], { cwd: path.join(repo, "tools", "gen-sdk"), env, stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync("go", ["build", "-o", tmp, "."], { cwd: path.join(repo, "tools", "gen-sdk"), env, stdio: ["ignore", "inherit", "inherit"] });
+  fs.renameSync(tmp, bin);
+  return (generator = bin);
+}
+
+/** Writes the SDK of `language` into `out`. */
+export function generateSdk(language: "go" | "nodejs" | "python", out: string): void {
+  const bin = builtGenerator();
   const schema = path.join(fs.mkdtempSync(path.join(cacheDir(), "schema-")), "schema.json");
   try {
     writeSchema(schema);
