@@ -16,6 +16,16 @@ export function assertNodeVersion(who: string, version: string = process.version
   }
 }
 
+/** For a command line: the sentence on stderr, prefixed by the command, and exit 1. */
+export function exitUnlessNodeVersion(command: string): void {
+  try {
+    assertNodeVersion("pulumi-neon-auth");
+  } catch (err) {
+    process.stderr.write(`${command}: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 function requiredNode(): string | undefined {
   try {
     const range = (require("../package.json") as { engines?: { node?: string } }).engines?.node ?? "";

@@ -3,14 +3,9 @@
  * neon-auth-emulator: runs the local emulator of Neon's auth management API.
  * Prints the API base URL (one line) on stdout when ready; notes go to stderr.
  */
-import { assertNodeVersion } from "../nodeVersion";
+import { exitUnlessNodeVersion } from "../nodeVersion";
 // Before anything else loads: on an old Node our dependencies fail with messages that never say why.
-try {
-  assertNodeVersion("pulumi-neon-auth");
-} catch (err) {
-  process.stderr.write(`neon-auth-emulator: ${(err as Error).message}\n`);
-  process.exit(1);
-}
+exitUnlessNodeVersion("neon-auth-emulator");
 // Only the worker loads the emulator itself (the main thread parses arguments and waits).
 import * as util from "node:util";
 import { DEFAULT_API_KEY } from "./core/http";

@@ -6,14 +6,9 @@
  *   npx -p pulumi-neon-auth neon-auth-import --project p-123 --branch br-main --stack dev > import.json
  *   pulumi import --file import.json
  */
-import { assertNodeVersion } from "../nodeVersion";
+import { exitUnlessNodeVersion } from "../nodeVersion";
 // Before anything else loads: on an old Node our dependencies fail with messages that never say why.
-try {
-  assertNodeVersion("pulumi-neon-auth");
-} catch (err) {
-  process.stderr.write(`neon-auth-import: ${(err as Error).message}\n`);
-  process.exit(1);
-}
+exitUnlessNodeVersion("neon-auth-import");
 import * as fs from "node:fs";
 import * as util from "node:util";
 import { movedToPlugin, type StackExport } from "../plugin/migrate";
