@@ -41,9 +41,18 @@ export function plain(props: Props): Props {
   return names.length > 0 ? { ...out, [SECRET_INPUTS]: names } : out;
 }
 
+const secretsOfKind = new WeakMap<KindDeclaration, ReadonlySet<string>>();
+
+/** The fields a kind keeps secret: its inputs the rules mark, and its secret outputs (the schema marks the same). */
+export function secretNames(decl: KindDeclaration): ReadonlySet<string> {
+  let names = secretsOfKind.get(decl);
+  if (names === undefined) secretsOfKind.set(decl, (names = new Set([...secretKeys(decl.schema), ...secretOutputsOf(decl)])));
+  return names;
+}
+
 /** Props for the wire: every field the kind keeps secret, or that came in secret, marked so. */
 export function marked(decl: KindDeclaration, props: Props): Props {
-  const secret = new Set([...secretKeys(decl.schema), ...secretOutputsOf(decl), ...((props[SECRET_INPUTS] as string[] | undefined) ?? [])]);
+  const secret = new Set([...secretNames(decl), ...((props[SECRET_INPUTS] as string[] | undefined) ?? [])]);
   const out: Props = {};
   for (const [k, v] of Object.entries(props)) {
     if (k === SECRET_INPUTS || v === undefined) continue;
@@ -52,7 +61,11 @@ export function marked(decl: KindDeclaration, props: Props): Props {
   return out;
 }
 
-const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
+/** A kind that lives in an integration; the others are the integrations themselves. */
+export const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
+
+/** The runtime inputs of a child that its plugin input `integration` carries. */
+export const FROM_INTEGRATION = ["projectId", "branchId", "authProvider", "integration"] as const;
 
 /**
  * The fields of an integration a child's `integration` carries, from runtime props. A branch only
@@ -70,7 +83,7 @@ function refOf(p: Props, identity: unknown, branch = true): Props | undefined {
 /** Program or state props in the runtime's shape: a child's `integration` spread, an integration's `ref` dropped. */
 export function toRuntime(decl: KindDeclaration, props: Props): Props {
   const { ref: _ref, ...p } = props;
-  if (!isChild(decl)) return decl.kind === "NeonAuth" || decl.kind === "AuthIntegration" ? p : props;
+  if (!isChild(decl)) return p;
   const ref = p.integration;
   const unknown = ref === UNKNOWN;
   if (!unknown && (ref === null || typeof ref !== "object" || !("projectId" in ref))) return p;
@@ -88,17 +101,14 @@ export function toPlugin(decl: KindDeclaration, outs: Props): Props {
     const ref = refOf(outs, outs.integration);
     return ref === undefined ? outs : { ...outs, integration: ref };
   }
-  if (decl.kind === "NeonAuth" || decl.kind === "AuthIntegration") {
-    const identity = outs.authProviderProjectId === undefined ? undefined : { authProviderProjectId: outs.authProviderProjectId, createdAt: outs.createdAt };
-    const ref = refOf(outs, identity, decl.kind === "NeonAuth");
-    return ref === undefined ? outs : { ...outs, ref };
-  }
-  return outs;
+  const identity = outs.authProviderProjectId === undefined ? undefined : { authProviderProjectId: outs.authProviderProjectId, createdAt: outs.createdAt };
+  const ref = refOf(outs, identity, decl.kind === "NeonAuth");
+  return ref === undefined ? outs : { ...outs, ref };
 }
 
 /** A runtime field name as the plugin's schema names it (a child's place is its `integration`). */
 export function pluginField(decl: KindDeclaration, path: string): string {
   if (!isChild(decl)) return path;
   const top = path.split(".")[0]!;
-  return ["projectId", "branchId", "authProvider", "integration"].includes(top) ? "integration" : path;
+  return (FROM_INTEGRATION as readonly string[]).includes(top) ? "integration" : path;
 }

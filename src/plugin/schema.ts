@@ -7,10 +7,10 @@
  */
 import { z } from "zod";
 import { VERSION } from "../client/options";
-import { secretKeys } from "../schemas/fields";
 import { SETTING } from "../resources/settings";
 import { DECLARATIONS } from "../resources/kinds";
-import { secretOutputsOf, type KindDeclaration, type PerGeneration } from "../resources/declaration";
+import type { KindDeclaration, PerGeneration } from "../resources/declaration";
+import { FROM_INTEGRATION, isChild, secretNames } from "./props";
 import type { Kind } from "../resources/kit";
 
 export const PACKAGE = "neon-auth";
@@ -64,8 +64,7 @@ const REF_FIELDS: Record<string, PropertySpec> = {
 };
 const REF_REQUIRED = ["projectId", "authProviderProjectId", "createdAt"];
 
-/** The inputs a child takes from its integration, which the plugin's `integration` input carries. */
-export const FROM_INTEGRATION = ["projectId", "branchId", "authProvider", "integration"] as const;
+export { FROM_INTEGRATION };
 
 const words = (doc: PerGeneration<string> | undefined): string | undefined =>
   doc === undefined ? undefined : typeof doc === "string" ? doc : `On a NeonAuth: ${doc.NeonAuth} On an AuthIntegration: ${doc.AuthIntegration}`;
@@ -115,13 +114,11 @@ function outputProperty(tsType: string): PropertySpec {
   return { type: "string" };
 }
 
-const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
-const isIntegration = (decl: KindDeclaration) => decl.kind === "NeonAuth" || decl.kind === "AuthIntegration";
 
 /** One kind as a schema resource. */
 function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): ResourceSpec {
   const js = z.toJSONSchema(decl.schema, { io: "input", unrepresentable: "any" }) as Json;
-  const secrets = new Set([...secretKeys(decl.schema), ...secretOutputsOf(decl)]);
+  const secrets = secretNames(decl);
   const mark = (name: string, p: PropertySpec, doc?: string): PropertySpec => ({
     ...p,
     ...(doc === undefined ? {} : { description: doc }),
@@ -145,7 +142,7 @@ function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): Resou
     if (decl.withProvider !== false) properties.authProvider = { type: "string", description: "The auth provider, from the integration." };
   }
   for (const [name, o] of Object.entries(decl.outputs ?? {})) properties[name] = mark(name, outputProperty(o.type), o.doc);
-  if (isIntegration(decl)) properties.ref = { $ref: `#/types/${REF_TYPE}`, description: "What a child takes as its `integration`." };
+  if (!isChild(decl)) properties.ref = { $ref: `#/types/${REF_TYPE}`, description: "What a child takes as its `integration`." };
   const required = Object.keys(properties).filter((k) => requiredInputs.includes(k) || k === "ref");
   return { description: `${decl.kind}. Id: ${decl.id}`, inputProperties, requiredInputs, properties, required };
 }

@@ -44,9 +44,10 @@ const jsOf = (s: any): Props => (s ? s.toJavaScript() : {});
 
 /** The stack-configuration reader the settings expect, over `Configure`'s arguments. */
 function configFrom(args: Props): (name: string) => string | undefined {
+  const values = plain(args);
   return (name) => {
     if (!name.startsWith(`${PACKAGE}:`)) return undefined;
-    const v = plain(args)[name.slice(PACKAGE.length + 1)];
+    const v = values[name.slice(PACKAGE.length + 1)];
     return v === undefined || v === null ? undefined : String(v);
   };
 }

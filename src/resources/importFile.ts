@@ -13,6 +13,7 @@ import { DECLARATIONS } from "./kinds";
 import { calls, handler } from "./runtime";
 import { childId, generationOf } from "./generation";
 import { listed as oauthClients } from "./oauthClient";
+import { tokenOf } from "../plugin/schema";
 import { resolveSettings, SETTING, type Settings } from "./settings";
 
 export type { ImportableKind };
@@ -234,7 +235,10 @@ async function branchResources(ctx: Context, projectId: string, branchId: string
  * ```
  */
 export async function branchImportFile(projectId: string, branchId: string, options: BranchImportOptions = {}): Promise<PluginImportFile | ImportFile> {
-  const resources = await withImportContext(options, (ctx) => branchResources(ctx, projectId, branchId));
-  if (options.for === "dynamic") return importFile(resources, options);
-  return { resources: resources.map((r) => ({ type: `neon-auth:index:${r.kind}`, name: r.name, id: r.id })) };
+  // One context (one read of the stack's configuration, one client) for the listing and the entries.
+  return withImportContext(options, async (ctx) => {
+    const resources = await branchResources(ctx, projectId, branchId);
+    if (options.for === "dynamic") return { resources: await entriesOf(resources, ctx) };
+    return { resources: resources.map((r) => ({ type: tokenOf(r.kind), name: r.name, id: r.id })) };
+  });
 }
