@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { VERSION } from "../client/options";
 import { DECLARATIONS } from "../resources/kinds";
 import { MODULE, type Kind, type Props } from "../resources/kit";
-import { toPlugin } from "./props";
+import { toPlugin, toPluginInputs } from "./props";
 import { PACKAGE, tokenOf } from "./schema";
 
 const DYNAMIC = `pulumi-nodejs:dynamic/${MODULE}:`;
@@ -82,7 +82,7 @@ export function movedToPlugin(exported: StackExport): StackExport {
           ...r,
           type: tokenOf(decl.kind),
           provider: `${providerUrn}::${providerId}`,
-          inputs: without(r.inputs, PROVIDER),
+          inputs: r.inputs && toPluginInputs(decl, without(r.inputs, PROVIDER)!),
           outputs: outputs && toPlugin(decl, outputs),
           propertyDependencies: without(r.propertyDependencies, PROVIDER) as Record<string, string[]> | undefined,
         },

@@ -106,6 +106,19 @@ export function toPlugin(decl: KindDeclaration, outs: Props): Props {
   return ref === undefined ? outs : { ...outs, ref };
 }
 
+/**
+ * Inputs in the plugin's shape, as its schema declares them: a child's place is its one
+ * `integration`. What Check and Read return is what the state keeps and what `pulumi import`
+ * writes into a program, so it must be the schema's inputs and nothing else.
+ */
+export function toPluginInputs(decl: KindDeclaration, inputs: Props): Props {
+  if (!isChild(decl)) return inputs;
+  const integration = inputs.integration === UNKNOWN ? UNKNOWN : refOf(inputs, inputs.integration);
+  if (integration === undefined) return inputs;
+  const rest = Object.fromEntries(Object.entries(inputs).filter(([k]) => !(FROM_INTEGRATION as readonly string[]).includes(k)));
+  return { ...rest, integration };
+}
+
 /** A runtime field name as the plugin's schema names it (a child's place is its `integration`). */
 export function pluginField(decl: KindDeclaration, path: string): string {
   if (!isChild(decl)) return path;

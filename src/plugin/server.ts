@@ -17,7 +17,7 @@ import { resolveSettings } from "../resources/settings";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
 import { sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
-import { marked, plain, pluginField, toPlugin, toRuntime } from "./props";
+import { marked, plain, pluginField, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema } from "./schema";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
@@ -129,7 +129,7 @@ class Provider {
         const d = decl(kind);
         const r = await this.#on(kind).check(toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
         const resp = new provproto.CheckResponse();
-        if (r.inputs) resp.setInputs(structOf(marked(d, r.inputs)));
+        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
         resp.setFailuresList(
           (r.failures ?? []).map((f) => {
             const failure = new provproto.CheckFailure();
@@ -183,7 +183,7 @@ class Provider {
         if (r.props === undefined) return resp;
         resp.setId(r.id ?? req.getId());
         resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
-        if (r.inputs) resp.setInputs(structOf(marked(d, r.inputs)));
+        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
         return resp;
       }),
       update: this.#rpc(async (req) => {

@@ -64,10 +64,10 @@ describe("movedToPlugin", () => {
     expect(JSON.stringify(moved)).not.toContain("pulumi-nodejs");
   });
 
-  it("writes outputs in the plugin's shape: an integration's ref, a child's integration", () => {
+  it("writes inputs and outputs in the plugin's shape: an integration's ref, a child's integration", () => {
     expect(moved[2]!.outputs!.ref).toEqual({ ...place, ...identity });
     expect(moved[3]!.outputs!.integration).toEqual({ ...place, ...identity });
-    expect(moved[3]!.inputs!.integration).toEqual(identity);
+    expect(moved[3]!.inputs).toEqual({ integration: { ...place, ...identity }, domain: "https://a.example.com" });
   });
 
   it("refuses a stack with pending operations, or none of the package's resources", () => {

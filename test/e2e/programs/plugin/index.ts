@@ -33,3 +33,5 @@ for (const s of specs) {
   made.set(s.name, new kinds[s.kind]!(s.name, args));
 }
 export const ids = Object.fromEntries([...made].map(([name, r]) => [name, r.id]));
+/** Each integration's `ref` (plugin only), as its children take it. */
+export const refs = Object.fromEntries([...made].filter(([, r]) => "ref" in r).map(([name, r]) => [name, (r as unknown as { ref: unknown }).ref]));
