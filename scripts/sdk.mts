@@ -1,7 +1,8 @@
 /**
  * The SDK of the `neon-auth` provider plugin in one language, generated from the package schema
  * that the plugin serves (src/plugin/schema.ts, from the kinds' declarations) by Pulumi's own code
- * generators (tools/gen-sdk). Needs `npm run build` first and Go on PATH.
+ * generators (tools/gen-sdk), and Pulumi YAML's language host for YAML programs. Needs
+ * `npm run build` first and Go on PATH.
  *
  *   node scripts/sdk.mts go|nodejs|python OUT_DIR
  */
@@ -20,21 +21,48 @@ export function writeSchema(file: string): void {
   fs.writeFileSync(file, `${JSON.stringify(packageSchema(), null, 2)}\n`);
 }
 
-let generator: string | undefined;
+const built = new Map<string, string>();
+const goEnv = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN: "local" };
 
 /**
- * The generator, built once per process (Go caches the build: a few seconds when warm, about 1.5
- * minutes cold). Written aside and renamed, so that test files building it at once never write over
- * a binary another one runs ("text file busy").
+ * A Go program built into the cache's bin folder, once per process (Go caches the build: seconds
+ * when warm, a minute or two cold). Built aside and renamed, so that test files building it at once
+ * never write over a binary another one runs ("text file busy").
  */
-function builtGenerator(): string {
-  if (generator !== undefined) return generator;
-  const bin = path.join(cacheDir(), "bin", "gen-sdk");
-  const tmp = `${bin}.${process.pid}.tmp`;
-  const env = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN: "local" };
-  execFileSync("go", ["build", "-o", tmp, "."], { cwd: path.join(repo, "tools", "gen-sdk"), env, stdio: ["ignore", "inherit", "inherit"] });
-  fs.renameSync(tmp, bin);
-  return (generator = bin);
+function builtOnce(name: string, build: (tmpDir: string) => void): string {
+  const done = built.get(name);
+  if (done !== undefined) return done;
+  const bin = path.join(cacheDir(), "bin", name);
+  fs.mkdirSync(path.dirname(bin), { recursive: true });
+  const tmp = fs.mkdtempSync(`${bin}.${process.pid}.`);
+  try {
+    build(tmp);
+    fs.renameSync(path.join(tmp, name), bin);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  built.set(name, bin);
+  return bin;
+}
+
+const builtGenerator = () =>
+  builtOnce("gen-sdk", (tmp) =>
+    execFileSync("go", ["build", "-o", path.join(tmp, "gen-sdk"), "."], { cwd: path.join(repo, "tools", "gen-sdk"), env: goEnv, stdio: ["ignore", "inherit", "inherit"] }),
+  );
+
+/** The release of Pulumi YAML whose language host runs YAML programs here: the newest the module proxy serves. */
+export const PULUMI_YAML = "v1.25.0";
+
+/**
+ * Pulumi YAML's language host, from the Go module proxy (the newest release served here). YAML
+ * programs need no SDK: the host reads the plugin's schema from the engine. Returns its folder, for
+ * PATH, where the engine looks for `pulumi-language-yaml`.
+ */
+export function yamlLanguageHost(): string {
+  const bin = builtOnce("pulumi-language-yaml", (tmp) =>
+    execFileSync("go", ["install", "-trimpath", `github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@${PULUMI_YAML}`], { env: { ...goEnv, GOFLAGS: "", GOBIN: tmp }, stdio: ["ignore", "inherit", "inherit"] }),
+  );
+  return path.dirname(bin);
 }
 
 /** Writes the SDK of `language` into `out`. */

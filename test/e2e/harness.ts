@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, inject } from "vitest";
-import { generateSdk } from "../../scripts/sdk.mts";
+import { generateSdk, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
 import { emulator, fullSetupConfig, neonConfig, projectConfig } from "./neon";
@@ -123,11 +123,12 @@ export async function onFreshEmulator<T>(
  * generated into the program (`sdk/`) from the checkout's schema. The plugin is found on PATH,
  * where installing the package puts it; Go resolves its modules through the proxy.
  */
-export async function pluginStack(opts: StackOptions, language: "nodejs" | "go"): Promise<E2eStack> {
-  const path_ = `${path.join(inject("e2eWorkspace"), "node_modules", ".bin")}${path.delimiter}${process.env.PATH}`;
+export async function pluginStack(opts: StackOptions, language: "nodejs" | "go" | "yaml"): Promise<E2eStack> {
+  const bins = [path.join(inject("e2eWorkspace"), "node_modules", ".bin"), ...(language === "yaml" ? [yamlLanguageHost()] : []), process.env.PATH];
   const go: Record<string, string> = language === "go" ? { GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN: "local" } : {};
-  const e2e = await stackFor({ ...opts, env: { ...opts.env, PATH: path_, ...go } });
-  generateSdk(language, language === "go" ? path.join(e2e.dir, "sdk", "go") : path.join(e2e.dir, "sdk"));
+  const e2e = await stackFor({ ...opts, env: { ...opts.env, PATH: bins.join(path.delimiter), ...go } });
+  // A YAML program needs no SDK: its host reads the schema from the plugin.
+  if (language !== "yaml") generateSdk(language, language === "go" ? path.join(e2e.dir, "sdk", "go") : path.join(e2e.dir, "sdk"));
   return e2e;
 }
 

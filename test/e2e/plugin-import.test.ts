@@ -1,5 +1,5 @@
 /**
- * "Adopt this existing branch" in two commands, in TypeScript and in Go, through the real engine:
+ * "Adopt this existing branch" in two commands, in TypeScript, Go and YAML, through the real engine:
  * a branch's Neon Auth with each importable kind in it (NeonAuth, RedirectDomain, OAuthProvider,
  * EmailServer, OAuthClient) goes up and leaves the stack's state; `neon-auth-import`
  * (`branchImportFile`) lists what the branch holds (type, name and id only), and `pulumi import
@@ -45,13 +45,14 @@ async function adopt(em: EmulatorHandle, e2e: E2eStack, file: string, out: strin
   return fs.readFileSync(out, "utf8");
 }
 
-/** How the written program names each resource: kind and name, in the language's spelling. */
-const declared = (code: string, pattern: RegExp) => [...code.matchAll(pattern)].map((m) => `${m[1]} ${m[2]}`);
+/** How the written program declares each resource, as "Kind name" (the pattern names its groups). */
+const declared = (code: string, pattern: RegExp) => [...code.matchAll(pattern)].map((m) => `${m.groups!.kind} ${m.groups!.name}`);
 
 describe("adopting a branch with pulumi import on the plugin", () => {
-  it("imports each importable kind by id and writes a TypeScript and a Go program that own it", { timeout: 900_000 }, async () => {
+  it("imports each importable kind by id and writes a TypeScript, a Go and a YAML program that own it", { timeout: 900_000 }, async () => {
     const stack = (em: EmulatorHandle) => pluginStack({ program: path.join(PROGRAMS, "plugin"), config: { ...neonConfig(em), resources: { value: JSON.stringify(specs) } } }, "nodejs");
     let go: E2eStack | undefined;
+    let yaml: E2eStack | undefined;
     try {
       await onFreshEmulator(project, stack, async ({ em, e2e }) => {
         const up = await e2e.stack.up({ color: "never" });
@@ -69,7 +70,7 @@ describe("adopting a branch with pulumi import on the plugin", () => {
 
         // TypeScript: the written program declares each kind once, each child in its integration.
         const ts = await adopt(em, e2e, file, path.join(e2e.dir, "imported.ts"));
-        expect(declared(ts, /new neon_auth\.(\w+)\("([\w-]+)"/g)).toEqual(specs.map((s) => `${s.kind} ${s.name}`));
+        expect(declared(ts, /new neon_auth\.(?<kind>\w+)\("(?<name>[\w-]+)"/g)).toEqual(specs.map((s) => `${s.kind} ${s.name}`));
         const ref = (up.outputs.refs!.value as Record<string, Record<string, string>>).auth!;
         expect(ref).toEqual({ projectId: project, branchId: branch, authProvider: "better_auth", authProviderProjectId: expect.any(String), createdAt: expect.any(String) });
         // Each child names its integration whole (the auth provider only where its kind calls for
@@ -91,21 +92,32 @@ describe("adopting a branch with pulumi import on the plugin", () => {
         const adopted = await branchSnapshot(em, project, branch);
         expect(adopted).toEqual({ ...before, auth: { ...before.auth, name: "Adopted" } });
 
-        // Go: a new Go stack adopts the same branch the TypeScript one lets go of.
+        // Go: a new Go stack adopts the same branch the TypeScript one lets go of (and so on).
         e2e.cli("state", "delete", "--all", "--yes");
         go = await pluginStack({ program: path.join(PROGRAMS, "plugin-go"), config: neonConfig(em) }, "go");
         const main = await adopt(em, go, file, path.join(go.dir, "imported.go"));
-        expect(declared(main, /neonauth\.New(\w+)\(ctx, "([\w-]+)"/g)).toEqual(specs.map((s) => `${s.kind} ${s.name}`));
+        expect(declared(main, /neonauth\.New(?<kind>\w+)\(ctx, "(?<name>[\w-]+)"/g)).toEqual(specs.map((s) => `${s.kind} ${s.name}`));
         expect(main).toContain('"github.com/pulumi-neon-auth/pulumi-neon-auth/sdk/go/neonauth"');
         fs.renameSync(path.join(go.dir, "imported.go"), path.join(go.dir, "main.go"));
         await expectNoChanges(go.stack, 6);
         expect(await branchSnapshot(em, project, branch)).toEqual(adopted);
 
-        // What the Go program adopted is its to destroy.
-        expect((await go.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 6 });
+        // YAML: Pulumi YAML's own host writes the program, Main.yaml beside Pulumi.yaml.
+        go.cli("state", "delete", "--all", "--yes");
+        yaml = await pluginStack({ program: path.join(PROGRAMS, "plugin-yaml"), config: neonConfig(em) }, "yaml");
+        // (Written aside: an empty Main.yaml, which `--out Main.yaml` opens first, is not a program.)
+        const doc = await adopt(em, yaml, file, path.join(yaml.dir, "imported.yaml"));
+        expect(declared(doc, /^ {2}(?<name>[\w-]+):\n {4}type: neon-auth:(?:index:)?(?<kind>\w+)$/gm)).toEqual(specs.map((s) => `${s.kind} ${s.name}`));
+        fs.renameSync(path.join(yaml.dir, "imported.yaml"), path.join(yaml.dir, "Main.yaml"));
+        await expectNoChanges(yaml.stack, 6);
+        expect(await branchSnapshot(em, project, branch)).toEqual(adopted);
+
+        // What the last program adopted is its to destroy.
+        expect((await yaml.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 6 });
         expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
       });
     } finally {
+      await yaml?.cleanup();
       await go?.cleanup();
     }
   });

@@ -1,0 +1,58 @@
+/**
+ * The YAML program the docs give (examples/yaml), run as it is through the real engine on the
+ * `neon-auth` plugin, by Pulumi YAML's own language host (built from the Go module proxy,
+ * scripts/sdk.mts): it goes up, previews and refreshes with no changes, updates with the changed
+ * field named, meets drift and is destroyed. Pulumi YAML checks the program against the plugin's
+ * schema as it runs it.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changedFields, changesOf, expectNoChanges, onFreshEmulator, pluginStack } from "./harness";
+import { branchSnapshot, neonConfig, outOfBand, projectConfig } from "./neon";
+
+const EXAMPLE = path.join(__dirname, "..", "..", "examples", "yaml");
+const SECRET = "gh-yaml-secret-1";
+
+describe("a YAML program on the neon-auth plugin", () => {
+  it("manages a branch's Neon Auth: up, no-change preview and refresh, update, drift, destroy", { timeout: 600_000 }, async () => {
+    const project = "p-yaml";
+    const stack = (em: EmulatorHandle, branch: string) => pluginStack({ program: EXAMPLE, config: { ...neonConfig(em), ...projectConfig(project, branch, { githubClientSecret: SECRET }) } }, "yaml");
+    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
+      const up = await e2e.stack.up({ color: "never" });
+      expect(up.summary.resourceChanges).toEqual({ create: 4 });
+      expect(await branchSnapshot(em, project, branch)).toEqual({
+        auth: { name: "Acme", auth_provider: "better_auth" },
+        allow_localhost: true,
+        require_email_verification: true,
+        providers: [
+          { id: "github", type: "standard" },
+          { id: "google", type: "shared" },
+        ],
+        domains: ["https://app.example.com"],
+        email: { type: "shared" },
+      });
+      const base = (up.outputs.baseUrl!.value as string).replace(/\/$/, "");
+      expect(up.outputs.jwksUrl!.value).toBe(`${base}/.well-known/jwks.json`);
+      await expectNoChanges(e2e.stack, 4);
+
+      const program = path.join(e2e.dir, "Pulumi.yaml");
+      fs.writeFileSync(program, fs.readFileSync(program, "utf8").replace("appName: Acme", "appName: Acme Two"));
+      expect(changedFields(e2e.cli("preview", "--diff", "--color", "never"))).toEqual(["~ appName"]);
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 3 });
+      expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Acme Two");
+
+      expect(await outOfBand(em, "DELETE", `/projects/${project}/branches/${branch}/auth/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://app.example.com" }] })).toBe(200);
+      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 3 });
+      await expectNoChanges(e2e.stack, 4);
+
+      const state = fs.readFileSync(path.join(e2e.backendDir, ".pulumi", "stacks", "neon-auth-yaml", `${e2e.stack.name}.json`), "utf8");
+      expect(state).not.toContain(SECRET);
+
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
+      expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+    });
+  });
+});
