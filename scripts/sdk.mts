@@ -27,7 +27,8 @@ const goEnv = { ...process.env, GOFLAGS: "-mod=mod -buildvcs=false", GOTOOLCHAIN
 /**
  * A Go program built into the cache's bin folder, once per process (Go caches the build: seconds
  * when warm, a minute or two cold). Built aside and renamed, so that test files building it at once
- * never write over a binary another one runs ("text file busy").
+ * never write over a binary another one runs ("text file busy"). With -trimpath, as scripts/env
+ * builds the Pulumi CLI, so that pkg/v3's packages compiled for the CLI are reused.
  */
 function builtOnce(name: string, build: (tmpDir: string) => void): string {
   const done = built.get(name);
@@ -47,7 +48,7 @@ function builtOnce(name: string, build: (tmpDir: string) => void): string {
 
 const builtGenerator = () =>
   builtOnce("gen-sdk", (tmp) =>
-    execFileSync("go", ["build", "-o", path.join(tmp, "gen-sdk"), "."], { cwd: path.join(repo, "tools", "gen-sdk"), env: goEnv, stdio: ["ignore", "inherit", "inherit"] }),
+    execFileSync("go", ["build", "-trimpath", "-o", path.join(tmp, "gen-sdk"), "."], { cwd: path.join(repo, "tools", "gen-sdk"), env: goEnv, stdio: ["ignore", "inherit", "inherit"] }),
   );
 
 /** The release of Pulumi YAML whose language host runs YAML programs here: the newest the module proxy serves. */
