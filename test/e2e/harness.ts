@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, inject } from "vitest";
 import { generateSdk, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { emulator, fullSetupConfig, neonConfig, projectConfig } from "./neon";
+import { branchSnapshot, emulator, fullSetupConfig, neonConfig, outOfBand, projectConfig } from "./neon";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -157,6 +157,33 @@ export async function expectNoChanges(stack: Stack, same?: number): Promise<void
   if (same !== undefined) expect(preview.changeSummary).toEqual({ same });
   const refresh = await stack.refresh({ color: "never", expectNoChanges: true });
   expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
+}
+
+/**
+ * The rest of a plugin branch stack's life, the same in every language (its NeonAuth, one trusted
+ * domain and an OAuth provider with a secret: 4 with the Stack): `rename` changes the app's name to
+ * `appName` and the preview names exactly that field; the domain removed outside the stack is
+ * dropped by refresh and made again by up; the secret is nowhere in the state file; destroy.
+ */
+export async function updateDriftDestroy(
+  { em, e2e, project, branch }: { em: EmulatorHandle; e2e: E2eStack; project: string; branch: string },
+  o: { rename: () => Promise<void>; appName: string; domain: string; secret: string },
+): Promise<void> {
+  await o.rename();
+  expect(changedFields(e2e.cli("preview", "--diff", "--color", "never"))).toEqual(["~ appName"]);
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 3 });
+  expect((await branchSnapshot(em, project, branch)).auth?.name).toBe(o.appName);
+
+  expect(await outOfBand(em, "DELETE", `/projects/${project}/branches/${branch}/auth/domains`, { auth_provider: "better_auth", domains: [{ domain: o.domain }] })).toBe(200);
+  expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 3 });
+  await expectNoChanges(e2e.stack, 4);
+
+  const stacks = path.join(e2e.backendDir, ".pulumi", "stacks");
+  for (const project of fs.readdirSync(stacks)) expect(fs.readFileSync(path.join(stacks, project, `${e2e.stack.name}.json`), "utf8")).not.toContain(o.secret);
+
+  expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
+  expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
 }
 
 export interface EmulatorStack {

@@ -4,13 +4,12 @@
  * the project's language host (tools/language-host, as pulumi-language-go). Each API generation goes
  * up, previews and refreshes with no changes, updates, meets drift and is destroyed.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { changedFields, changesOf, expectNoChanges, onFreshEmulator, pluginStack } from "./harness";
-import { branchSnapshot, neonConfig, outOfBand, projectConfig, snapshot } from "./neon";
+import { changedFields, expectNoChanges, onFreshEmulator, pluginStack, updateDriftDestroy } from "./harness";
+import { branchSnapshot, neonConfig, projectConfig, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin-go");
 
@@ -38,21 +37,8 @@ describe("a Go program on the neon-auth plugin", () => {
       });
       await expectNoChanges(e2e.stack, 4);
 
-      await e2e.stack.setConfig("appName", { value: "Two" });
-      expect(changedFields(e2e.cli("preview", "--diff", "--color", "never"))).toEqual(["~ appName"]);
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 3 });
-      expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Two");
-
-      expect(await outOfBand(em, "DELETE", `/projects/${project}/branches/${branch}/auth/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://go.example.com" }] })).toBe(200);
-      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 3 });
-      await expectNoChanges(e2e.stack, 4);
-
-      const state = fs.readFileSync(path.join(e2e.backendDir, ".pulumi", "stacks", "plugin-go", `${e2e.stack.name}.json`), "utf8");
-      expect(state).not.toContain("gh-go-secret-1");
-
-      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
-      expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+      const rename = () => e2e.stack.setConfig("appName", { value: "Two" });
+      await updateDriftDestroy({ em, e2e, project, branch }, { rename, appName: "Two", domain: "https://go.example.com", secret: "gh-go-secret-1" });
     });
   });
 

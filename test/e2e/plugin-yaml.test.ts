@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changedFields, changesOf, expectNoChanges, onFreshEmulator, pluginStack } from "./harness";
-import { branchSnapshot, neonConfig, outOfBand, projectConfig } from "./neon";
+import { expectNoChanges, onFreshEmulator, pluginStack, updateDriftDestroy } from "./harness";
+import { branchSnapshot, neonConfig, projectConfig } from "./neon";
 
 const EXAMPLE = path.join(__dirname, "..", "..", "examples", "yaml");
 const SECRET = "gh-yaml-secret-1";
@@ -38,21 +38,8 @@ describe("a YAML program on the neon-auth plugin", () => {
       await expectNoChanges(e2e.stack, 4);
 
       const program = path.join(e2e.dir, "Pulumi.yaml");
-      fs.writeFileSync(program, fs.readFileSync(program, "utf8").replace("appName: Acme", "appName: Acme Two"));
-      expect(changedFields(e2e.cli("preview", "--diff", "--color", "never"))).toEqual(["~ appName"]);
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 3 });
-      expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Acme Two");
-
-      expect(await outOfBand(em, "DELETE", `/projects/${project}/branches/${branch}/auth/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://app.example.com" }] })).toBe(200);
-      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 3 });
-      await expectNoChanges(e2e.stack, 4);
-
-      const state = fs.readFileSync(path.join(e2e.backendDir, ".pulumi", "stacks", "neon-auth-yaml", `${e2e.stack.name}.json`), "utf8");
-      expect(state).not.toContain(SECRET);
-
-      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
-      expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+      const rename = async () => fs.writeFileSync(program, fs.readFileSync(program, "utf8").replace("appName: Acme", "appName: Acme Two"));
+      await updateDriftDestroy({ em, e2e, project, branch }, { rename, appName: "Acme Two", domain: "https://app.example.com", secret: SECRET });
     });
   });
 });
