@@ -38,7 +38,7 @@ function builtOnce(name: string, build: (tmpDir: string) => void): string {
   const tmp = fs.mkdtempSync(`${bin}.${process.pid}.`);
   try {
     build(tmp);
-    fs.renameSync(path.join(tmp, name), bin);
+    fs.renameSync(path.join(tmp, path.basename(name)), bin);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -60,7 +60,10 @@ export const PULUMI_YAML = "v1.25.0";
  * PATH, where the engine looks for `pulumi-language-yaml`.
  */
 export function yamlLanguageHost(): string {
-  const bin = builtOnce("pulumi-language-yaml", (tmp) =>
+  // A released version never changes: one build per machine.
+  const name = path.join(`pulumi-yaml-${PULUMI_YAML}`, "pulumi-language-yaml");
+  if (fs.existsSync(path.join(cacheDir(), "bin", name))) built.set(name, path.join(cacheDir(), "bin", name));
+  const bin = builtOnce(name, (tmp) =>
     execFileSync("go", ["install", "-trimpath", `github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@${PULUMI_YAML}`], { env: { ...goEnv, GOFLAGS: "", GOBIN: tmp }, stdio: ["ignore", "inherit", "inherit"] }),
   );
   return path.dirname(bin);

@@ -79,7 +79,6 @@ describe("adopting a branch with pulumi import on the plugin", () => {
         const { authProvider: _, ...placeOnly } = ref;
         const count = (r: Record<string, string>) => ts.split(literal(r)).length - 1;
         expect([count(ref), count(placeOnly)]).toEqual([1, 3]);
-        await expectNoChanges(e2e.stack, 6);
         // ... and is the stack's program from now on: no changes, then an update through it.
         fs.writeFileSync(path.join(e2e.dir, "index.ts"), ts);
         fs.mkdirSync(path.join(e2e.dir, "node_modules", "@pulumi-neon-auth"), { recursive: true });
@@ -87,8 +86,6 @@ describe("adopting a branch with pulumi import on the plugin", () => {
         await expectNoChanges(e2e.stack, 6);
         fs.writeFileSync(path.join(e2e.dir, "index.ts"), ts.replace('appName: "Imported"', 'appName: "Adopted"'));
         expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 5 });
-        expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Adopted");
-        await expectNoChanges(e2e.stack, 6);
         const adopted = await branchSnapshot(em, project, branch);
         expect(adopted).toEqual({ ...before, auth: { ...before.auth, name: "Adopted" } });
 

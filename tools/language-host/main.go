@@ -160,7 +160,9 @@ func (h *host) runGo(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 	}
 	defer os.RemoveAll(out)
 	bin := filepath.Join(out, "program")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, program)
+	// -trimpath: each e2e stack runs a copy of its program in a new folder; without it Go compiles
+	// the same SDK again for every folder.
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin, program)
 	build.Dir = pwd
 	build.Stdout = os.Stderr
 	build.Stderr = os.Stderr
