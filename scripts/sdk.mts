@@ -62,10 +62,12 @@ export const PULUMI_YAML = "v1.25.0";
 export function yamlLanguageHost(): string {
   // A released version never changes: one build per machine.
   const name = path.join(`pulumi-yaml-${PULUMI_YAML}`, "pulumi-language-yaml");
-  if (fs.existsSync(path.join(cacheDir(), "bin", name))) built.set(name, path.join(cacheDir(), "bin", name));
-  const bin = builtOnce(name, (tmp) =>
-    execFileSync("go", ["install", "-trimpath", `github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@${PULUMI_YAML}`], { env: { ...goEnv, GOFLAGS: "", GOBIN: tmp }, stdio: ["ignore", "inherit", "inherit"] }),
-  );
+  const bin = path.join(cacheDir(), "bin", name);
+  if (!fs.existsSync(bin)) {
+    builtOnce(name, (tmp) =>
+      execFileSync("go", ["install", "-trimpath", `github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@${PULUMI_YAML}`], { env: { ...goEnv, GOFLAGS: "", GOBIN: tmp }, stdio: ["ignore", "inherit", "inherit"] }),
+    );
+  }
   return path.dirname(bin);
 }
 
