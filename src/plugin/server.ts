@@ -10,7 +10,7 @@
  */
 import { createRequire } from "node:module";
 import { DECLARATIONS } from "../resources/kinds";
-import { SECRET_INPUTS, type Kind, type Props } from "../resources/kit";
+import { isHalfMade, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../resources/kit";
 import { calls } from "../resources/runtime";
 import { contextOf, type Context } from "../resources/context";
 import { resolveSettings } from "../resources/settings";
@@ -27,6 +27,8 @@ const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
 const provproto = fromPulumi("./proto/provider_pb");
 const provrpc = fromPulumi("./proto/provider_grpc_pb");
 const plugproto = fromPulumi("./proto/plugin_pb");
+const statusproto = fromPulumi("./proto/status_pb");
+const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
 
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
@@ -61,6 +63,34 @@ const kindsOfDiff: Record<string, number> = {
   updateReplace: provproto.PropertyDiff.Kind.UPDATE_REPLACE,
 };
 
+/** An answer the engine takes as it is: a gRPC status with its details (a half-made object's). */
+class RpcStatus {
+  constructor(readonly status: { code: number; details: string; metadata: unknown }) {}
+}
+
+/**
+ * A create or update that failed after the object came to exist (kit.ts `halfMade`), answered as
+ * native providers do: Pulumi's init-failed detail with the id and properties, so that the engine
+ * records the object instead of losing it.
+ */
+function initFailed(e: unknown, d: KindDeclaration): unknown {
+  if (!isHalfMade(e)) return e;
+  const message = redactText(e.message);
+  const detail = new provproto.ErrorResourceInitFailed();
+  detail.setId(e.id);
+  detail.setProperties(structOf(marked(d, toPlugin(d, e.properties))));
+  detail.setReasonsList(e.reasons.map((r) => redactText(r)));
+  const any = new anyproto.Any();
+  any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusproto.Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(message);
+  status.addDetails(any);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return new RpcStatus({ code: grpc.status.UNKNOWN, details: message, metadata });
+}
+
 /** The outputs an in-place update keeps for certain, for a preview: where the object lives and which it is. */
 const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration", "authProviderProjectId", "createdAt"];
 
@@ -77,7 +107,8 @@ class Provider {
     return (call: Call, callback: Callback) => {
       fn(call.request).then(
         (value) => callback(null, value),
-        (e: unknown) => callback({ code: grpc.status.UNKNOWN, details: redactText(e instanceof Error ? e.message : String(e)) }),
+        (e: unknown) =>
+          callback(e instanceof RpcStatus ? e.status : { code: grpc.status.UNKNOWN, details: redactText(e instanceof Error ? e.message : String(e)) }),
       );
     };
   }
@@ -169,7 +200,7 @@ class Provider {
           resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
           return resp;
         }
-        const r = await this.#on(kind).create(inputs);
+        const r = await this.#on(kind).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
         resp.setId(r.id);
         resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
         return resp;
@@ -198,7 +229,7 @@ class Provider {
           resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
           return resp;
         }
-        const r = await this.#on(kind).update(req.getId(), olds, news);
+        const r = await this.#on(kind).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
         resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
         return resp;
       }),

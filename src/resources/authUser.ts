@@ -4,7 +4,7 @@ import { userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
 import type { Context } from "./context";
 import { createOwned } from "./converge";
-import { checkInputs, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
 import type { InputDeclaration } from "./declaration";
 import type { AuthUserArgs, AuthUserOutputs } from "./types";
@@ -180,18 +180,18 @@ export const userHandler: Handler = {
   async create(props, ctx) {
     const inputs = parsedInputs(authUserInputs, props);
     const generation = generationOf(inputs);
-    const { id: userId, adopted } = await createOrTakeOver(ctx, inputs);
+    const { id: userId } = await createOrTakeOver(ctx, inputs);
+    const id = generation.userResourceId(inputs, userId);
+    const outs = compact({ ...inputs, userId, ...generation.newUserOutputs });
     if (inputs.roles !== undefined) {
       try {
         await setRoles(ctx, inputs, userId);
       } catch (err) {
-        // The create fails: leave no user of ours behind that the next `up` would meet as "made
-        // outside". An adopted one was never ours to delete.
-        if (!adopted) await generation.calls(ctx, inputs).users.remove(userId).catch(() => undefined);
-        throw err;
+        // The user exists: recorded without its roles, so the next `up` sets them (and destroy deletes it).
+        throw halfMade(`${KIND} ${inputs.email} was created, but setting its roles failed; the next \`pulumi up\` sets them. (${(err as Error).message})`, id, { ...outs, roles: undefined });
       }
     }
-    return { id: generation.userResourceId(inputs, userId), outs: compact({ ...inputs, userId, ...generation.newUserOutputs }) };
+    return { id, outs };
   },
 
   async read(id, props, ctx) {

@@ -3,7 +3,7 @@ import { isNotFound, redactText } from "../client";
 import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import type { Context } from "./context";
 import { notOwned } from "./converge";
-import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
 import type { InputDeclaration } from "./declaration";
 import type { EmailServerArgs, EmailServerOutputs } from "./types";
@@ -96,6 +96,8 @@ function requestOf(inputs: Inputs): UpdateEmailServerRequest {
  */
 function propsOf(where: Scope, integration: IntegrationIdentity | undefined, server: ApiEmailServer, password: string | undefined, testRecipient?: string): Props {
   if (server.type === "shared") return compact({ ...where, integration, type: "shared" });
+  // A provider this package cannot manage (set in the console): drift, under Neon's name for it.
+  if (server.type === "other") return compact({ ...where, integration, type: server.name });
   return compact({
     ...where,
     integration,
@@ -122,8 +124,14 @@ async function apply(ctx: Context, inputs: Inputs): Promise<Props> {
   } catch (err) {
     throw explainMissingIntegration(KIND, inputs.projectId, err);
   }
-  if (inputs.testRecipient !== undefined && inputs.type === "standard") await smtpTest(ctx, inputs);
-  return { ...propsOf(where, inputs.integration, server, inputs.password, inputs.testRecipient), ...compact({ adopt: inputs.adopt }) };
+  const saved = (testRecipient?: string) => ({ ...propsOf(where, inputs.integration, server, inputs.password, testRecipient), ...compact({ adopt: inputs.adopt }) });
+  if (inputs.testRecipient !== undefined && inputs.type === "standard") {
+    // Saved, but the test failed: recorded without the test recipient, so the next `up` sends the test again.
+    await smtpTest(ctx, inputs).catch((err: Error) => {
+      throw halfMade(err.message, OBJECT.key(inputs)!, saved());
+    });
+  }
+  return saved(inputs.testRecipient);
 }
 
 /** The opt-in check: Neon sends a test mail through the saved SMTP settings. */

@@ -201,6 +201,27 @@ export function splitId(kind: Kind, id: string, n: 2 | 3, format: string): [stri
   return [first!, rest[0]!, ...rest.slice(1)];
 }
 
+/**
+ * A create that failed after the object came to exist at Neon: the error carries the object's id
+ * and what it is now, which the engine records (Pulumi's "initialization failed" state) so that
+ * refresh, destroy and the next `up` can reach it. Record only what was really written: the next
+ * `up` diffs the program against it and writes the rest.
+ */
+export interface HalfMade extends Error {
+  id: string;
+  properties: Props;
+  reasons: string[];
+}
+
+export function halfMade(message: string, id: string, properties: Props): HalfMade {
+  // The engine shows `reasons` for such a create, so the whole message goes there too.
+  return Object.assign(new Error(message), { id, properties: compact(properties), reasons: [message] });
+}
+
+export function isHalfMade(e: unknown): e is HalfMade {
+  return e instanceof Error && typeof (e as Partial<HalfMade>).id === "string" && typeof (e as Partial<HalfMade>).properties === "object";
+}
+
 /** Drops undefined values, so outputs never carry keys without values. */
 export function compact<T extends Props>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

@@ -13,7 +13,7 @@ import type { InputDeclaration } from "./declaration";
 import type { NeonAuthArgs, NeonAuthOutputs } from "./types";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "./converge";
-import { declaredFields, inputRules, compact, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
 import { sameValue } from "./diff";
 import { ADOPTS_CHILDREN, deleteUnlessHidden, liveIntegration } from "./parent";
@@ -166,9 +166,8 @@ export const neonAuthHandler: Handler = {
         await write(ctx, p, area, inputs[area]);
       } catch (err) {
         const record = await enabled(ctx, p).catch(() => undefined);
-        // The engine shows `reasons` for such a partial create, so the whole message goes there.
         const message = `${KIND}: Neon Auth is enabled on branch ${inputs.branchId}, but setting ${area} failed; the next \`pulumi up\` sets it again. (${(err as Error).message})`;
-        throw Object.assign(new Error(message), { id, properties: record ? outputsOf(done, record) : compact(done), reasons: [message] });
+        throw halfMade(message, id, record ? outputsOf(done, record) : done);
       }
       done[area] = inputs[area];
     }

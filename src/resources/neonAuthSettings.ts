@@ -38,12 +38,18 @@ const ROWS = new Map<string, s.BranchSetting>(s.BRANCH_SETTINGS.map((row) => [ro
 export const SETTINGS = ["appName", "allowLocalhost", ...s.BRANCH_SETTINGS.map((row) => row.name)] as const;
 export type Setting = (typeof SETTINGS)[number];
 
+/** Every field of a program shape, nested objects field by field (what this package knows of them). */
+function everyField(shape: Record<string, z.ZodType>): Props {
+  return Object.fromEntries(
+    Object.entries(shape).map(([k, v]) => {
+      const inner = v instanceof z.ZodOptional ? v.unwrap() : v;
+      return [k, inner instanceof z.ZodObject ? everyField(inner.shape) : true];
+    }),
+  );
+}
+
 /** Every setting and every field of each, as `liveSettings` takes what it should read. */
-export const EVERY_SETTING: Props = {
-  appName: true,
-  allowLocalhost: true,
-  ...Object.fromEntries(Object.entries(AREAS).map(([k, v]) => [k, Object.fromEntries(Object.keys(v.shape).map((f) => [f, true]))])),
-};
+export const EVERY_SETTING: Props = { appName: true, allowLocalhost: true, ...Object.fromEntries(Object.entries(AREAS).map(([k, v]) => [k, everyField(v.shape)])) };
 
 export type Where = { project_id: string; branch_id: string };
 
@@ -52,7 +58,20 @@ export async function write(ctx: Context, p: Where, area: Setting, value: any): 
   const b = ctx.client.branchAuth;
   if (area === "appName") return void (await b.updateBranchAppName(p, { name: value }));
   if (area === "allowLocalhost") return void (await b.updateBranchAllowLocalhost(p, { allow_localhost: value }));
-  await ctx.client.request(ROWS.get(area)!.write, p, toWire(value));
+  const row = ROWS.get(area)!;
+  await ctx.client.request(row.write, p, await keptWhole(ctx, p, row, toWire(value)));
+}
+
+/**
+ * The body with each object Neon replaces whole completed from the live one: a field the program
+ * does not name (one set in the console, or one a newer Neon added) is sent back as it is, never
+ * switched off by omission. Read only when the body holds such an object.
+ */
+async function keptWhole(ctx: Context, p: Where, row: s.BranchSetting, body: Props): Promise<Props> {
+  const whole = (row.replacedWhole ?? []).filter((k) => body[k] !== undefined);
+  if (whole.length === 0) return body;
+  const live = (row.aggregated ? (await branchPlugins(ctx, { projectId: p.project_id, branchId: p.branch_id }))[row.key as keyof s.PluginConfigs] : await ctx.client.request(row.read!, p)) as Props | undefined;
+  return { ...body, ...Object.fromEntries(whole.map((k) => [k, { ...(live?.[k] as Props | undefined), ...body[k] }])) };
 }
 
 /**
@@ -75,8 +94,16 @@ export async function refuseOAuthServerOffRoot(ctx: Context, p: Where, settings:
 function pick(live: Props | undefined, managed: Props | undefined): Props | undefined {
   if (managed === undefined) return undefined;
   // A field the service no longer has (a webhook URL reset by a PUT) is absent: state holds no undefined.
-  return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, renamed(live?.[snake(k)], camel)])));
+  // Into nested objects too (the OAuth server's `mcp`): a field Neon added, or one set in the
+  // console that the program does not name, is not this stack's and never shows as drift.
+  const field = (k: string) => {
+    const value = live?.[snake(k)];
+    return isObject(managed[k]) && isObject(value) ? pick(value, managed[k]) : renamed(value, camel);
+  };
+  return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, field(k)])));
 }
+
+const isObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * The live settings the recorded props manage. One aggregate read for the plugins; the app name

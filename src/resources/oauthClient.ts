@@ -6,7 +6,7 @@ import { createdOAuthClient, createOAuthClientRequest, OAUTH_CLIENT_TYPES, oauth
 import { scopeKey, type Context } from "./context";
 import { createOwned } from "./converge";
 import { childId, placeOf, splitChildId, where, type Scope } from "./generation";
-import { inputRules, compact, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { inputRules, compact, halfMade, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
 import type { InputDeclaration } from "./declaration";
 import type { OAuthClientArgs, OAuthClientOutputs } from "./types";
@@ -102,6 +102,9 @@ const UPDATABLE = { name: "name", redirectUris: "redirect_uris", resources: "res
  */
 const OBJECT: NaturalKey = { fields: ["name"], what: "one OAuth client name", key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}`, isId: false };
 
+/** The rotation trigger a half-made confidential client is recorded with: its secret was never seen, so any trigger the program gives differs. */
+const SECRET_NEVER_SEEN = "(the secret of the create was never seen)";
+
 /** @internal The clients of a branch's OAuth server, from the run's shared reads. */
 export function listed(ctx: Context, s: Scope, use?: "beforeCreate"): Promise<WireClient[]> {
   return ctx.reads.get(scopeKey(s), "oauth_clients", () => ctx.client.branchAuth.listBranchOAuthClients(where(s)).then((r) => r.clients), use);
@@ -173,7 +176,14 @@ export const oauthClientHandler: Handler = {
       // `disabled` is not a field of the create request.
       if (inputs.disabled) made = await b.updateBranchOAuthClient({ ...where(inputs), client_id: made.client_id }, { disabled: true });
     } catch (err) {
-      throw new Error(`${object} was created (client id ${made.client_id}) but not finished; run \`pulumi up\` again after \`pulumi import\` of that id, or delete it at Neon. (${(err as Error).message})`);
+      // Recorded as it is: `disabled` as Neon has it, and a confidential client whose secret
+      // nobody saw under a rotation trigger the program never gives, so the next `up` rotates.
+      const unseen = inputs.type === "confidential" && secret === undefined;
+      throw halfMade(
+        `${object} was created (client id ${made.client_id}) but not finished; the next \`pulumi up\` finishes it${unseen ? " with a new secret" : ""}. (${(err as Error).message})`,
+        id,
+        outputsOf(inputs, made, { ...inputs, clientSecret: secret, ...(unseen ? { rotationTrigger: SECRET_NEVER_SEEN } : {}) }),
+      );
     }
     return { id, outs: outputsOf(inputs, { ...made, disabled: inputs.disabled }, { ...inputs, clientSecret: secret }) };
   },

@@ -9,7 +9,7 @@ import { assertNodeVersion } from "../nodeVersion";
 assertNodeVersion("pulumi-neon-auth");
 import { collectSecrets, leaves, redactText, rememberSecrets } from "../client";
 import { isEncodable } from "../schemas/fields";
-import { compact, SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
+import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
 import { DECLARATIONS } from "./kinds";
 
 import { processContext, type Context } from "./context";
@@ -101,7 +101,7 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
     diff,
     create: (props) =>
       forResource(label(kind, props), async () => {
-        const r = await create(props);
+        const r = await create(props).catch(recordable(props));
         encodable(kind, r.id, r.outs);
         return { ...r, outs: r.outs && withNames(r.outs, props) };
       }),
@@ -113,13 +113,29 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
       }),
     update: (id, olds, news) =>
       forResource(label(kind, news, id), async () => {
-        const r = await update(id, olds, news);
+        const r = await update(id, olds, news).catch(recordable(news));
         encodable(kind, id, r.outs);
         return { ...r, outs: r.outs && withNames(r.outs, news) };
       }),
     delete: (id, props) => forResource(label(kind, props, id), () => del(id, props)),
   };
 }
+
+/**
+ * A half-made object's properties as the engine records them (kit.ts `halfMade`): with the names
+ * of the program's secret inputs, and, for the dynamic resources, the serialized provider the host
+ * adds to every other result: without it the next refresh or destroy of the object cannot call
+ * this provider at all ("code must be a string").
+ */
+function recordable(props: Props): (e: unknown) => never {
+  return (e) => {
+    if (isHalfMade(e)) e.properties = compact({ ...withNames(e.properties, props), [PROVIDER_KEY]: props[PROVIDER_KEY] });
+    throw e;
+  };
+}
+
+/** Where the dynamic-provider host keeps each resource's serialized provider (`cmd/dynamic-provider`). */
+const PROVIDER_KEY = "__provider";
 
 /**
  * Refuses a result holding a string the engine cannot take (a lone surrogate the service stored):
@@ -175,5 +191,6 @@ function scrub(e: unknown): unknown {
   if (!(e instanceof Error)) return new Error(redactText(String(e)));
   e.message = redactText(e.message);
   if (e.stack) e.stack = redactText(e.stack);
+  if (isHalfMade(e)) e.reasons = e.reasons.map((r) => redactText(r));
   return e;
 }

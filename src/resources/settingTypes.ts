@@ -59,7 +59,7 @@ export interface OAuthServerFields {
   enabled?: boolean;
   loginPage?: string;
   consentPage?: string;
-  mcp?: { resource: string; dynamicRegistration?: boolean };
+  mcp?: { resource: string; dynamicRegistration?: boolean; clientIdMetadataDocuments?: boolean };
   resources?: string[];
 }
 export type OAuthServerSettings = Inputs<OAuthServerFields>;

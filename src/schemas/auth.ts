@@ -4,7 +4,7 @@
  * (unknown fields are dropped, missing required fields fail with the field's name).
  */
 import { z } from "zod";
-import { authProvider, branchId, domain, email, databaseName, NEON_DEFAULTS, oauthClientId, oauthClientSecret, roleName, senderName, smtpHost, smtpPassword, smtpUsername, oauthProviderId, projectId, userName } from "./common";
+import { authProvider, branchId, domain, wholeList, email, databaseName, NEON_DEFAULTS, oauthClientId, oauthClientSecret, roleName, senderName, smtpHost, smtpPassword, smtpUsername, oauthProviderId, projectId, userName } from "./common";
 import { secretField } from "./fields";
 import { port } from "./urls";
 
@@ -43,7 +43,7 @@ export const integration = z.object({
 });
 export type Integration = z.infer<typeof integration>;
 
-export const listIntegrationsResponse = z.object({ data: z.array(integration) });
+export const listIntegrationsResponse = wholeList({ data: z.array(integration) });
 
 export const generateSdkKeysRequest = z.strictObject({ project_id: projectId, auth_provider: authProvider });
 export type GenerateSdkKeysRequest = z.input<typeof generateSdkKeysRequest>;
@@ -67,7 +67,7 @@ export const createUserResponse = z.object({ id: z.string() });
 // ---- OAuth providers ------------------------------------------------------------------------
 
 export const oauthProviderSummary = z.object({ id: z.string(), type: z.string() });
-export const listOAuthProvidersResponse = z.object({ providers: z.array(oauthProviderSummary) });
+export const listOAuthProvidersResponse = wholeList({ providers: z.array(oauthProviderSummary) });
 
 export const oauthProvider = z.object({
   id: z.string(),
@@ -98,7 +98,7 @@ export type UpdateOAuthProviderRequest = z.input<typeof updateOAuthProviderReque
 // ---- redirect domains -----------------------------------------------------------------------
 
 export const domainEntry = z.object({ domain: z.string(), auth_provider: z.string() });
-export const listDomainsResponse = z.object({ domains: z.array(domainEntry) });
+export const listDomainsResponse = wholeList({ domains: z.array(domainEntry) });
 
 export const addDomainRequest = z.strictObject({ domain, auth_provider: authProvider });
 export type AddDomainRequest = z.input<typeof addDomainRequest>;
@@ -131,6 +131,15 @@ export const standardEmailServerResponse = z.object({
   sender_name: z.string(),
 });
 
-/** What the service returns: unknown fields are dropped. */
-export const emailServer = z.discriminatedUnion("type", [z.object({ type: z.literal("shared") }), standardEmailServerResponse]);
+/**
+ * An email server of a type this package does not know (Neon adds providers, `resend` say): read
+ * as `other` with Neon's name for it, so that a stack that does not manage it never fails, and
+ * one that does shows it as drift with that name.
+ */
+export const otherEmailServer = z
+  .object({ type: z.string().refine((t) => t !== "shared" && t !== "standard", { message: "a known type must have its fields" }) })
+  .transform((v) => ({ type: "other" as const, name: v.type }));
+
+/** What the service returns: unknown fields are dropped, an unknown type is `other`. */
+export const emailServer = z.union([z.object({ type: z.literal("shared") }), standardEmailServerResponse, otherEmailServer]);
 export type EmailServer = z.infer<typeof emailServer>;

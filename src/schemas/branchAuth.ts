@@ -3,8 +3,8 @@
  * client and the emulator alike. As in auth.ts, requests are strict and responses lenient.
  */
 import { z } from "zod";
-import { credentialsTogether, integration, oauthCredentials, oauthProvider, smtpFields, standardEmailServerResponse } from "./auth";
-import { databaseName, email, oneOf, senderName, userName } from "./common";
+import { credentialsTogether, integration, oauthCredentials, oauthProvider, otherEmailServer, smtpFields, standardEmailServerResponse } from "./auth";
+import { databaseName, email, oneOf, senderName, userName, wholeList } from "./common";
 import { secretField, text, token } from "./fields";
 import { trustedDomain, webhookUrl, webhookUrlProblem } from "./urls";
 
@@ -72,7 +72,7 @@ export type SetUserRolesRequest = z.input<typeof setUserRolesRequest>;
 // The branch's provider record has exactly the project-level one's fields: one schema for both.
 export const branchOAuthProvider = oauthProvider;
 export type BranchOAuthProvider = z.infer<typeof branchOAuthProvider>;
-export const branchListOAuthProvidersResponse = z.object({ providers: z.array(branchOAuthProvider) });
+export const branchListOAuthProvidersResponse = wholeList({ providers: z.array(branchOAuthProvider) });
 
 export const branchAddOAuthProviderRequest = z
   .strictObject({ id: branchOAuthProviderId, ...oauthCredentials, microsoft_tenant_id: token(256).optional() })
@@ -104,10 +104,11 @@ export const updateEmailProviderRequest = z.discriminatedUnion(
 );
 export type UpdateEmailProviderRequest = z.input<typeof updateEmailProviderRequest>;
 
-/** The password always comes back empty (write-only). */
-export const emailProvider = z.discriminatedUnion("type", [
+/** The password always comes back empty (write-only); a type this package does not know is `other`. */
+export const emailProvider = z.union([
   standardEmailServerResponse,
   z.object({ type: z.literal("shared"), sender_email: z.string().optional(), sender_name: z.string().optional() }),
+  otherEmailServer,
 ]);
 export type EmailProvider = z.infer<typeof emailProvider>;
 
@@ -130,7 +131,11 @@ const emailAndPasswordFields = {
   send_verification_email_on_sign_in: z.boolean(),
   disable_sign_up: z.boolean(),
 };
-export const emailAndPassword = z.object(emailAndPasswordFields);
+/**
+ * Answers keep the fields' types, not the requests' rules: a value Neon adds (a third verification
+ * method, another creator role, a longer expiry) is drift that refresh shows, never a failed read.
+ */
+export const emailAndPassword = z.object({ ...emailAndPasswordFields, email_verification_method: z.string() });
 export type EmailAndPassword = z.infer<typeof emailAndPassword>;
 export const updateEmailAndPasswordRequest = z.strictObject(emailAndPasswordFields).partial();
 export type UpdateEmailAndPasswordRequest = z.input<typeof updateEmailAndPasswordRequest>;
@@ -152,13 +157,13 @@ const organizationFields = {
   creator_role: z.enum(["admin", "owner"], { message: 'must be "admin" or "owner"' }),
   send_invitation_email: z.boolean(),
 };
-export const organizationPlugin = z.object(organizationFields);
+export const organizationPlugin = z.object({ ...organizationFields, organization_limit: z.number(), membership_limit: z.number(), creator_role: z.string() });
 export type OrganizationPlugin = z.infer<typeof organizationPlugin>;
 export const updateOrganizationPluginRequest = z.strictObject(organizationFields).partial();
 export type UpdateOrganizationPluginRequest = z.input<typeof updateOrganizationPluginRequest>;
 
 const magicLinkFields = { enabled: z.boolean(), expires_in: int(5, 1440), disable_sign_up: z.boolean() };
-export const magicLinkPlugin = z.object(magicLinkFields);
+export const magicLinkPlugin = z.object({ ...magicLinkFields, expires_in: z.number() });
 export type MagicLinkPlugin = z.infer<typeof magicLinkPlugin>;
 export const updateMagicLinkPluginRequest = z.strictObject(magicLinkFields).partial();
 export type UpdateMagicLinkPluginRequest = z.input<typeof updateMagicLinkPluginRequest>;
@@ -181,9 +186,29 @@ const httpsUrl = z.string().superRefine((v, ctx) => {
   const problem = webhookUrlProblem(v);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
-const oauthServerMcp = z.strictObject({ resource: httpsUrl, dynamic_registration: z.boolean().optional() });
+/**
+ * `client_id_metadata_documents`: the Client ID Metadata Documents switch, which Neon's page names
+ * but cuts off before its field; the field is inferred from Neon's CLI flag
+ * `--mcp-client-id-metadata-documents` (an inference until a page names it). `dynamic_registration`
+ * is "legacy, deprecated in favour of" it.
+ */
+const mcpFields = { resource: httpsUrl, dynamic_registration: z.boolean().optional(), client_id_metadata_documents: z.boolean().optional() };
+/**
+ * A PATCH replaces `mcp` whole, so the package writes back what it does not manage as it read it
+ * (neonAuthSettings.ts, `keptWhole`): the request carries fields a newer Neon added, by name.
+ */
+const oauthServerMcp = z.looseObject(mcpFields);
 const oauthServerFields = { enabled: z.boolean(), login_page: httpsUrl, consent_page: httpsUrl, mcp: oauthServerMcp, resources: z.array(httpsUrl) };
-export const oauthServerPlugin = z.object(oauthServerFields).partial();
+/** Answers keep every `mcp` field Neon sends (for the write-back) and take its URLs as they are. */
+export const oauthServerPlugin = z
+  .object({
+    enabled: z.boolean(),
+    login_page: z.string(),
+    consent_page: z.string(),
+    mcp: z.looseObject({ resource: z.string(), dynamic_registration: z.boolean().optional(), client_id_metadata_documents: z.boolean().optional() }),
+    resources: z.array(z.string()),
+  })
+  .partial();
 export type OAuthServerPlugin = z.infer<typeof oauthServerPlugin>;
 export const updateOAuthServerPluginRequest = z.strictObject(oauthServerFields).partial();
 
@@ -207,10 +232,11 @@ export const createOAuthClientRequest = z.strictObject({ ...clientFields, type: 
 export type CreateOAuthClientRequest = z.input<typeof createOAuthClientRequest>;
 export const updateOAuthClientRequest = z.strictObject({ ...clientFields, disabled: z.boolean() }).partial();
 export type UpdateOAuthClientRequest = z.input<typeof updateOAuthClientRequest>;
+/** A client of a type this package does not know (one an MCP client registered itself, say) is listed, never a failed read. */
 export const oauthClient = z.object({
   client_id: z.string(),
   name: z.string(),
-  type: z.enum(OAUTH_CLIENT_TYPES),
+  type: z.string(),
   redirect_uris: z.array(z.string()),
   resources: z.array(z.string()),
   skip_consent: z.boolean(),
@@ -221,7 +247,7 @@ export type OAuthClient = z.infer<typeof oauthClient>;
 const clientSecret = secretField(z.string());
 /** The create answer: the client, with the secret of a confidential one. */
 export const createdOAuthClient = oauthClient.extend({ client_secret: clientSecret.optional() });
-export const listOAuthClientsResponse = z.object({ clients: z.array(oauthClient).optional().default([]) });
+export const listOAuthClientsResponse = wholeList({ clients: z.array(oauthClient).optional().default([]) });
 export const rotatedOAuthClientSecret = z.object({ client_id: z.string(), client_secret: clientSecret });
 
 /** The aggregate read: every singleton setting in one request. */

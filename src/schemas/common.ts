@@ -66,3 +66,23 @@ export const errorBody = z.object({
   request_id: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBody>;
+
+/**
+ * A list answer the package reads as the whole list (to learn that an object is gone, or absent
+ * before a create). Neon defines no paging for the auth lists (OpenAPI 2.7.3 and the API
+ * reference: no cursor, limit, `has_more` or next link), so one that says it is partial, the way
+ * Neon's paged lists do (`pagination.next`, `has_more`), is refused rather than taken as complete:
+ * a refresh then fails naming the list instead of forgetting what the missing pages hold.
+ */
+export function wholeList<S extends z.ZodRawShape>(shape: S) {
+  return z.looseObject(shape).superRefine((v, ctx) => {
+    const raw = v as { has_more?: unknown; pagination?: { next?: unknown; cursor?: unknown } };
+    if (raw.has_more === true || (typeof raw.pagination?.next === "string" && raw.pagination.next !== "")) {
+      ctx.addIssue({
+        code: "custom",
+        message: "Neon answered part of the list (it names a next page), and this version of the package knows no paging for it; it refuses to take a partial list as complete. Upgrade pulumi-neon-auth",
+      });
+    }
+  }).transform((v) => Object.fromEntries(Object.keys(shape).map((k) => [k, (v as Record<string, unknown>)[k]])) as z.output<z.ZodObject<S>>);
+}
+

@@ -236,6 +236,11 @@ export interface BranchSetting {
   readonly initial: Readonly<Record<string, unknown>>;
   /** What the README and the published type say of it, beside its fields. */
   readonly doc: string;
+  /**
+   * Objects of the setting that a write replaces whole (a PATCH with `mcp` drops every `mcp` field
+   * it leaves out): written back with the fields the program does not name as Neon has them.
+   */
+  readonly replacedWhole?: readonly string[];
 }
 
 const B = branchEndpoints;
@@ -306,6 +311,7 @@ export const BRANCH_SETTINGS = [
     write: B.updateBranchOAuthServerPlugin,
     // "Default: false" (getNeonAuthOAuthProviderPlugin); the other fields start unset (assumption).
     initial: { enabled: false },
+    replacedWhole: ["mcp"],
     doc: "Neon Auth as an OAuth 2.1 server for your apps and MCP servers (beta), on the project's root branch only: `loginPage` and `consentPage` are pages you host, on one of the branch's trusted domains.",
   },
 ] as const satisfies readonly BranchSetting[];
