@@ -1,0 +1,159 @@
+/**
+ * Half-made objects are ordinary state, on both faces: a create that fails after the object exists
+ * at Neon (NeonAuth with a setting refused after enabling; a user whose roles were refused; an OAuth
+ * client whose `disabled` was refused; an SMTP server saved whose test mail failed) is recorded, so
+ * that right after the failure `destroy` removes it at Neon, and, separately, `refresh` then `up`
+ * converge with no changes after. The classes run a TypeScript program (neon-auth-children), the
+ * plugin a YAML program (half-made-yaml) through Pulumi YAML's host.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle, OneShotFault } from "../../src/emulator";
+import { changesOf, expectNoChanges, pluginStack, stackFor, type E2eStack } from "./harness";
+import { branchUserRows, emulator, neonConfig, projectConfig } from "./neon";
+
+const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
+const SMTP_PASSWORD = "smtp-pw-half-made-5c1e";
+const DECLARED = {
+  settings: {
+    allowLocalhost: false,
+    oauthServer: { enabled: true, loginPage: "https://app.example.com/login", consentPage: "https://app.example.com/consent" },
+  },
+  domains: [],
+  oauth: [],
+  users: [{ name: "ada", email: "ada@example.com", roles: ["admin"] }],
+  oauthClients: [{ name: "cli", type: "confidential", redirectUris: ["https://app.example.com/callback"], disabled: true }],
+  smtp: { host: "smtp.example.com", port: 587, username: "mailer", password: SMTP_PASSWORD, senderEmail: "auth@example.com", senderName: "Acme", testRecipient: "ops@example.com" },
+};
+
+/** The failing write of each kind that can be half-made. */
+const REFUSED = {
+  neonAuth: { kind: "error", status: 400, method: "PATCH", path: `${AUTH}/allow_localhost` },
+  userRoles: { kind: "error", status: 400, method: "PUT", path: `${AUTH}/users/{auth_user_id}/role` },
+  clientDisabled: { kind: "error", status: 400, method: "PATCH", path: `${AUTH}/oauth-provider/clients/{client_id}` },
+} satisfies Record<string, OneShotFault>;
+
+type Face = { name: string; stackOn(em: EmulatorHandle, project: string): Promise<E2eStack> };
+const FACES: Face[] = [
+  {
+    name: "classes",
+    stackOn: (em, project) =>
+      stackFor({
+        program: path.join(__dirname, "programs", "neon-auth-children"),
+        stackName: project,
+        config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: project, branchId: `br-main-${project}`, ...DECLARED }), secret: true } },
+      }),
+  },
+  {
+    name: "plugin",
+    stackOn: (em, project) =>
+      pluginStack(
+        {
+          program: path.join(__dirname, "programs", "half-made-yaml"),
+          stackName: project,
+          config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`, { smtpPassword: SMTP_PASSWORD }) },
+        },
+        "yaml",
+      ),
+  },
+];
+
+/** What the branch holds of the declared objects. */
+async function atNeon(em: EmulatorHandle, project: string) {
+  const b = `br-main-${project}`;
+  const state = (await (await fetch(`${em.controlUrl}/projects/${project}/branches/${b}/auth?secrets=true`)).json()) as any;
+  const a = state.auth;
+  if (a === null) return { auth: false };
+  return {
+    auth: true,
+    allowLocalhost: a.allow_localhost,
+    users: (await branchUserRows(em, project, b)).map((u) => `${u.email}:${u.role}`),
+    clients: (a.oauth_clients ?? []).map((c: any) => `${c.name}:${c.disabled ? "disabled" : "enabled"}`),
+    email: a.email_provider.type === "standard" ? `${a.email_provider.host}:${a.email_provider.port}` : a.email_provider.type,
+  };
+}
+
+const CONVERGED = { auth: true, allowLocalhost: false, users: ["ada@example.com:admin"], clients: ["cli:disabled"], email: "smtp.example.com:587" };
+
+async function failedUp(e2e: E2eStack): Promise<string> {
+  return e2e.stack.up({ color: "never" }).then(
+    () => "succeeded",
+    (e: Error) => e.message,
+  );
+}
+
+/** The SMTP test mail fails (inside a 200, as Neon reports it) until switched back. */
+async function smtpTestFails(em: EmulatorHandle, project: string, fails: boolean): Promise<void> {
+  const res = await fetch(`${em.controlUrl}/projects/${project}/branches/br-main-${project}/email_test`, {
+    method: fails ? "PUT" : "DELETE",
+    headers: { "content-type": "application/json" },
+    ...(fails ? { body: JSON.stringify({ success: false, error_message: "535 authentication failed" }) } : {}),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Every child's failing write at once: the user is made, the client registered, the SMTP server saved. */
+async function childrenFail(em: EmulatorHandle, project: string): Promise<void> {
+  em.injectFaults(REFUSED.userRoles, REFUSED.clientDisabled);
+  await smtpTestFails(em, project, true);
+}
+
+describe.each(FACES)("half-made objects on the $name", (face) => {
+  it("refused right after existing: refresh then up converge, with no changes after", { timeout: 600_000 }, async () => {
+    const project = `p-hm-conv-${face.name}`;
+    const em = await emulator({ seedProjects: [`${project}:br-main-${project}`], rateLimit: "off" });
+    let e2e: E2eStack | undefined;
+    try {
+      e2e = await face.stackOn(em, project);
+      // NeonAuth: enabled, then allow_localhost refused; its children wait for it.
+      em.injectFaults(REFUSED.neonAuth);
+      expect(await failedUp(e2e)).toContain("Neon Auth is enabled on branch br-main-" + project + ", but setting allowLocalhost failed");
+      expect(await atNeon(em, project)).toEqual({ auth: true, allowLocalhost: true, users: [], clients: [], email: "shared" });
+      // Refresh reads it (the engine counts the half-made record it replaces as an update) and writes nothing.
+      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1 });
+      expect(await atNeon(em, project)).toEqual({ auth: true, allowLocalhost: true, users: [], clients: [], email: "shared" });
+
+      // The NeonAuth is finished; each child is made and then refused its last write.
+      await childrenFail(em, project);
+      const failed = await failedUp(e2e);
+      expect(failed).toContain("AuthUser ada@example.com was created, but setting its roles failed");
+      expect(failed).toContain(`OAuthClient "cli" of branch br-main-${project}`);
+      expect(failed).toContain("the SMTP settings were saved, but Neon's test mail to ops@example.com");
+      expect(await atNeon(em, project)).toEqual({ ...CONVERGED, users: ["ada@example.com:user"], clients: ["cli:enabled"] });
+
+      await smtpTestFails(em, project, false);
+      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ update: 3 });
+      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 3 });
+      expect(await atNeon(em, project)).toEqual(CONVERGED);
+      await expectNoChanges(e2e.stack);
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  });
+
+  it("refused right after existing: destroy removes it at Neon", { timeout: 600_000 }, async () => {
+    const project = `p-hm-gone-${face.name}`;
+    const em = await emulator({ seedProjects: [`${project}:br-main-${project}`], rateLimit: "off" });
+    let e2e: E2eStack | undefined;
+    try {
+      e2e = await face.stackOn(em, project);
+      em.injectFaults(REFUSED.neonAuth);
+      expect(await failedUp(e2e)).toContain("but setting allowLocalhost failed");
+      // With the stack itself.
+      expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
+      expect(await atNeon(em, project)).toEqual({ auth: false });
+
+      // Made again, with every child half-made: destroy takes them all.
+      await childrenFail(em, project);
+      expect(await failedUp(e2e)).toContain("AuthUser ada@example.com was created, but setting its roles failed");
+      expect(await atNeon(em, project)).toEqual({ ...CONVERGED, users: ["ada@example.com:user"], clients: ["cli:enabled"] });
+      expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 5 });
+      expect(await atNeon(em, project)).toEqual({ auth: false });
+      expect(await branchUserRows(em, project, `br-main-${project}`)).toEqual([]);
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  });
+});
