@@ -12,6 +12,7 @@ import type { ImportableKind } from "./types";
 import { DECLARATIONS } from "./kinds";
 import { calls, handler } from "./runtime";
 import { childId, generationOf } from "./generation";
+import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../schemas";
 import { listed as oauthClients } from "./oauthClient";
 import { tokenOf } from "../plugin/schema";
 import { resolveSettings, SETTING, type Settings } from "./settings";
@@ -218,9 +219,10 @@ async function branchResources(ctx: Context, projectId: string, branchId: string
   return [
     { kind: "NeonAuth", name: "auth", id: `${projectId}/${branchId}` },
     ...domains.map((d) => ({ kind: "RedirectDomain" as const, name: nameOf("domain", d.domain), id: childId(scope, d.domain) })),
-    ...providers.map((p) => ({ kind: "OAuthProvider" as const, name: p.id, id: childId(scope, p.id) })),
+    // Objects this package cannot manage (a provider id or a client type Neon added) are left out.
+    ...providers.filter((p) => (BRANCH_OAUTH_PROVIDER_IDS as readonly string[]).includes(p.id)).map((p) => ({ kind: "OAuthProvider" as const, name: p.id, id: childId(scope, p.id) })),
     { kind: "EmailServer", name: "email", id: childId(scope, "email-server") },
-    ...clients.map((c) => ({ kind: "OAuthClient" as const, name: nameOf("client", c.name), id: childId(scope, c.client_id) })),
+    ...clients.filter((c) => (OAUTH_CLIENT_TYPES as readonly string[]).includes(c.type)).map((c) => ({ kind: "OAuthClient" as const, name: nameOf("client", c.name), id: childId(scope, c.client_id) })),
   ];
 }
 
