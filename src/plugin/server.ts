@@ -41,7 +41,13 @@ function kindOf(urnOrType: string): Kind {
   return kind;
 }
 
-const structOf = (props: Props) => structproto.Struct.fromJavaScript(props);
+/** A Struct of props; a key without a value (an output not known yet, at any depth) is left out, as protobuf has no undefined. */
+const structOf = (props: Props) => structproto.Struct.fromJavaScript(defined(props));
+function defined(v: any): any {
+  if (Array.isArray(v)) return v.map(defined);
+  if (v === null || typeof v !== "object") return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, defined(x)]));
+}
 const jsOf = (s: any): Props => (s ? s.toJavaScript() : {});
 
 /** The stack-configuration reader the settings expect, over `Configure`'s arguments. */

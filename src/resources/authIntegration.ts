@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "./converge";
-import { declaredFields, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
+import { declaredFields, halfMade, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
 import type { InputDeclaration } from "./declaration";
 import type { AuthIntegrationArgs, AuthIntegrationOutputs } from "./types";
@@ -109,11 +109,16 @@ export const integrationHandler: Handler = {
       adopt: inputs.adopt,
       object: `${KIND}: project ${inputs.projectId}'s "${inputs.authProvider}" integration`,
     });
-    const keys =
-      made.created ??
-      (await createOwned({ create: () => ctx.client.generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }) })).created!;
-    const record = await projectIntegration(ctx, inputs.projectId, inputs.authProvider);
-    return { id: OBJECT.key(inputs)!, outs: outputsOf(inputs, keys, record) };
+    const id = OBJECT.key(inputs)!;
+    let keys: Partial<KeySet> = made.created ?? {};
+    try {
+      if (made.created === undefined) keys = (await createOwned({ create: () => ctx.client.generateSdkKeys({ project_id: inputs.projectId, auth_provider: inputs.authProvider }) })).created!;
+      const record = await projectIntegration(ctx, inputs.projectId, inputs.authProvider);
+      return { id, outs: outputsOf(inputs, keys, record) };
+    } catch (err) {
+      // The integration exists: recorded with what was seen of it, so refresh fills the rest in.
+      throw halfMade(`${KIND}: project ${inputs.projectId}'s "${inputs.authProvider}" integration exists, but reading it back failed; \`pulumi refresh\` or the next \`pulumi up\` completes it. (${(err as Error).message})`, id, outputsOf(inputs, keys, undefined));
+    }
   },
 
   async read(id, props, ctx) {

@@ -1,7 +1,8 @@
 /**
  * Half-made objects are ordinary state, on both faces: a create that fails after the object exists
  * at Neon (NeonAuth with a setting refused after enabling; a user whose roles were refused; an OAuth
- * client whose `disabled` was refused; an SMTP server saved whose test mail failed) is recorded, so
+ * client whose `disabled` was refused; an SMTP server saved whose test mail failed; a project-level
+ * integration whose read-back was refused) is recorded, so
  * that right after the failure `destroy` removes it at Neon, and, separately, `refresh` then `up`
  * converge with no changes after. The classes run a TypeScript program (neon-auth-children), the
  * plugin a YAML program (half-made-yaml) through Pulumi YAML's host.
@@ -10,9 +11,10 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle, OneShotFault } from "../../src/emulator";
 import { changesOf, expectNoChanges, pluginStack, stackFor, type E2eStack } from "./harness";
-import { branchUserRows, emulator, neonConfig, projectConfig } from "./neon";
+import { API_KEY, branchUserRows, emulator, neonConfig, projectConfig } from "./neon";
 
 const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
+const INTEGRATIONS = "/projects/{project_id}/auth/integrations";
 const SMTP_PASSWORD = "smtp-pw-half-made-5c1e";
 const DECLARED = {
   settings: {
@@ -151,6 +153,54 @@ describe.each(FACES)("half-made objects on the $name", (face) => {
       expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 5 });
       expect(await atNeon(em, project)).toEqual({ auth: false });
       expect(await branchUserRows(em, project, `br-main-${project}`)).toEqual([]);
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
+  });
+});
+
+/** The project-level integration: created, then its read-back refused. */
+const PROJECT_FACES: Face[] = [
+  {
+    name: "classes",
+    stackOn: (em, project) =>
+      stackFor({
+        program: path.join(__dirname, "programs", "all-kinds"),
+        stackName: project,
+        config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`), without: { value: JSON.stringify(["keys", "transfer", "user", "oauth", "domain", "email"]) } },
+      }),
+  },
+  {
+    name: "plugin",
+    stackOn: (em, project) => pluginStack({ program: path.join(__dirname, "programs", "half-made-project-yaml"), stackName: project, config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`) } }, "yaml"),
+  },
+];
+
+describe.each(PROJECT_FACES)("a half-made AuthIntegration on the $name", (face) => {
+  it("read back refused after the create: refresh then up converge; destroy removes it", { timeout: 600_000 }, async () => {
+    const project = `p-hm-int-${face.name}`;
+    const em = await emulator({ seedProjects: [`${project}:br-main-${project}`], rateLimit: "off" });
+    let e2e: E2eStack | undefined;
+    const integrations = async () => (await (await fetch(`${em.url}/projects/${project}/auth/integrations`, { headers: { authorization: `Bearer ${API_KEY}` } })).json() as any).data.length;
+    // The read before the create passes (a zero delay); the read after it is refused.
+    const refuseReadBack = () => em.injectFaults({ kind: "latency", ms: 0, method: "GET", path: INTEGRATIONS }, { kind: "error", status: 400, method: "GET", path: INTEGRATIONS });
+    try {
+      e2e = await face.stackOn(em, project);
+      refuseReadBack();
+      expect(await failedUp(e2e)).toContain(`AuthIntegration: project ${project}'s "stack" integration exists, but reading it back failed`);
+      expect(await integrations()).toBe(1);
+      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({});
+      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({});
+      await expectNoChanges(e2e.stack);
+      expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
+      expect(await integrations()).toBe(0);
+
+      // And destroyed straight after the failure.
+      refuseReadBack();
+      expect(await failedUp(e2e)).toContain("exists, but reading it back failed");
+      expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
+      expect(await integrations()).toBe(0);
     } finally {
       await e2e?.cleanup();
       await em.close();
