@@ -152,19 +152,21 @@ describe("instant restore of a root branch", () => {
     await enable(h);
     await call(B.updateBranchAppName, IDS, { body: { name: "Before" } });
     const ann = (await call(B.createBranchUser, IDS, { body: { email: "ann@example.com", name: "Ann" } })).json.id;
+    const early = await oauthClient();
     expect((await sql(BRANCH, USERS)).map((u) => u.email)).toEqual(["ann@example.com"]);
     await clock.advance(60_000);
     const then = new Date(clock.now()).toISOString();
     const before = await settingsOf(BRANCH);
     const rowsBefore = await sql(BRANCH, USERS);
     await clock.advance(60_000);
-    // After that time: a new name, a user by SQL, a role, a domain, the OAuth server with a client,
-    // and a child branch.
+    // After that time: a new name, a user by SQL, a role, a domain, the first client's secret
+    // rotated, a second client, and a child branch.
     await call(B.updateBranchAppName, IDS, { body: { name: "After" } });
     await sql(BRANCH, `INSERT INTO neon_auth."user" (name, email, "emailVerified", role) VALUES ('Bo', 'bo@example.com', true, 'user')`);
     await call(B.setBranchUserRoles, { ...IDS, auth_user_id: ann }, { body: { roles: ["admin"] } });
     await call(B.addBranchDomain, IDS, { body: { domain: "https://app.example.com", auth_provider: "better_auth" } });
-    const client = await oauthClient();
+    const rotated = (await call(B.rotateBranchOAuthClientSecret, { ...IDS, client_id: early.client_id })).json.client_secret as string;
+    const client = (await call(B.createBranchOAuthClient, IDS, { body: { name: "Later", type: "confidential", redirect_uris: ["https://app.example.com/cb"], resources: [MCP] } })).json;
     const child = await newBranch();
     await clock.advance(60_000);
     const after = await settingsOf(BRANCH);
@@ -182,7 +184,10 @@ describe("instant restore of a root branch", () => {
     expect(await settingsOf(BRANCH)).toEqual(before);
     expect(await sql(BRANCH, USERS)).toEqual(rowsBefore);
     expect(await endpointOf(BRANCH)).toEqual(endpoint);
-    expect((await call(B.listBranchOAuthClients, IDS)).json.clients).toEqual([]);
+    // The first client is back with the secret it had then (the rotation after that time is undone);
+    // the second one is gone.
+    expect((await call(B.listBranchOAuthClients, IDS)).json.clients.map((c: any) => c.client_id)).toEqual([early.client_id]);
+    expect([await secretValid(BRANCH, early.client_id, early.client_secret), await secretValid(BRANCH, early.client_id, rotated)]).toEqual([true, false]);
 
     // The backup: a root branch with the state before the restore (its own endpoint: two branches
     // never share one), and the children.
@@ -194,7 +199,7 @@ describe("instant restore of a root branch", () => {
     expect(await settingsOf(backup.id)).toEqual(after);
     expect(await sql(backup.id, USERS)).toEqual(rowsAfter);
     expect((await endpointOf(backup.id)).auth_provider_project_id).not.toBe(endpoint.auth_provider_project_id);
-    expect(await secretValid(backup.id, client.client_id, client.client_secret)).toBe(true);
+    expect([await secretValid(backup.id, client.client_id, client.client_secret), await secretValid(backup.id, early.client_id, rotated)]).toEqual([true, true]);
     expect(await secretValid(BRANCH, client.client_id, client.client_secret)).toBe(false);
 
     // Rolling back: the backup as the source, at its head (the branch has no children any more).
