@@ -6,11 +6,14 @@
  * move to); the refusals Neon documents. Sources: the emulator's fidelity ledger (reset-from-parent,
  * branch-restore, the OpenAPI document's BranchRestoreRequest).
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { Client } from "pg";
 import { describe, expect, it } from "vitest";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
 import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
-import { BRANCH, KEY_B, manualClock, PROJECT, type Harness } from "./emulator-helpers";
+import { BRANCH, KEY_B, manualClock, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
 const clock = manualClock();
 let h: Harness;
@@ -210,6 +213,37 @@ describe("instant restore of a root branch", () => {
     expect(await sql(BRANCH, USERS)).toEqual(rowsAfter);
     expect(await endpointOf(BRANCH)).toEqual(endpoint);
     expect((await branches()).length).toBe(3);
+  });
+});
+
+describe("the history", () => {
+  it("is kept in the state file: a restarted emulator restores to a time before the restart", { timeout: 60_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-emu-restore-"));
+    const file = path.join(dir, "state.json");
+    const own = manualClock();
+    try {
+      const first = await startHarness({ stateFile: file, clock: own, rateLimit: "off" });
+      const name = async (hh: Harness) => (await hh.api("GET", `/projects/${PROJECT}/branches/${BRANCH}/auth`)).json.name;
+      await first.api("POST", `/projects/${PROJECT}/branches/${BRANCH}/auth`, { body: { auth_provider: "better_auth" } });
+      await first.api("PATCH", `/projects/${PROJECT}/branches/${BRANCH}/auth/config`, { body: { name: "Then" } });
+      await own.advance(60_000);
+      const then = new Date(own.now()).toISOString();
+      await own.advance(60_000);
+      await first.api("PATCH", `/projects/${PROJECT}/branches/${BRANCH}/auth/config`, { body: { name: "Now" } });
+      await first.close();
+
+      const second = await startHarness({ stateFile: file, clock: own, rateLimit: "off" });
+      try {
+        expect(await name(second)).toBe("Now");
+        const r = await second.api("POST", `/projects/${PROJECT}/branches/${BRANCH}/restore`, { body: { source_branch_id: BRANCH, source_timestamp: then, preserve_under_name: "old" } });
+        expect(r.status).toBe(200);
+        expect(await name(second)).toBe("Then");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
