@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type * as s from "../schemas";
 import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
-import type { CreateBranchResponse } from "../schemas/projects";
+import type { CreateBranchResponse, RestoreBranchRequest, RestoreBranchResponse } from "../schemas/projects";
 import { DomainBatcher, BATCHED_ENDPOINTS, type DomainsBody } from "./batch";
 import { branchAuthClient, type BranchAuthClient } from "./branchAuth";
 import { NeonConfigError } from "./errors";
@@ -31,6 +31,12 @@ export interface NeonClient {
   /** `POST /projects/{project_id}/branches`; waits for the operations the response carries. */
   createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse>;
   getBranch(projectId: string, branchId: string): Promise<s.Branch>;
+  /**
+   * `POST /projects/{project_id}/branches/{branch_id}/restore`: a reset from the parent (the parent
+   * as `source_branch_id`) or an instant restore (the branch itself and a time); it overwrites the
+   * branch's Neon Auth too. Waits for the operations the response carries.
+   */
+  restoreBranch(projectId: string, branchId: string, body: RestoreBranchRequest): Promise<RestoreBranchResponse>;
   getOperation(projectId: string, operationId: string): Promise<s.Operation>;
   /** `GET /projects/{project_id}/connection_uri`: a database's connection string (a secret: it holds the password). */
   getConnectionUri(q: ParamsOf<typeof H.getConnectionUri>): Promise<{ uri: string }>;
@@ -125,6 +131,7 @@ class NeonHttpClient implements NeonClient {
   async listBranches(projectId: string) { return (await this.request(H.listBranches, { project_id: projectId })).branches; }
   async createBranch(projectId: string, branch?: { name?: string; parent_id?: string }) { return this.#waited(await this.request(H.createBranch, { project_id: projectId }, { branch: branch ?? {} })); }
   async getBranch(projectId: string, branchId: string) { return (await this.request(H.getBranch, { project_id: projectId, branch_id: branchId })).branch; }
+  async restoreBranch(projectId: string, branchId: string, body: RestoreBranchRequest) { return this.#waited(await this.request(H.restoreBranch, { project_id: projectId, branch_id: branchId }, body)); }
   getConnectionUri(q: ParamsOf<typeof H.getConnectionUri>) { return this.request(H.getConnectionUri, q); }
   async getOperation(projectId: string, operationId: string, deadlineMs?: number) { return (await this.#send(H.getOperation, { project_id: projectId, operation_id: operationId }, undefined, deadlineMs)).operation; }
 

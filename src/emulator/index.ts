@@ -17,6 +17,7 @@ import type { EmulatorCore, Route } from "./core/context";
 import { Router } from "./core/router";
 import { allControlRoutes, allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler } from "./server";
 import { Databases } from "./core/database";
+import { recordHistory } from "./branch/history";
 import { Store } from "./core/store";
 
 export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./core/http";
@@ -138,6 +139,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!/^[\x21-\x7e]{16,}$/.test(controlToken)) throw new Error("controlToken must be at least 16 visible ASCII characters");
   const store = Store.open({ file: options.stateFile, clock });
   const databases = new Databases(store, { reachable: options.databaseReachable ?? true });
+  // Before seeding: a seeded branch's history starts when it is made.
+  store.onChange(() => recordHistory(store));
   const core: EmulatorCore = {
     store,
     clock,

@@ -47,6 +47,20 @@ export const hostingEndpoints = {
     success: [200],
     errors: { 404: "unknown branch" },
   }),
+  restoreBranch: endpoint({
+    name: "restoreBranch",
+    generation: "hosting",
+    method: "POST",
+    path: "/projects/{project_id}/branches/{branch_id}/restore",
+    request: p.restoreBranchRequest,
+    response: p.restoreBranchResponse,
+    success: [200],
+    errors: {
+      400: "a reset or restore Neon refuses: the branch itself as source without a time, no preserve_under_name for the branch's own history or a branch with children, a point in time on a branch that is not a root, a time outside the history",
+      404: "unknown project, branch or source branch",
+      ...LOCKED,
+    },
+  }),
   getConnectionUri: endpoint({
     name: "getConnectionUri",
     generation: "hosting",

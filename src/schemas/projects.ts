@@ -45,6 +45,8 @@ export const branch = z.object({
   created_at: z.string().optional(),
   /** The branch it was made from; a project's root branch has none (OpenAPI document, Branch). */
   parent_id: z.string().optional(),
+  /** When the branch was last restored (OpenAPI document, Branch); absent for a branch never reset. */
+  last_reset_at: z.string().optional(),
 });
 export type Branch = z.infer<typeof branch>;
 
@@ -79,6 +81,28 @@ export type CreateBranchRequest = z.input<typeof createBranchRequest>;
 export const createBranchResponse = z.object({ branch, operations: z.array(operation).optional().default([]) });
 export type CreateBranchResponse = z.infer<typeof createBranchResponse>;
 export const getBranchResponse = z.object({ branch });
+
+const BRANCH_ID_RULE = { message: "must match ^[a-z0-9-]{1,60}$" };
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/restore` (OpenAPI document,
+ * BranchRestoreRequest): the branch's data, `neon_auth` included, becomes the source branch's at its
+ * head, or at `source_timestamp` / `source_lsn`. A reset from the parent is this call with the
+ * parent as the source; an instant restore names the branch itself and a time.
+ */
+export const restoreBranchRequest = z.strictObject({
+  source_branch_id: z.string().regex(/^[a-z0-9-]{1,60}$/, BRANCH_ID_RULE),
+  source_lsn: z.string().min(1, { message: "must not be empty" }).optional(),
+  /** RFC 3339, offset allowed (Neon's CLI takes `2024-01-01T00:00:00Z`). */
+  source_timestamp: z.iso.datetime({ offset: true, message: "must be an RFC 3339 date-time, e.g. 2024-02-26T12:00:00Z" }).optional(),
+  /** The name of the branch that keeps the state before the restore; empty means none (the document: "If not empty"). */
+  preserve_under_name: z.string().max(256, { message: "must be at most 256 characters" }).optional(),
+});
+export type RestoreBranchRequest = z.input<typeof restoreBranchRequest>;
+
+/** The document's BranchOperations: the restored branch and the operations that do it. */
+export const restoreBranchResponse = z.object({ branch, operations: z.array(operation).optional().default([]) });
+export type RestoreBranchResponse = z.infer<typeof restoreBranchResponse>;
 
 /**
  * Query of `GET /projects/{project_id}/connection_uri`: which database, as which role, on which

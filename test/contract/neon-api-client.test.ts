@@ -59,7 +59,7 @@ async function drive<T>(e: AnyEndpoint, run: Promise<AxiosResponse<T>>): Promise
 }
 
 describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
-  it("drives all 36 branch-scoped endpoints (and branch create/get) successfully", async () => {
+  it("drives all 36 branch-scoped endpoints (and branch create/get/restore) successfully", async () => {
     const created = await drive(H.createBranch, neon.createProjectBranch(P, { branch: { name: "from-neon-client" } }));
     expect(created.branch.name).toBe("from-neon-client");
     expect((await drive(H.getBranch, neon.getProjectBranch(P, created.branch.id))).branch.id).toBe(created.branch.id);
@@ -141,9 +141,12 @@ describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
     await drive(B.deleteBranchOAuthClient, clients("DELETE", `/${made.client_id}`));
 
     await drive(B.disableBranchAuth, neon.disableNeonAuth(P, Br, { delete_data: false }));
+    // A reset of the branch made above from its parent, as Neon's docs send it.
+    const reset = await drive(H.restoreBranch, neon.restoreProjectBranch(P, created.branch.id, { source_branch_id: Br }));
+    expect([reset.branch.id, reset.branch.parent_id, reset.operations.length]).toEqual([created.branch.id, Br, 1]);
 
     expect([...Object.values(B)].filter((e) => !driven.has(e.name)).map((e) => e.name)).toEqual([]);
-    expect(driven.size).toBe(36 + 2);
+    expect(driven.size).toBe(36 + 3);
   });
 });
 

@@ -86,6 +86,13 @@ export interface BranchAuthRec extends SettingRecs {
   oauth_clients?: OAuthClientRec[];
 }
 
+/** A root branch's Neon Auth from `at_ms` until its next version (history.ts). */
+export interface AuthVersion {
+  at_ms: number;
+  auth: BranchAuthRec | null;
+  neon_auth: { users: BranchUserRec[] } | null;
+}
+
 /**
  * A branch record as the branch-scoped routes see it. The extra fields live on the stored branch
  * itself, so they persist with the rest of the state and a reset drops them.
@@ -96,6 +103,8 @@ export interface AuthBranchRec extends BranchRec {
   neon_auth?: { users: BranchUserRec[] };
   /** What `POST …/email_provider/test` reports (control route); absent: success. */
   email_test?: { success: boolean; error_message?: string };
+  /** Earlier versions of `auth` and `neon_auth`, for instant restore (history.ts); root branches only. */
+  auth_history?: AuthVersion[];
 }
 
 export { route, type Answer, type Call } from "../core/route";

@@ -9,6 +9,8 @@ import { iso, type BranchRec, type OperationRec, type ProjectRec, type Store } f
 
 const REGION = "aws-us-east-2";
 const PG_VERSION = 17;
+/** How far back a project's branches can be restored (`history_retention_seconds`, Neon's one-day default). */
+export const HISTORY_RETENTION_SECONDS = 86_400;
 
 export function projectView(p: ProjectRec) {
   return {
@@ -25,7 +27,7 @@ export function projectView(p: ProjectRec) {
     owner_id: p.owner,
     creation_source: "console",
     store_passwords: true,
-    history_retention_seconds: 86_400,
+    history_retention_seconds: HISTORY_RETENTION_SECONDS,
     branch_logical_size_limit: 512,
     branch_logical_size_limit_bytes: 512 * 1024 * 1024,
     consumption_period_start: iso(p.created_ms),
@@ -40,24 +42,25 @@ export function projectView(p: ProjectRec) {
 }
 
 export function branchView(p: ProjectRec, b: BranchRec, now: number) {
-  const busy = p.operations.some((op) => op.branch_id === b.id && op.finish_ms > now);
+  const busy = p.operations.find((op) => op.branch_id === b.id && op.finish_ms > now);
   return {
     id: b.id,
     project_id: p.id,
     name: b.name,
     default: b.default,
     primary: b.default,
-    current_state: busy ? "init" : "ready",
+    current_state: busy === undefined ? "ready" : (busy.branch_state ?? "init"),
     created_at: iso(b.created_ms),
     updated_at: iso(b.created_ms),
   };
 }
 
 /** branchView plus the fields Neon's Branch object requires (usage counters are zero here). */
-export function fullBranchView(p: ProjectRec, b: BranchRec & { parent_id?: string }, now: number) {
+export function fullBranchView(p: ProjectRec, b: BranchRec, now: number) {
   return {
     ...branchView(p, b, now),
     ...(b.parent_id === undefined ? {} : { parent_id: b.parent_id }),
+    ...(b.last_reset_ms === undefined ? {} : { last_reset_at: iso(b.last_reset_ms) }),
     state_changed_at: iso(b.created_ms),
     creation_source: "console",
     protected: false,

@@ -18,6 +18,8 @@ export interface OperationRec {
   created_ms: number;
   /** Epoch milliseconds at which the operation reports `finished`. */
   finish_ms: number;
+  /** The branch's `current_state` while the operation runs; absent: `init` (a branch being made). */
+  branch_state?: "resetting";
 }
 
 export interface BranchRec {
@@ -25,6 +27,10 @@ export interface BranchRec {
   name: string;
   default: boolean;
   created_ms: number;
+  /** The branch it was made from; absent on a root branch. */
+  parent_id?: string;
+  /** The last reset or restore of the branch (`last_reset_at`). */
+  last_reset_ms?: number;
 }
 
 export interface UserRec {

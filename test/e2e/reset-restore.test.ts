@@ -1,0 +1,201 @@
+/**
+ * A reset from the parent and an instant restore overwrite a branch's Neon Auth (Neon's docs:
+ * reset-from-parent, branch-restore): what the stacks on those branches see and do afterwards.
+ * `prod` (examples/mcp-server: the OAuth server and two clients) on the root branch, `pr-7`
+ * (programs/neon-auth-children: settings, a domain, a provider, two users) on a branch made from
+ * it. The preview branch reset from its parent: refresh shows exactly what the reset took away, up
+ * puts the declaration back (the users made again, as new users), then nothing to change. The root
+ * branch restored to before its Neon Auth was set up: refresh shows it gone, up makes it again
+ * (new client ids, a new secret as a secret output), nothing to change, and the backup branch
+ * Neon keeps is never touched by the stack.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, branchSnapshot, branchSql, branchUserRows, clearRequestLog, neonConfig, newBranch, projectConfig, requestLog } from "./neon";
+
+const P = "p-reset";
+const MAIN = `br-main-${P}`;
+
+/** A call to Neon's API as the pipeline or the app would make it, outside any stack. */
+async function neon(em: EmulatorHandle, method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${em.url}/projects/${P}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text === "" ? undefined : JSON.parse(text) };
+}
+
+/** Everything of a branch's Neon Auth, as bytes: the emulator's record (secrets included) and both tables. */
+async function everything(em: EmulatorHandle, branch: string): Promise<string> {
+  const record = await (await fetch(`${em.controlUrl}/projects/${P}/branches/${branch}/auth?secrets=true`)).text();
+  const users = await branchSql(em, P, branch, 'SELECT * FROM neon_auth."user" ORDER BY email');
+  const config = await branchSql(em, P, branch, "SELECT * FROM neon_auth.project_config");
+  return JSON.stringify({ record: JSON.parse(record), users, config });
+}
+
+/** The branch's auth endpoint: what a reset must leave as it was. */
+async function endpointOf(em: EmulatorHandle, branch: string) {
+  const { auth_provider_project_id, base_url, jwks_url } = (await neon(em, "GET", `/branches/${branch}/auth`)).json;
+  return { auth_provider_project_id, base_url, jwks_url };
+}
+
+async function secretValid(em: EmulatorHandle, branch: string, client_id: string, client_secret: string): Promise<boolean> {
+  const res = await fetch(`${em.controlUrl}/projects/${P}/branches/${branch}/oauth_client_secret_check`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_id, client_secret }),
+  });
+  return ((await res.json()) as { valid: boolean }).valid;
+}
+
+/** A stack's state: each resource as `Kind name` (the stack and providers aside), and the NeonAuth's settings. */
+async function inState(s: E2eStack): Promise<{ resources: string[]; settings: Record<string, unknown> | undefined }> {
+  const { resources } = (await s.stack.exportStack()).deployment as { resources: { type: string; urn: string; outputs?: Record<string, unknown> }[] };
+  const auth = resources.find((r) => r.type.endsWith(":NeonAuth"))?.outputs;
+  return {
+    resources: resources.filter((r) => !r.type.startsWith("pulumi:")).map((r) => `${r.type.split(":").pop()} ${r.urn.split("::").pop()}`).sort(),
+    settings: auth && { appName: auth.appName, allowLocalhost: auth.allowLocalhost, magicLink: auth.magicLink },
+  };
+}
+
+const people = async (em: EmulatorHandle, branch: string) => (await branchUserRows(em, P, branch)).map(({ id, email, role }) => ({ id, email, role }));
+
+/** The preview's declaration: settings of its own, an origin, a GitHub app and two users. */
+const previewArgs = (branch: string) => ({
+  projectId: P,
+  branchId: branch,
+  // The branch comes with production's Neon Auth: the stack takes that copy over.
+  settings: { adopt: true, appName: "Acme (pr-7)", allowLocalhost: false, magicLink: { enabled: true, expiresIn: 15 } },
+  domains: ["https://pr-7.preview.example.com"],
+  oauth: [{ name: "github", providerId: "github", clientId: "gh-preview", clientSecret: "gh-preview-secret-5e1a" }],
+  users: [
+    { name: "alice", email: "alice@example.com", displayName: "Alice", roles: ["admin"] },
+    { name: "bob", email: "bob@example.com", displayName: "Bob" },
+  ],
+  noEmail: true,
+});
+
+const PREVIEW_STATE = {
+  auth: { name: "Acme (pr-7)", auth_provider: "better_auth" },
+  allow_localhost: false,
+  require_email_verification: false,
+  providers: [
+    { id: "github", type: "standard" },
+    { id: "google", type: "shared" },
+  ],
+  // Production's origin came with the branch and is not the preview's to remove.
+  domains: ["https://app.example.com", "https://pr-7.preview.example.com"],
+  email: { type: "shared" },
+};
+
+describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back", () => {
+  let em: EmulatorHandle;
+  let prod: E2eStack;
+  let preview: E2eStack;
+  let pr: string;
+  /** Before production's Neon Auth existed: where the root branch is restored to. */
+  let beforeAuth: string;
+  const backend = sharedBackend();
+
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${MAIN}`], rateLimit: "off" },
+    stack: (em) => ({
+      program: path.resolve(__dirname, "../../examples/mcp-server"),
+      stackName: "prod",
+      backendDir: backend.dir,
+      config: { ...neonConfig(em), ...projectConfig(P, MAIN) },
+    }),
+    ready: (s) => ({ em, e2e: prod } = s),
+    ...backend.teardown,
+  });
+
+  it("a preview branch reset from its parent: refresh shows what the reset took, up makes it again, then no changes", { timeout: 600_000 }, async () => {
+    beforeAuth = new Date().toISOString();
+    expect(changesOf((await prod.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 5 });
+    expect((await neon(em, "POST", `/branches/${MAIN}/auth/users`, { email: "ann@example.com", name: "Ann" })).status).toBe(201);
+
+    pr = await newBranch(em, P, "pr-7");
+    preview = await backend.stack({
+      program: path.join(__dirname, "programs", "neon-auth-children"),
+      stackName: "pr-7",
+      config: { ...neonConfig(em), args: { value: JSON.stringify(previewArgs(pr)), secret: true } },
+    });
+    expect(changesOf((await preview.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 6 });
+    expect(await branchSnapshot(em, P, pr)).toEqual(PREVIEW_STATE);
+    const made = await people(em, pr);
+    expect(made.map((u) => [u.email, u.role])).toEqual([["alice@example.com", "admin"], ["ann@example.com", "user"], ["bob@example.com", "user"]]);
+    const endpoint = await endpointOf(em, pr);
+
+    // Production moves on after the branching; the reset takes it as it is then.
+    expect((await neon(em, "POST", `/branches/${MAIN}/auth/users`, { email: "bo@example.com", name: "Bo" })).status).toBe(201);
+    const reset = await neon(em, "POST", `/branches/${pr}/restore`, { source_branch_id: MAIN });
+    expect([reset.status, reset.json.branch.id, reset.json.branch.parent_id]).toEqual([200, pr, MAIN]);
+    // Everything of Neon Auth is production's now, the users too; the auth endpoint stays the branch's.
+    expect(await branchSnapshot(em, P, pr)).toEqual(await branchSnapshot(em, P, MAIN));
+    expect(await people(em, pr)).toEqual(await people(em, MAIN));
+    expect(await endpointOf(em, pr)).toEqual(endpoint);
+
+    // Refresh: the settings went back to production's (an update); the origin, the provider and
+    // both users are gone (4 deletes).
+    await clearRequestLog(em);
+    expect(changesOf((await preview.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1, delete: 4 });
+    expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
+    expect(await inState(preview)).toEqual({ resources: ["NeonAuth auth"], settings: { appName: P, allowLocalhost: true, magicLink: { enabled: false, expiresIn: 5 } } });
+    // Up: the settings written back, the rest made again; the users are new users (new ids).
+    expect(changesOf((await preview.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1, create: 4 });
+    expect(await branchSnapshot(em, P, pr)).toEqual(PREVIEW_STATE);
+    const again = await people(em, pr);
+    expect(again.map((u) => [u.email, u.role])).toEqual([
+      ["alice@example.com", "admin"],
+      ["ann@example.com", "user"],
+      ["bo@example.com", "user"],
+      ["bob@example.com", "user"],
+    ]);
+    for (const email of ["alice@example.com", "bob@example.com"]) {
+      expect(again.find((u) => u.email === email)!.id).not.toBe(made.find((u) => u.email === email)!.id);
+    }
+    await expectNoChanges(preview.stack, 6);
+  });
+
+  it("the root branch restored to before its Neon Auth: refresh shows it gone, up makes it again; the backup is untouched", { timeout: 600_000 }, async () => {
+    const first = (await prod.stack.outputs()) as Record<string, { value: string; secret: boolean }>;
+    const previewBefore = await everything(em, pr);
+    const backupName = `main_old_${new Date().toISOString()}`;
+    const restored = await neon(em, "POST", `/branches/${MAIN}/restore`, { source_branch_id: MAIN, source_timestamp: beforeAuth, preserve_under_name: backupName });
+    expect([restored.status, restored.json.branch.id, restored.json.branch.name]).toEqual([200, MAIN, "main"]);
+    const branches = (await neon(em, "GET", "/branches")).json.branches as { id: string; name: string; parent_id?: string }[];
+    const backup = branches.find((b) => b.name === backupName)!;
+    // Both are root branches; the preview branch now hangs off the backup, its auth untouched.
+    expect([backup.parent_id, branches.find((b) => b.id === MAIN)!.parent_id, branches.find((b) => b.id === pr)!.parent_id]).toEqual([undefined, undefined, backup.id]);
+    expect(await everything(em, pr)).toBe(previewBefore);
+    // The root branch is as it was before Neon Auth; the backup holds it all, the old secret valid there.
+    expect((await neon(em, "GET", `/branches/${MAIN}/auth`)).status).toBe(404);
+    expect((await branchSnapshot(em, P, backup.id)).auth).toEqual({ name: P, auth_provider: "better_auth" });
+    expect((await people(em, backup.id)).map((u) => u.email)).toEqual(["ann@example.com", "bo@example.com"]);
+    expect(await secretValid(em, backup.id, first.serverClientId!.value, first.serverClientSecret!.value)).toBe(true);
+    const backupBefore = await everything(em, backup.id);
+
+    await clearRequestLog(em);
+    // Refresh: the NeonAuth, its trusted domain and both clients are gone.
+    expect(changesOf((await prod.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 4 });
+    expect(await inState(prod)).toEqual({ resources: [], settings: undefined });
+    // Up: made again; the clients are new ones (new ids), the confidential one with a new secret.
+    const up = await prod.stack.up({ color: "never" });
+    expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 4 });
+    const secret = up.outputs.serverClientSecret!;
+    expect([secret.secret, secret.value === first.serverClientSecret!.value]).toEqual([true, false]);
+    expect([up.outputs.serverClientId!.value === first.serverClientId!.value, up.outputs.cliClientId!.value === first.cliClientId!.value]).toEqual([false, false]);
+    expect(await secretValid(em, MAIN, up.outputs.serverClientId!.value, secret.value)).toBe(true);
+    expect(await secretValid(em, MAIN, first.serverClientId!.value, first.serverClientSecret!.value)).toBe(false);
+    await expectNoChanges(prod.stack, 5);
+
+    // No request of the stack's named the backup branch in its path, and the backup is byte for byte
+    // as the restore left it.
+    expect((await requestLog(em)).filter((r) => r.path.includes(backup.id))).toEqual([]);
+    expect(await everything(em, backup.id)).toBe(backupBefore);
+  });
+});
