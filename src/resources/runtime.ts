@@ -182,9 +182,19 @@ function secretsIn(value: unknown): string[] {
   const found = collectSecrets(value);
   for (const props of [value, (value as { outs?: unknown })?.outs, (value as { props?: unknown })?.props, (value as { inputs?: unknown })?.inputs]) {
     const names = (props as Props | undefined)?.[SECRET_INPUTS];
-    if (Array.isArray(names)) for (const n of names) if (typeof n === "string") leaves((props as Props)[n], found);
+    if (Array.isArray(names)) for (const n of names) if (typeof n === "string") secretLeaves((props as Props)[n], found);
   }
   return found;
+}
+
+/**
+ * The secret strings of a secret input: a value whole, but of a settings object only the fields
+ * the schemas mark (a NeonAuth's `webhooks` is kept secret as a whole for its `webhookUrl`), so
+ * that an error can still say which event names are allowed.
+ */
+function secretLeaves(value: unknown, into: string[]): void {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) collectSecrets(value, into);
+  else leaves(value, into);
 }
 
 function scrub(e: unknown): unknown {

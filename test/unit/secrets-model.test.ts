@@ -54,3 +54,22 @@ describe("one secrets model", () => {
     forgetSecrets();
   });
 });
+
+describe("a secret settings object", () => {
+  it("keeps its marked field secret, not its neighbours: an error still names the webhook events", async () => {
+    const { calls } = await import("../../src/resources/runtime");
+    const { fakeContext } = await import("./fake-context");
+    const url = "https://hooks.example.com/t0ken-neighbours-4c1d";
+    const news = {
+      projectId: "p-1",
+      branchId: "br-1",
+      webhooks: { enabled: true, webhookUrl: url, enabledEvents: ["user.created", "user.deleted"] },
+      __secretInputs: ["webhooks"],
+    };
+    const r = await calls("NeonAuth", fakeContext({})).check({}, news);
+    expect(r.failures?.map((f) => f.reason)).toEqual([
+      "NeonAuth webhooks.enabledEvents.1 must be one of user.before_create, user.created, send.otp, send.magic_link, organization.invitation.created, organization.invitation.accepted, phone_number.verified",
+    ]);
+    expect(redactText(`a message quoting ${url} and user.created`)).toBe("a message quoting [redacted] and user.created");
+  });
+});
