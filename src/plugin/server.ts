@@ -10,13 +10,13 @@
  */
 import { createRequire } from "node:module";
 import { DECLARATIONS } from "../resources/kinds";
-import { isHalfMade, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../resources/kit";
+import { declaredTwice, isHalfMade, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../resources/kit";
 import { calls } from "../resources/runtime";
 import { contextOf, type Context } from "../resources/context";
 import { resolveSettings } from "../resources/settings";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
-import { sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
+import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
 import { marked, plain, pluginField, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema } from "./schema";
 
@@ -102,6 +102,25 @@ const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration",
 
 class Provider {
   #ctx: Context | Error = new Error("the neon-auth provider was not configured");
+  /**
+   * The resource that manages each object, by kind and canonical key. One provider process serves
+   * every resource of a deployment, so it sees every Check: a second resource naming an object
+   * another one names fails at preview, as the classes fail in the program (kit.ts `declareOnce`).
+   */
+  #owners = new Map<string, string>();
+
+  /** The failure of a resource that names an object another resource of this deployment names; undefined when it is the first. */
+  #secondOwner(d: KindDeclaration, urn: string, inputs: Props): string | undefined {
+    const key = d.object === undefined || containsUnknown(inputs) ? undefined : d.object.key(inputs);
+    if (key === undefined) return undefined;
+    const name = urn.split("::").pop()!;
+    const first = this.#owners.get(`${d.kind} ${key}`);
+    if (first === undefined || first === name) {
+      this.#owners.set(`${d.kind} ${key}`, name);
+      return undefined;
+    }
+    return declaredTwice(d.kind, d.object!, first, name);
+  }
 
   #on(kind: Kind): ReturnType<typeof calls> {
     if (this.#ctx instanceof Error) throw this.#ctx;
@@ -167,8 +186,10 @@ class Provider {
         const r = await this.#on(kind).check(toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
         const resp = new provproto.CheckResponse();
         if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
+        const twice = r.failures === undefined && r.inputs ? this.#secondOwner(d, req.getUrn(), r.inputs) : undefined;
+        const failures = twice === undefined ? (r.failures ?? []) : [{ property: "", reason: twice }];
         resp.setFailuresList(
-          (r.failures ?? []).map((f) => {
+          failures.map((f) => {
             const failure = new provproto.CheckFailure();
             failure.setProperty(pluginField(d, f.property));
             failure.setReason(f.reason);

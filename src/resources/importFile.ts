@@ -14,7 +14,8 @@ import { calls, handler } from "./runtime";
 import { childId, generationOf } from "./generation";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../schemas";
 import { listed as oauthClients } from "./oauthClient";
-import { tokenOf } from "../plugin/schema";
+import { PACKAGE, tokenOf } from "../plugin/schema";
+import { plain, toRuntime } from "../plugin/props";
 import { resolveSettings, SETTING, type Settings } from "./settings";
 
 export type { ImportableKind };
@@ -159,25 +160,34 @@ function secretsMarked(props: Props): Props {
 export async function pendingImportFile(
   stackExport: { deployment?: { pending_operations?: unknown[] } },
   options: ImportFileOptions = {},
-): Promise<ImportFile> {
-  const prefix = `pulumi-nodejs:dynamic/${MODULE}:`;
-  const file: ImportFile = { resources: [] };
+): Promise<ImportFile | PluginImportFile> {
+  // Either face: the classes' types, or the plugin's (whose file needs type, name and id only).
+  const faces = [`pulumi-nodejs:dynamic/${MODULE}:`, `${PACKAGE}:index:`];
+  const file: { resources: (ImportFile["resources"][number] | PluginImportFile["resources"][number])[] } = { resources: [] };
   for (const op of stackExport.deployment?.pending_operations ?? []) {
     const { type, resource } = op as { type?: string; resource?: { type?: string; urn?: string; inputs?: Props } };
-    if (type !== "creating" || !resource?.type?.startsWith(prefix) || resource.urn === undefined) continue;
-    const kind = resource.type.slice(prefix.length) as ImportableKind;
+    const prefix = faces.find((f) => resource?.type?.startsWith(f));
+    if (type !== "creating" || prefix === undefined || resource?.urn === undefined) continue;
+    const kind = resource.type!.slice(prefix.length) as ImportableKind;
+    const decl = DECLARATIONS[kind];
+    if (decl === undefined) continue;
+    const onPlugin = prefix !== faces[0];
+    const inputs = onPlugin ? toRuntime(decl, plain(resource.inputs ?? {})) : (resource.inputs ?? {});
     // An importable kind's id is its natural key (kit.ts NaturalKey).
-    const object = notImportable(kind) === undefined ? DECLARATIONS[kind]?.object : undefined;
-    const id = object?.isId === false ? undefined : object?.key(resource.inputs ?? {});
-    if (typeof id !== "string" || !resource.inputs?.projectId) continue;
+    const object = notImportable(kind) === undefined ? decl.object : undefined;
+    const id = object?.isId === false ? undefined : object?.key(inputs);
+    if (typeof id !== "string" || !inputs.projectId) continue;
+    const name = resource.urn.split("::").pop()!;
     try {
-      file.resources.push(...(await importFile([{ kind, name: resource.urn.split("::").pop()!, id }], options)).resources);
+      // Read at Neon either way: only what the dead run did make is imported.
+      const found = (await importFile([{ kind, name, id }], options)).resources;
+      file.resources.push(...(onPlugin ? found.map(() => ({ type: tokenOf(kind), name, id })) : found));
     } catch (err) {
       if (err instanceof NeonConfigError && err.message.endsWith("does not exist at Neon")) continue;
       throw err;
     }
   }
-  return file;
+  return file as ImportFile | PluginImportFile;
 }
 
 // ---- a whole branch ------------------------------------------------------------------------

@@ -86,11 +86,16 @@ function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: Natura
       declared.set(`${kind} ${key}`, name);
       return;
     }
-    throw new Error(
-      `${kind} "${other}" and ${kind} "${name}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
-        "both would manage one object at Neon, and removing either would delete it under the other. Declare it once.",
-    );
+    throw new Error(declaredTwice(kind, object, other, name));
   });
+}
+
+/** @internal Why a second resource may not manage an object another one of the deployment manages (both faces). */
+export function declaredTwice(kind: Kind, object: NaturalKey, first: string, second: string): string {
+  return (
+    `${kind} "${first}" and ${kind} "${second}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
+    "both would manage one object at Neon, and removing either would delete it under the other. Declare it once."
+  );
 }
 
 /**

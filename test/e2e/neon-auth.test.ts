@@ -159,8 +159,9 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
         magic_link: { ...expected.magic_link, expires_in: 30 },
         phone_number: { ...expected.phone_number, otp_expires_in: 300 },
         webhooks: { ...expected.webhooks, enabled_events: ["user.created"] },
-        // `mcp` is replaced whole: the dynamic-registration flag it no longer carries is gone.
-        oauth_server: { ...expected.oauth_server, mcp: { resource: "https://mcp.example.com/v2" }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] },
+        // Neon replaces `mcp` whole; the dynamic-registration flag the program no longer names is
+        // written back as Neon had it, never switched off by omission.
+        oauth_server: { ...expected.oauth_server, mcp: { resource: "https://mcp.example.com/v2", dynamic_registration: false }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] },
       };
       expect(await live(em, B1)).toEqual(after);
       await expectNoChanges(one.stack);

@@ -1,0 +1,73 @@
+/**
+ * One owner per object on the provider plugin, as on the classes (one-owner.test.ts): in one YAML
+ * program, two spellings of one origin, and the email server twice, fail at preview naming both
+ * resources, with no request to the API. The plugin sees every Check of a deployment, so it can,
+ * once the integration the two name is known (it is made first here: in the preview of a new
+ * stack a child's integration is not known yet, and the same Check refuses the second at `up`).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { pluginStack } from "./harness";
+import { clearRequestLog, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+
+const P = "p-owner-yaml";
+const B = `br-main-${P}`;
+
+const DOMAINS = `
+  app:
+    type: neon-auth:index:RedirectDomain
+    properties:
+      integration: \${auth.ref}
+      domain: https://app.example.com
+  app-again:
+    type: neon-auth:index:RedirectDomain
+    properties:
+      integration: \${auth.ref}
+      domain: HTTPS://App.Example.com:443/
+`;
+const EMAIL = `
+  mail:
+    type: neon-auth:index:EmailServer
+    properties:
+      integration: \${auth.ref}
+      type: shared
+  mail-again:
+    type: neon-auth:index:EmailServer
+    properties:
+      integration: \${auth.ref}
+      type: shared
+`;
+
+describe("one owner per object on the plugin", () => {
+  it("two resources naming one origin, or the email server twice, fail at preview naming both, with no request", { timeout: 300_000 }, async () => {
+    const em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
+    const e2e = await pluginStack({ program: path.join(__dirname, "programs", "one-owner-yaml"), config: { ...neonConfig(em), ...projectConfig(P, B) } }, "yaml");
+    const program = path.join(e2e.dir, "Pulumi.yaml");
+    const base = fs.readFileSync(program, "utf8");
+    const preview = (resources: string) => {
+      fs.writeFileSync(program, base + resources);
+      return e2e.stack.preview({ color: "never" }).then(
+        () => "succeeded",
+        (e: Error) => e.message,
+      );
+    };
+    // Whichever of the two the engine checks first is named first.
+    const both = (kind: string, a: string, b: string, what: string) =>
+      new RegExp(`${kind} "(${a}|${b})" and ${kind} "(${b}|${a})" declare ${what.replace(/[()]/g, "\\$&")}: both would manage one object at Neon, and removing either would delete it under the other\\. Declare it once\\.`);
+    try {
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 2 });
+      await clearRequestLog(em);
+      const domains = await preview(DOMAINS);
+      expect(domains).toMatch(both("RedirectDomain", "app", "app-again", "one origin (domain)"));
+      const email = await preview(EMAIL);
+      expect(email).toMatch(both("EmailServer", "mail", "mail-again", "the email server of one integration (the same place)"));
+      expect(await requestLog(em)).toEqual([]);
+      fs.writeFileSync(program, base);
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 2 });
+    } finally {
+      await e2e.cleanup();
+      await em.close();
+    }
+  });
+});
