@@ -19,15 +19,22 @@
  */
 import { branchEndpoints } from "../../schemas/endpointsBranch";
 import { projectEndpoints } from "../../schemas/endpointsProject";
-import type { AuthBranchRec, BranchOAuthRec, OAuthClientRec } from "../branch/kit";
 import type { Reply } from "./http";
-import type { OAuthProviderRec, Store } from "./store";
+import type { Store } from "./store";
+
+/**
+ * The lists of a branch's integration that this module adds to. The whole record is branch/kit.ts's,
+ * which imports route(), which imports this module: restated here so that no import cycle forms.
+ */
+interface BranchAuthLists {
+  auth?: { oauth_clients?: unknown[]; oauth_providers: unknown[]; domains: string[] };
+}
 
 /** The field every object of an answer gains. */
 export const NEWER_FIELD = "added_by_newer_neon";
 
 /** What it holds: an object with a list of objects, so that a reader strict at any depth meets it. */
-export function newerFieldValue(): Record<string, unknown> {
+function newerFieldValue(): Record<string, unknown> {
   return { since: "2099-01-01", entries: [{ name: "first", enabled: true }, { name: "second", enabled: false }] };
 }
 
@@ -93,20 +100,19 @@ const is = (x: Exchange, e: { method: string; path: string }) => x.method === e.
 /** A new integration's members nobody declared (see the module's comment). */
 function addForeignMembers(store: Store, x: Exchange): void {
   if (is(x, branchEndpoints.enableBranchAuth)) {
-    const branch = store.data.projects[x.params.project_id ?? ""]?.branches.find((b) => b.id === x.params.branch_id) as AuthBranchRec | undefined;
+    const branch = store.data.projects[x.params.project_id ?? ""]?.branches.find((b) => b.id === x.params.branch_id) as BranchAuthLists | undefined;
     const auth = branch?.auth;
     if (auth === undefined) return;
-    // Types today's records do not have: the casts are the point.
-    const client = { ...FOREIGN_OAUTH_CLIENT, redirect_uris: [...FOREIGN_OAUTH_CLIENT.redirect_uris], resources: [], created_ms: store.now() };
-    (auth.oauth_clients ??= []).push(client as unknown as OAuthClientRec);
-    auth.oauth_providers.push({ ...FOREIGN_OAUTH_PROVIDER } as unknown as BranchOAuthRec);
+    // Of types today's records do not have (a client type, a provider id and type): that is the point.
+    (auth.oauth_clients ??= []).push({ ...FOREIGN_OAUTH_CLIENT, redirect_uris: [...FOREIGN_OAUTH_CLIENT.redirect_uris], resources: [], created_ms: store.now() });
+    auth.oauth_providers.push({ ...FOREIGN_OAUTH_PROVIDER });
     auth.domains.push(FOREIGN_DOMAIN);
   } else if (is(x, projectEndpoints.createIntegration)) {
     const req = x.body as { project_id?: string; auth_provider?: string };
     const integration = store.data.projects[req.project_id ?? ""]?.integrations[req.auth_provider ?? ""];
     if (integration === undefined) return;
     // The project-level list shows `{id, type}` only.
-    integration.oauth_providers.push({ id: FOREIGN_OAUTH_PROVIDER.id, type: FOREIGN_OAUTH_PROVIDER.type } as unknown as OAuthProviderRec);
+    (integration.oauth_providers as unknown[]).push({ id: FOREIGN_OAUTH_PROVIDER.id, type: FOREIGN_OAUTH_PROVIDER.type });
     integration.domains.push(FOREIGN_DOMAIN);
   } else {
     return;
@@ -126,7 +132,7 @@ export function newerNeonReply(store: Store, x: Exchange, reply: Reply): Reply {
 type Path = (string | number)[];
 
 /** The request body without the invented field at any depth, and where each one was. */
-export function withoutNewerField(input: unknown): { rest: unknown; found: { at: Path; value: unknown }[] } {
+function withoutNewerField(input: unknown): { rest: unknown; found: { at: Path; value: unknown }[] } {
   const found: { at: Path; value: unknown }[] = [];
   const walk = (v: unknown, at: Path): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...at, i]));
@@ -142,7 +148,7 @@ export function withoutNewerField(input: unknown): { rest: unknown; found: { at:
 }
 
 /** Puts the invented fields back where they were into the parsed body (where it still has an object there). */
-export function withNewerField<T>(parsed: T, found: readonly { at: Path; value: unknown }[]): T {
+function withNewerField<T>(parsed: T, found: readonly { at: Path; value: unknown }[]): T {
   for (const { at, value } of found) {
     let cur: unknown = parsed;
     for (const k of at) cur = isObject(cur) || Array.isArray(cur) ? (cur as Record<string | number, unknown>)[k] : undefined;
