@@ -209,20 +209,21 @@ describe("newer-Neon mode", () => {
       resources: [MCP],
     });
 
-    // A value of the client's own is kept as given, not replaced by the emulator's.
+    // Outside `mcp` too, and a value of the client's own is kept as given, not replaced by the emulator's.
     const own = { since: "2099-01-01", entries: [] };
-    const kept = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { mcp: { resource: MCP, added_by_newer_neon: own } });
-    expect(kept.json.mcp).toEqual({ resource: MCP, added_by_newer_neon: own });
+    const top = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, added_by_newer_neon: own });
+    expect([top.status, top.json.added_by_newer_neon, top.json.mcp]).toEqual([200, own, { resource: "https://mcp.example.com/v2", ...ADDED }]);
+    expect((await control(`/projects/${P}/branches/${BR}/auth`)).json.auth.oauth_server.added_by_newer_neon).toEqual(own);
 
-    const other = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { mcp: { resource: MCP, added_by_a_typo: true } });
-    expect([other.status, other.json.message]).toEqual([400, "mcp.added_by_a_typo: is not a known field"]);
+    const other = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, added_by_a_typo: true });
+    expect([other.status, other.json.message]).toEqual([400, "added_by_a_typo: is not a known field"]);
 
-    // Today's Neon (strict, without the mode) refuses the same write-back.
+    // Today's Neon (strict, without the mode) refuses the field, and adds nothing.
     const today = await startEmulator({ apiKeys: [KEY], seedProjects: [`${P}:${BR}`], strict: true, clock, rateLimit: "off" });
     try {
-      expect((await api("POST", AUTH, { auth_provider: "better_auth" }, today)).json).toEqual(expect.not.objectContaining(ADDED));
-      const refused = await api("PATCH", `${AUTH}/plugins/oauth-provider`, writeBack, today);
-      expect([refused.status, refused.json.message]).toEqual([400, "mcp.added_by_newer_neon: is not a known field"]);
+      expect(Object.keys((await api("POST", AUTH, { auth_provider: "better_auth" }, today)).json)).not.toContain("added_by_newer_neon");
+      const refused = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, added_by_newer_neon: own }, today);
+      expect([refused.status, refused.json.message]).toEqual([400, "added_by_newer_neon: is not a known field"]);
       expect((await api("GET", `${AUTH}/oauth-provider/clients`, undefined, today)).json).toEqual({ clients: [] });
     } finally {
       await today.close();
