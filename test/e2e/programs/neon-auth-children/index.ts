@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { AuthUser, EmailServer, NeonAuth, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
+import { AuthUser, EmailServer, NeonAuth, OAuthClient, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
 
 interface Args {
   projectId: string;
@@ -14,6 +14,8 @@ interface Args {
   /** Declare no EmailServer at all (otherwise a shared one when `smtp` is absent). */
   noEmail?: boolean;
   smtp?: { host: string; port: number; username: string; password: string; senderEmail: string; senderName: string; testRecipient?: string };
+  /** Clients of the OAuth server (the settings must enable it). */
+  oauthClients?: { name: string; type: "confidential" | "public"; redirectUris: string[]; disabled?: boolean }[];
 }
 
 // Secrets (client secrets, the SMTP password, the webhook URL) arrive in `args` and are passed
@@ -41,7 +43,10 @@ if (args.smtp !== undefined) {
   new EmailServer("smtp", { integration: auth, type: "shared" });
 }
 
+const clients = (args.oauthClients ?? []).map((c) => new OAuthClient(c.name, { integration: auth, ...c }));
+
 export const authId = auth.id;
+export const clientIds = clients.map((c) => c.clientId);
 const found = args.lookupUser === undefined ? undefined : AuthUser.get("found", args.lookupUser);
 export const foundUser = found && pulumi.all([found.userId, found.email, found.branchId]).apply(([id, email, branchId]) => ({ id, email, branchId }));
 export const userIds = users.map((u) => u.id);
