@@ -30,6 +30,8 @@ const USAGE = `Usage: neon-auth-emulator [options]
                            refused, as behind a network policy (switch: PUT /_emulator/database)
   --strict                 refuse request fields Neon's API does not define (400), instead of
                            ignoring them as Neon's OpenAPI document allows; for a client's own tests
+  --newer-neon             answer as a newer Neon would: objects gain a field (added_by_newer_neon),
+                           new integrations list members of unknown types nobody declared
   -h, --help               this help
 
 Auth lives in a project. Seed one with --seed-project, or create one as Neon's API does
@@ -60,6 +62,7 @@ const OPTIONS = {
   faults: { type: "string" },
   "operation-delay": { type: "string" },
   strict: { type: "boolean" },
+  "newer-neon": { type: "boolean" },
   "control-token": { type: "string" },
   "allow-host": { type: "string", multiple: true },
   database: { type: "string" },
@@ -99,6 +102,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
     ...(v["rate-limit"] === undefined ? {} : { rateLimit: oneOf("rate-limit", v["rate-limit"], ["off", "spec"] as const) }),
     ...(v.faults === undefined ? {} : { faults: v.faults }),
     ...(v.strict ? { strict: true } : {}),
+    ...(v["newer-neon"] ? { newerNeon: true } : {}),
     ...(v["allow-host"] === undefined ? {} : { allowedHosts: v["allow-host"] }),
     ...(v.database === undefined ? {} : { databaseReachable: oneOf("database", v.database, ["on", "unreachable"] as const) === "on" }),
   };

@@ -60,6 +60,14 @@ export interface EmulatorOptions {
    * OpenAPI document allows them (no `additionalProperties: false`).
    */
   strict?: boolean;
+  /**
+   * True: answer as a newer Neon would, so that a client's tests meet one before its users do: every
+   * object of every API answer gains the field `added_by_newer_neon`; a new integration lists an
+   * OAuth client, a social provider and a trusted domain nobody declared, of types and ids today's
+   * API does not have; that field written back by a client is accepted (even `strict`) and stored.
+   * Default false. See README.md, "Newer-Neon mode".
+   */
+  newerNeon?: boolean;
   /** Check every JSON response against its zod schema and answer 500 on a mismatch. Default true. */
   validateResponses?: boolean;
   /** Maximum entries kept in the request log. Default 10000. */
@@ -147,7 +155,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     limiter: new RequestThrottle(options.rateLimit ?? "spec", clock),
     faults: new Faults(faultSettings, options.random ?? Math.random),
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
-    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false },
+    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false },
     keys,
     router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, allControlRoutes),
     validateResponses: options.validateResponses ?? true,

@@ -27,6 +27,8 @@ export interface EmulatorConfig {
   operationDelayMs: number;
   /** Refuse unknown request fields instead of ignoring them (EmulatorOptions.strict). */
   strict: boolean;
+  /** Answer as a newer Neon would (EmulatorOptions.newerNeon, core/newerNeon.ts). */
+  newerNeon: boolean;
 }
 
 /** What a handler of an /api/v2 route gets. */

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { AnyEndpoint, ParamsOf } from "../../schemas/endpoint";
 import { parseParam, parseWith, withoutUnknownFields, type ApiContext, type ApiRoute } from "./http";
 import { lockScope, locks, refuseWhileLocked } from "./lock";
+import { parseKeepingNewerField } from "./newerNeon";
 
 /** Request of a handler: validated path parameters and body. */
 export interface Call<E extends AnyEndpoint> {
@@ -43,7 +44,9 @@ export function route<E extends AnyEndpoint, P = undefined>(
       if (e.request !== undefined) {
         // A DELETE whose body is all optional may come without one.
         const input = ctx.body === undefined && e.request.safeParse({}).success ? {} : ctx.body;
-        body = parseWith(e.request, ctx.config.strict ? input : withoutUnknownFields(e.request, input));
+        const parse = (given: unknown) => parseWith(e.request!, ctx.config.strict ? given : withoutUnknownFields(e.request!, given));
+        // A newer Neon knows the field it added to its answers, so a client may write it back.
+        body = ctx.config.newerNeon ? parseKeepingNewerField(input, parse) : parse(input);
       }
       const call = { params, body } as Call<E>;
       const project = locked ? lockScope(ctx, params, body) : undefined;

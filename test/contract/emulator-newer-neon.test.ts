@@ -1,0 +1,237 @@
+/**
+ * Newer-Neon mode (issue 39): the emulator answers as a later Neon would, so that the package's own
+ * tests meet one before its users do. Every object of every API answer gains a field today's API
+ * does not have, a new integration lists members of ids and types it does not have, control routes
+ * answer as ever, and the added field written back by a client is accepted even strict, and stored.
+ * Plain fetch: Neon's 2.7.3 document cannot describe a newer Neon's answers, so they are not
+ * checked against it here; the values are.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startEmulator, type EmulatorHandle } from "../../src/emulator";
+import { parseArgs } from "../../src/emulator/cli";
+import { manualClock } from "./emulator-helpers";
+
+const KEY = "newer-neon-key";
+const P = "p-newer";
+const BR = `br-main-${P}`;
+const AUTH = `/projects/${P}/branches/${BR}/auth`;
+const clock = manualClock();
+const AT = new Date(clock.now()).toISOString().replace(".000Z", "Z");
+const MCP = "https://mcp.example.com/mcp";
+
+/** The field and value every object gains, written out here rather than taken from the code under test. */
+const ADDED = { added_by_newer_neon: { since: "2099-01-01", entries: [{ name: "first", enabled: true }, { name: "second", enabled: false }] } };
+const FOREIGN_CLIENT = {
+  client_id: "6e657765722d6e656f6e2d636c69656e",
+  name: "Registered outside the stack",
+  type: "dynamic",
+  redirect_uris: ["https://agent.newer-neon.example.com/callback"],
+  resources: [],
+  skip_consent: false,
+  disabled: false,
+  created_at: AT,
+  ...ADDED,
+};
+const FOREIGN_DOMAIN = "https://console.newer-neon.example.com";
+
+let em: EmulatorHandle;
+
+interface Answer {
+  status: number;
+  json: any;
+  text: string;
+}
+
+async function api(method: string, path: string, body?: unknown, on = em): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${KEY}`, accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(on.url + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  return { status: res.status, text, json: text === "" ? undefined : JSON.parse(text) };
+}
+
+async function control(path: string): Promise<Answer> {
+  const res = await fetch(em.controlUrl + path, { headers: { authorization: `Bearer ${em.controlToken}` } });
+  const text = await res.text();
+  return { status: res.status, text, json: JSON.parse(text) };
+}
+
+beforeAll(async () => {
+  em = await startEmulator({ apiKeys: [KEY], seedProjects: [`${P}:${BR}`], strict: true, newerNeon: true, clock, rateLimit: "off" });
+});
+afterAll(async () => {
+  await em?.close();
+});
+beforeEach(async () => {
+  await fetch(`${em.controlUrl}/reset`, { method: "POST", headers: { "content-type": "application/json" } });
+});
+
+async function enableBranch(): Promise<void> {
+  expect((await api("POST", AUTH, { auth_provider: "better_auth" })).status).toBe(201);
+}
+
+describe("newer-Neon mode", () => {
+  it("adds added_by_newer_neon to every object of an answer, at every depth and inside lists, and changes no value", async () => {
+    const created = await api("POST", AUTH, { auth_provider: "better_auth" });
+    const id = created.json.auth_provider_project_id as string;
+    const base = `https://${id}.neonauth.emulator.invalid/neondb/auth`;
+    expect(created.json).toEqual({
+      auth_provider: "better_auth",
+      auth_provider_project_id: id,
+      pub_client_key: "",
+      secret_server_key: "",
+      jwks_url: `${base}/.well-known/jwks.json`,
+      schema_name: "neon_auth",
+      table_name: "users_sync",
+      base_url: base,
+      ...ADDED,
+    });
+    expect((await api("GET", AUTH)).json).toEqual({
+      auth_provider: "better_auth",
+      auth_provider_project_id: id,
+      branch_id: BR,
+      db_name: "neondb",
+      created_at: AT,
+      owned_by: "neon",
+      jwks_url: `${base}/.well-known/jwks.json`,
+      base_url: base,
+      name: P,
+      ...ADDED,
+    });
+
+    // An object inside an object inside the answer, and a list replaced whole.
+    const patched = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, mcp: { resource: MCP }, resources: [MCP] });
+    const server = { enabled: true, mcp: { resource: MCP, ...ADDED }, resources: [MCP], ...ADDED };
+    expect([patched.status, patched.json]).toEqual([200, server]);
+    expect((await api("GET", `${AUTH}/plugins/oauth-provider`)).json).toEqual(server);
+
+    // The aggregate read: every setting object, and each provider in the list (the foreign one too).
+    const plugins = (await api("GET", `${AUTH}/plugins`)).json;
+    expect(plugins).toEqual({
+      organization: { enabled: true, organization_limit: 10, membership_limit: 100, creator_role: "owner", send_invitation_email: false, ...ADDED },
+      magic_link: { enabled: false, expires_in: 5, disable_sign_up: false, ...ADDED },
+      phone_number: { enabled: false, otp_expires_in: 300, ...ADDED },
+      email_and_password: {
+        enabled: true,
+        email_verification_method: "otp",
+        require_email_verification: false,
+        auto_sign_in_after_verification: true,
+        send_verification_email_on_sign_up: false,
+        send_verification_email_on_sign_in: false,
+        disable_sign_up: false,
+        ...ADDED,
+      },
+      email_provider: { type: "shared", ...ADDED },
+      oauth_providers: [
+        { id: "google", type: "shared", ...ADDED },
+        { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin", ...ADDED },
+      ],
+      allow_localhost: true,
+      ...ADDED,
+    });
+
+    // Answers of the project API too, down to an empty object, and errors.
+    expect((await api("GET", `/projects/${P}/branches/${BR}`)).json.annotation).toEqual({ object: { type: "console/branch", id: BR, ...ADDED }, value: { ...ADDED }, ...ADDED });
+    const missing = await api("DELETE", `${AUTH}/oauth-provider/clients/no-such-client`);
+    expect([missing.status, missing.json]).toEqual([404, { code: "", message: "OAuth client no-such-client not found", request_id: missing.json.request_id, ...ADDED }]);
+    const denied = await fetch(`${em.url}/projects/${P}`);
+    expect([denied.status, await denied.json()]).toEqual([401, expect.objectContaining(ADDED)]);
+  });
+
+  it("starts a new branch integration with an OAuth client, a provider and a trusted domain nobody declared, stored like any other", async () => {
+    await enableBranch();
+    expect((await api("GET", `${AUTH}/oauth-provider/clients`)).json).toEqual({ clients: [FOREIGN_CLIENT], ...ADDED });
+    expect((await api("GET", `${AUTH}/oauth_providers`)).json).toEqual({
+      providers: [
+        { id: "google", type: "shared", ...ADDED },
+        { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin", ...ADDED },
+      ],
+      ...ADDED,
+    });
+    expect((await api("POST", `${AUTH}/domains`, { domain: "https://app.example.com", auth_provider: "better_auth" })).status).toBe(201);
+    const domains = (await api("GET", `${AUTH}/domains`)).json;
+    expect(domains).toEqual({
+      domains: [
+        { domain: FOREIGN_DOMAIN, auth_provider: "better_auth", ...ADDED },
+        { domain: "https://app.example.com", auth_provider: "better_auth", ...ADDED },
+      ],
+      ...ADDED,
+    });
+
+    // They are the branch's own objects: what deletes them shows in what the branch holds.
+    const held = (await control(`/projects/${P}/branches/${BR}/auth`)).json.auth;
+    expect([held.oauth_clients.map((c: any) => [c.client_id, c.type]), held.oauth_providers, held.domains]).toEqual([
+      [[FOREIGN_CLIENT.client_id, "dynamic"]],
+      [{ id: "google", type: "shared" }, { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin" }],
+      [FOREIGN_DOMAIN, "https://app.example.com"],
+    ]);
+    expect((await api("DELETE", `${AUTH}/oauth-provider/clients/${FOREIGN_CLIENT.client_id}`)).status).toBe(200);
+    expect((await api("GET", `${AUTH}/oauth-provider/clients`)).json).toEqual({ clients: [], ...ADDED });
+    // Its id is not one today's API takes in a path, so a package cannot remove it by mistake.
+    const apple = await api("DELETE", `${AUTH}/oauth_providers/apple`);
+    expect([apple.status, apple.json.message]).toEqual([400, 'oauth_provider_id: must be one of "google", "github", "microsoft", "vercel"']);
+  });
+
+  it("starts a new project-level integration with a provider and a trusted domain nobody declared", async () => {
+    const created = await api("POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BR });
+    expect(created.status).toBe(201);
+    expect((await api("GET", `/projects/${P}/auth/oauth_providers`)).json).toEqual({ providers: [{ id: "apple", type: "enterprise", ...ADDED }], ...ADDED });
+    expect((await api("GET", `/projects/${P}/auth/domains`)).json).toEqual({ domains: [{ domain: FOREIGN_DOMAIN, auth_provider: "stack", ...ADDED }], ...ADDED });
+    const integration = (await api("GET", `/projects/${P}/auth/integrations`)).json.data[0];
+    expect(Object.keys(integration).sort()).toEqual(["added_by_newer_neon", "auth_provider", "auth_provider_project_id", "branch_id", "created_at", "db_name", "jwks_url", "owned_by"]);
+  });
+
+  it("leaves the control routes as they are: no added field (the foreign members are state, so they show)", async () => {
+    await enableBranch();
+    expect((await control("/health")).json).toEqual({ ok: true });
+    const state = await control("/state");
+    expect(state.text).not.toContain("added_by_newer_neon");
+    expect(state.json.projects.map((p: any) => p.id)).toEqual([P]);
+    const branch = await control(`/projects/${P}/branches/${BR}/auth`);
+    expect(branch.text).not.toContain("added_by_newer_neon");
+    expect(branch.json.auth.domains).toEqual([FOREIGN_DOMAIN]);
+    const log = (await control("/requests")).json.requests;
+    expect(Object.keys(log[0]).sort()).toEqual(["duration_ms", "key", "method", "path", "request_id", "route", "status", "time"]);
+    expect(Object.keys((await control("/faults")).json).sort()).toEqual(["error", "latency", "lock", "lost", "next", "reset"]);
+  });
+
+  it("accepts the added field written back even strict, and stores it; any other unknown field is still refused", async () => {
+    await enableBranch();
+    // A client that keeps what it does not know of `mcp` (replaced whole on PATCH) sends it back.
+    const read = (await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, mcp: { resource: MCP }, resources: [MCP] })).json;
+    const writeBack = { enabled: true, mcp: { ...read.mcp, resource: "https://mcp.example.com/v2" }, resources: [MCP] };
+    const r = await api("PATCH", `${AUTH}/plugins/oauth-provider`, writeBack);
+    expect([r.status, r.json.mcp]).toEqual([200, { resource: "https://mcp.example.com/v2", ...ADDED }]);
+    // Stored: the control route, which adds nothing, shows it where the client put it.
+    expect((await control(`/projects/${P}/branches/${BR}/auth`)).json.auth.oauth_server).toEqual({
+      enabled: true,
+      mcp: { resource: "https://mcp.example.com/v2", ...ADDED },
+      resources: [MCP],
+    });
+
+    // Outside `mcp` too, and a value of the client's own is kept as given, not replaced by the emulator's.
+    const own = { since: "2099-01-01", entries: [] };
+    const top = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, added_by_newer_neon: own });
+    expect([top.status, top.json.added_by_newer_neon, top.json.mcp]).toEqual([200, own, { resource: "https://mcp.example.com/v2", ...ADDED }]);
+    expect((await control(`/projects/${P}/branches/${BR}/auth`)).json.auth.oauth_server.added_by_newer_neon).toEqual(own);
+
+    const other = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, added_by_a_typo: true });
+    expect([other.status, other.json.message]).toEqual([400, "added_by_a_typo: is not a known field"]);
+
+    // Today's Neon (strict, without the mode) refuses the field, and adds nothing.
+    const today = await startEmulator({ apiKeys: [KEY], seedProjects: [`${P}:${BR}`], strict: true, clock, rateLimit: "off" });
+    try {
+      expect(Object.keys((await api("POST", AUTH, { auth_provider: "better_auth" }, today)).json)).not.toContain("added_by_newer_neon");
+      const refused = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, added_by_newer_neon: own }, today);
+      expect([refused.status, refused.json.message]).toEqual([400, "added_by_newer_neon: is not a known field"]);
+      expect((await api("GET", `${AUTH}/oauth-provider/clients`, undefined, today)).json).toEqual({ clients: [] });
+    } finally {
+      await today.close();
+    }
+  });
+
+  it("is the CLI's --newer-neon", () => {
+    expect(parseArgs(["--newer-neon"], {}).newerNeon).toBe(true);
+    expect("newerNeon" in parseArgs([], {})).toBe(false);
+  });
+});

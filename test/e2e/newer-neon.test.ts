@@ -1,0 +1,269 @@
+/**
+ * The acceptance of issue 39: stacks keep working when Neon answers as a newer Neon does (the
+ * emulator's newer-Neon mode: a field added to every object of every answer, and members nobody
+ * declared, of a client type, provider id and type the package does not know, on every new
+ * integration). A branch stack with every NeonAuth setting (the OAuth server with `mcp`, on the
+ * project's root branch), Google (shared) and GitHub (own credentials), a wildcard and a plain
+ * trusted domain, SMTP, a user with roles and an OAuth client; beside it a project-level stack
+ * (integration, SDK keys, a user, a provider, a domain, the email server). `up`, a no-change preview
+ * and refresh, an app name change that is exactly one update, and destroy all pass, and the
+ * members nobody declared are never touched: the children's deletes leave them as they were (the
+ * integrations' own deletes then disable auth, which takes everything with it, as at Neon).
+ */
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changedFields, changesOf, expectNoChanges, failureCollector, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { branchUserRows, neonConfig, projectConfig, requestLog } from "./neon";
+
+const P = "p-newer-neon";
+const B = `br-main-${P}`;
+/** The project-level (Stack Auth) stack's own project. */
+const PL = "p-newer-neon-legacy";
+const BL = `br-main-${PL}`;
+const APP = "https://app.example.com";
+const PREVIEWS = "https://*.preview.example.com";
+const MCP = "https://mcp.example.com/mcp";
+const SECRETS = {
+  github: "gh-secret-newer-neon-7d3e",
+  smtp: "smtp-pw-newer-neon-2b9c",
+  webhook: "https://hooks.example.com/newer-neon-5f1a",
+  legacyGithub: "gh-secret-newer-neon-legacy-4c8e",
+  legacySmtp: "smtp-pw-newer-neon-legacy-9a0d",
+};
+
+/** Every setting a NeonAuth has. */
+const SETTINGS = {
+  appName: "Acme",
+  allowLocalhost: false,
+  emailAndPassword: { enabled: true, requireEmailVerification: true },
+  organization: { enabled: true, creatorRole: "admin" },
+  magicLink: { enabled: true, expiresIn: 15 },
+  phoneNumber: { enabled: true, otpExpiresIn: 120 },
+  webhooks: { enabled: true, webhookUrl: SECRETS.webhook, enabledEvents: ["user.created", "send.otp"] },
+  oauthServer: { enabled: true, loginPage: `${APP}/sign-in`, consentPage: `${APP}/consent`, mcp: { resource: MCP }, resources: [MCP] },
+};
+const SMTP = { host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme" };
+const CLIENT = { name: "acme-gateway", type: "confidential", redirect_uris: [`${APP}/oauth/callback`] } as const;
+
+const args = (appName: string) => ({
+  projectId: P,
+  branchId: B,
+  settings: { ...SETTINGS, appName },
+  domains: [APP, PREVIEWS],
+  oauth: [
+    { name: "google", providerId: "google" },
+    { name: "github", providerId: "github", clientId: "gh-client-newer-neon", clientSecret: SECRETS.github },
+  ],
+  users: [{ name: "ada", email: "ada@example.com", displayName: "Ada", roles: ["admin", "user"] }],
+  smtp: { ...SMTP, password: SECRETS.smtp },
+  oauthClients: [{ name: CLIENT.name, type: CLIENT.type, redirectUris: CLIENT.redirect_uris }],
+});
+
+// The stack, the NeonAuth, 2 domains, 2 providers, 1 user, the email server, 1 OAuth client.
+const BRANCH_TOTAL = 9;
+// The stack, the integration, SDK keys, a user, a provider, a domain, the email server.
+const LEGACY_TOTAL = 7;
+
+/** What the emulator's newer-Neon mode adds to every new integration (src/emulator/README.md), written out. */
+const FOREIGN_CLIENT = {
+  client_id: "6e657765722d6e656f6e2d636c69656e",
+  name: "Registered outside the stack",
+  type: "dynamic",
+  redirect_uris: ["https://agent.newer-neon.example.com/callback"],
+  resources: [],
+  skip_consent: false,
+  disabled: false,
+};
+const FOREIGN_BRANCH_PROVIDER = { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin" };
+const FOREIGN_PROJECT_PROVIDER = { id: "apple", type: "enterprise" };
+const FOREIGN_DOMAIN = "https://console.newer-neon.example.com";
+
+/** The errors a failed Pulumi command reports (its diagnostics), without the rest of its output. */
+function errorLines(e: Error): string[] {
+  const lines = e.message.split("\n").map((l) => l.trim());
+  return [...new Set(lines.filter((l) => l.startsWith("* ") || /^error: (?!update failed|preview failed|refresh failed|1 error occurred)/.test(l)))];
+}
+
+describe("a newer Neon (issue 39): both API generations' stacks work, and what they did not declare stays untouched", () => {
+  let em: EmulatorHandle;
+  let branch: E2eStack;
+  let legacy: E2eStack;
+  const backend = sharedBackend();
+
+  useEmulatorStack({
+    emulator: { seedProjects: [`${P}:${B}`, `${PL}:${BL}`], newerNeon: true },
+    stack: (em) => ({
+      program: path.join(__dirname, "programs", "neon-auth-children"),
+      stackName: "branch",
+      backendDir: backend.dir,
+      config: { ...neonConfig(em), args: { value: JSON.stringify(args("Acme")), secret: true } },
+    }),
+    ready: (s) => ({ em, e2e: branch } = s),
+    ...backend.teardown,
+  });
+
+  beforeAll(async () => {
+    legacy = await backend.stack({
+      program: path.join(__dirname, "programs", "all-kinds"),
+      stackName: "legacy",
+      config: {
+        ...neonConfig(em),
+        ...projectConfig(PL, BL, { clientSecret: SECRETS.legacyGithub, smtpPassword: SECRETS.legacySmtp }),
+        // Everything but the ownership transfer, which would hand the auth project away.
+        without: { value: JSON.stringify(["transfer"]) },
+      },
+    });
+  });
+
+  /** The branch's Neon Auth as stored (secrets included), through the control route: it adds nothing. */
+  async function branchAuth(): Promise<any> {
+    const res = await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/auth?secrets=true`);
+    return ((await res.json()) as any).auth;
+  }
+
+  /** The project-level integrations of the legacy project as stored. */
+  async function legacyIntegrations(): Promise<any[]> {
+    const res = await fetch(`${em.controlUrl}/state?secrets=true`, { headers: { authorization: `Bearer ${em.controlToken}` } });
+    return ((await res.json()) as any).projects.find((p: any) => p.id === PL).integrations;
+  }
+
+  const byId = (a: any, b: any) => (a.id ?? a.client_id).localeCompare(b.id ?? b.client_id);
+  const foreignClient = (auth: any) => auth.oauth_clients.find((c: any) => c.client_id === FOREIGN_CLIENT.client_id);
+  /** When the emulator made the foreign client (with the integration): compared, never guessed. */
+  let foreignCreatedMs: number;
+
+  it("up creates both stacks exactly as declared, beside the members nobody declared", { timeout: 600_000 }, async () => {
+    // Every resource runs whatever another's fate, so that one failure does not hide the next.
+    const up = async (s: E2eStack) => {
+      const { failures, onEvent } = failureCollector();
+      const done = await s.stack.up({ color: "never", continueOnError: true, onEvent }).then((r) => changesOf(r.summary.resourceChanges), () => "failed");
+      return { changes: done, failures: Object.fromEntries([...failures].map(([urn, m]) => [urn.split("::").pop(), m])) };
+    };
+    expect({ branch: await up(branch), legacy: await up(legacy) }).toEqual({
+      branch: { changes: { create: BRANCH_TOTAL }, failures: {} },
+      legacy: { changes: { create: LEGACY_TOTAL }, failures: {} },
+    });
+
+    const a = await branchAuth();
+    foreignCreatedMs = foreignClient(a).created_ms;
+    expect(foreignCreatedMs).toBeGreaterThanOrEqual(a.created_ms);
+    expect({
+      name: a.name,
+      allow_localhost: a.allow_localhost,
+      email_and_password: a.email_and_password,
+      organization: a.organization,
+      magic_link: a.magic_link,
+      phone_number: a.phone_number,
+      webhooks: a.webhooks,
+      oauth_server: a.oauth_server,
+      domains: [...a.domains].sort(),
+      oauth_providers: [...a.oauth_providers].sort(byId),
+      email_provider: a.email_provider,
+      oauth_clients: a.oauth_clients.map(({ client_id, client_secret: _, created_ms, ...c }: any) => (client_id === FOREIGN_CLIENT.client_id ? { client_id, created_ms, ...c } : c)),
+    }).toEqual({
+      name: "Acme",
+      allow_localhost: false,
+      email_and_password: {
+        enabled: true,
+        email_verification_method: "otp",
+        require_email_verification: true,
+        auto_sign_in_after_verification: true,
+        send_verification_email_on_sign_up: false,
+        send_verification_email_on_sign_in: false,
+        disable_sign_up: false,
+      },
+      organization: { enabled: true, organization_limit: 10, membership_limit: 100, creator_role: "admin", send_invitation_email: false },
+      magic_link: { enabled: true, expires_in: 15, disable_sign_up: false },
+      phone_number: { enabled: true, otp_expires_in: 120 },
+      webhooks: { enabled: true, webhook_url: SECRETS.webhook, enabled_events: ["user.created", "send.otp"], timeout_seconds: 5 },
+      oauth_server: { enabled: true, login_page: `${APP}/sign-in`, consent_page: `${APP}/consent`, mcp: { resource: MCP }, resources: [MCP] },
+      domains: [FOREIGN_DOMAIN, PREVIEWS, APP].sort(),
+      oauth_providers: [
+        FOREIGN_BRANCH_PROVIDER,
+        { id: "github", type: "standard", client_id: "gh-client-newer-neon", client_secret: SECRETS.github },
+        { id: "google", type: "shared" },
+      ],
+      email_provider: { type: "standard", host: SMTP.host, port: SMTP.port, username: SMTP.username, password: SECRETS.smtp, sender_email: SMTP.senderEmail, sender_name: SMTP.senderName },
+      // Created first, with the integration; then the stack's.
+      oauth_clients: [{ ...FOREIGN_CLIENT, created_ms: foreignCreatedMs }, { ...CLIENT, resources: [], skip_consent: false, disabled: false }],
+    });
+    expect((await branchUserRows(em, P, B)).map((r) => [r.email, r.name, r.role])).toEqual([["ada@example.com", "Ada", "admin,user"]]);
+
+    const [i, ...others] = await legacyIntegrations();
+    expect(others).toEqual([]);
+    expect({
+      keys: i.keys.length,
+      users: i.users.map((u: any) => [u.email, u.name]),
+      oauth_providers: [...i.oauth_providers].sort(byId),
+      domains: i.domains.map((d: any) => d.domain).sort(),
+      email_server: i.email_server,
+    }).toEqual({
+      keys: 2, // the integration's own and the AuthSdkKeys set
+      users: [["ada@example.com", "Ada"]],
+      oauth_providers: [FOREIGN_PROJECT_PROVIDER, { id: "github", type: "standard", client_id: "gh-client-id", client_secret: SECRETS.legacyGithub }],
+      domains: [FOREIGN_DOMAIN, APP].sort(),
+      email_server: { type: "standard", host: "smtp.example.com", port: 587, username: "apikey", password: SECRETS.legacySmtp, sender_email: "auth@example.com", sender_name: "Example" },
+    });
+  });
+
+  it("a preview and a refresh of each stack show no changes", { timeout: 600_000 }, async () => {
+    // Each command of each stack runs, and what fails says why: one failure does not hide the next.
+    const outcome = (run: Promise<Record<string, number>>) => run.catch((e: Error) => errorLines(e));
+    const noChanges = async (s: E2eStack) => ({
+      preview: await outcome(s.stack.preview({ color: "never", expectNoChanges: true }).then((r) => r.changeSummary)),
+      refresh: await outcome(s.stack.refresh({ color: "never", expectNoChanges: true }).then((r) => changesOf(r.summary.resourceChanges))),
+    });
+    expect({ branch: await noChanges(branch), legacy: await noChanges(legacy) }).toEqual({
+      branch: { preview: { same: BRANCH_TOTAL }, refresh: {} },
+      legacy: { preview: { same: LEGACY_TOTAL }, refresh: {} },
+    });
+  });
+
+  it("an app name change previews as exactly one update of appName, and up applies just that", { timeout: 600_000 }, async () => {
+    await branch.stack.setConfig("args", { value: JSON.stringify(args("Acme Next")), secret: true });
+    const preview = await branch.stack.preview({ color: "never", diff: true });
+    expect(preview.changeSummary).toEqual({ update: 1, same: BRANCH_TOTAL - 1 });
+    expect(changedFields(preview.stdout)).toEqual(["~ appName"]);
+    expect((await branch.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: BRANCH_TOTAL - 1 });
+    expect((await branchAuth()).name).toBe("Acme Next");
+    await expectNoChanges(branch.stack, BRANCH_TOTAL);
+  });
+
+  it("destroy deletes what the stacks declared and never touches what they did not", { timeout: 600_000 }, async () => {
+    // The children first: their deletes are where a package could take a foreign member with them.
+    const children = async (s: E2eStack, keep: string) =>
+      (((await s.stack.exportStack()).deployment.resources ?? []) as { urn: string; type: string }[])
+        .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/neon-auth:") && !r.type.endsWith(keep))
+        .map((r) => r.urn);
+    const branchChildren = await children(branch, ":NeonAuth");
+    const legacyChildren = await children(legacy, ":AuthIntegration");
+    expect([branchChildren.length, legacyChildren.length]).toEqual([BRANCH_TOTAL - 2, LEGACY_TOTAL - 2]);
+    expect(changesOf((await branch.stack.destroy({ color: "never", target: branchChildren })).summary.resourceChanges)).toEqual({ delete: BRANCH_TOTAL - 2 });
+    expect(changesOf((await legacy.stack.destroy({ color: "never", target: legacyChildren })).summary.resourceChanges)).toEqual({ delete: LEGACY_TOTAL - 2 });
+
+    const a = await branchAuth();
+    expect({ domains: a.domains, oauth_providers: a.oauth_providers, oauth_clients: a.oauth_clients, email_provider: a.email_provider }).toEqual({
+      domains: [FOREIGN_DOMAIN],
+      oauth_providers: [FOREIGN_BRANCH_PROVIDER],
+      oauth_clients: [{ ...FOREIGN_CLIENT, created_ms: foreignCreatedMs }],
+      email_provider: { type: "shared" },
+    });
+    expect(await branchUserRows(em, P, B)).toEqual([]);
+    const [i] = await legacyIntegrations();
+    expect({ oauth_providers: i.oauth_providers, domains: i.domains.map((d: any) => d.domain), users: i.users.map((u: any) => u.email) }).toEqual({
+      oauth_providers: [FOREIGN_PROJECT_PROVIDER],
+      domains: [FOREIGN_DOMAIN],
+      users: [],
+    });
+    // Nor was anything ever asked of them by name (a batch domain delete names its domains in the body: the state above covers it).
+    const named = (await requestLog(em)).filter((r) => r.path.includes(FOREIGN_CLIENT.client_id) || r.path.endsWith("/oauth_providers/apple"));
+    expect(named).toEqual([]);
+
+    // The integrations last: disabling auth takes everything on it, as Neon does.
+    expect(changesOf((await branch.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
+    expect(changesOf((await legacy.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
+    expect(await branchAuth()).toBeNull();
+    expect(await legacyIntegrations()).toEqual([]);
+  });
+});
