@@ -281,4 +281,21 @@ export async function serve(): Promise<void> {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, p: number) => (err ? reject(err) : resolve(p))),
   );
   process.stdout.write(`${port}\n`);
+  exitWithEngine();
+}
+
+/**
+ * The engine that started this process is its parent. Should it die without stopping the plugin
+ * (`kill -9` of the CLI, a runner torn down), nobody would record what the plugin still writes: an
+ * object made then is an orphan the ownership rules later refuse. So the plugin exits as soon as its
+ * parent is gone, starting no new request (one in flight may still be acted on by Neon, as after
+ * any lost answer). Checked every half second; the timer does not keep the process alive.
+ */
+function exitWithEngine(): void {
+  const engine = process.ppid;
+  setInterval(() => {
+    if (process.ppid === engine) return;
+    process.stderr.write("pulumi-resource-neon-auth: the Pulumi engine that started this plugin is gone; stopping without sending anything more\n");
+    process.exit(1);
+  }, 500).unref();
 }
