@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator, neonConfig } from "./neon";
+import { emulator, neonApi, neonConfig } from "./neon";
 
 const P = "p-console";
 const B = `br-main-${P}`;
@@ -45,14 +45,11 @@ const FOREIGN_CLIENT = {
   created_ms: 0,
 };
 
+/** A call to the branch's auth API, as the console makes it: its answer. */
 async function api(em: EmulatorHandle, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${em.url}/projects/${P}/branches/${B}/auth${p}`, {
-    method,
-    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await neonApi(em, method, `/projects/${P}/branches/${B}/auth${p}`, body);
   expect(res.status).toBe(200);
-  return res.json();
+  return res.json;
 }
 
 /** What the console (through Neon's own records) changed beside the stack. */

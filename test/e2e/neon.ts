@@ -146,15 +146,31 @@ export async function clearRequestLog(em: EmulatorHandle): Promise<void> {
   await fetch(`${em.controlUrl}/requests`, { method: "DELETE", headers: { "content-type": "application/json" } });
 }
 
-/** Calls the API directly, as someone working outside the stack would. */
-export async function outOfBand(em: EmulatorHandle, method: string, path: string, body?: unknown): Promise<number> {
+/** Calls the API directly, as someone working outside the stack would (a pipeline, the console): the status and the answer. */
+export async function neonApi(em: EmulatorHandle, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${em.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json", accept: "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  await res.arrayBuffer();
-  return res.status;
+  const text = await res.text();
+  return { status: res.status, json: text === "" ? undefined : JSON.parse(text) };
+}
+
+/** The same, when the status is all that matters. */
+export async function outOfBand(em: EmulatorHandle, method: string, path: string, body?: unknown): Promise<number> {
+  return (await neonApi(em, method, path, body)).status;
+}
+
+/**
+ * Everything of a branch's Neon Auth, as bytes: the emulator's whole record (secrets included) and
+ * both of Better Auth's tables in the branch's database.
+ */
+export async function branchBytes(em: EmulatorHandle, projectId: string, branchId: string): Promise<string> {
+  const record = await (await fetch(`${em.controlUrl}/projects/${projectId}/branches/${branchId}/auth?secrets=true`)).text();
+  const users = await branchSql(em, projectId, branchId, 'SELECT * FROM neon_auth."user" ORDER BY email');
+  const config = await branchSql(em, projectId, branchId, "SELECT * FROM neon_auth.project_config");
+  return JSON.stringify({ record: JSON.parse(record), users, config });
 }
 
 /** How many faults of the kinds a run meets at random (errors, resets, lost answers, locks) the emulator injected. */

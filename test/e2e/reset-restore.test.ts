@@ -13,29 +13,15 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, branchSnapshot, branchSql, branchUserRows, clearRequestLog, neonConfig, newBranch, projectConfig, requestLog } from "./neon";
+import { branchSnapshot, branchBytes, branchUserRows, clearRequestLog, neonConfig, newBranch, projectConfig, neonApi, requestLog } from "./neon";
 
 const P = "p-reset";
+/** A call to Neon's API on this project, as the pipeline or the app would make it, outside any stack. */
+const neon = (em: EmulatorHandle, method: string, route: string, body?: unknown) => neonApi(em, method, `/projects/${P}${route}`, body);
+const everything = (em: EmulatorHandle, branch: string) => branchBytes(em, P, branch);
 const MAIN = `br-main-${P}`;
 
-/** A call to Neon's API as the pipeline or the app would make it, outside any stack. */
-async function neon(em: EmulatorHandle, method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${em.url}/projects/${P}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text === "" ? undefined : JSON.parse(text) };
-}
 
-/** Everything of a branch's Neon Auth, as bytes: the emulator's record (secrets included) and both tables. */
-async function everything(em: EmulatorHandle, branch: string): Promise<string> {
-  const record = await (await fetch(`${em.controlUrl}/projects/${P}/branches/${branch}/auth?secrets=true`)).text();
-  const users = await branchSql(em, P, branch, 'SELECT * FROM neon_auth."user" ORDER BY email');
-  const config = await branchSql(em, P, branch, "SELECT * FROM neon_auth.project_config");
-  return JSON.stringify({ record: JSON.parse(record), users, config });
-}
 
 /** The branch's auth endpoint: what a reset must leave as it was. */
 async function endpointOf(em: EmulatorHandle, branch: string) {
