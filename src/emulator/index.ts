@@ -171,14 +171,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
   core.seed();
 
-  // A client gets seconds, not minutes, to send its headers and its request; timeouts are checked
-  // every second (Node's default is every 30 s, which would let slow clients pile up). Idle
+  // A client gets a minute to send its headers and two to send its request; timeouts are checked
+  // every second (Node's default is every 30 s, which would let slow clients pile up). Not less:
+  // the embedded Postgres (PGlite) runs in this thread, and on a loaded machine its work held the
+  // event loop past 10 s, which Node counted against a client whose headers had long arrived (a
+  // 408 on an enabling POST that was never slow). Idle
   // connections stay open a minute, as behind a typical load balancer (assumption: Neon does not
   // document its idle timeout): with Node's 5 s, a client whose event loop was held up on a loaded
   // machine reused a connection the server had just closed, and a POST failed with ECONNRESET.
   const server = http.createServer(
     // Request heads over 8 KB (no route comes near) are refused by the parser itself with 431.
-    { keepAliveTimeout: 60_000, headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 8 * 1024 },
+    { keepAliveTimeout: 60_000, headersTimeout: 60_000, requestTimeout: 120_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 8 * 1024 },
     createHandler(core),
   );
   const host = options.host ?? "127.0.0.1";
