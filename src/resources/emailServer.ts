@@ -126,9 +126,10 @@ async function apply(ctx: Context, inputs: Inputs): Promise<Props> {
   }
   const saved = (testRecipient?: string) => ({ ...propsOf(where, inputs.integration, server, inputs.password, testRecipient), ...compact({ adopt: inputs.adopt }) });
   if (inputs.testRecipient !== undefined && inputs.type === "standard") {
-    // Saved, but the test failed: recorded without the test recipient, so the next `up` sends the test again.
+    // Saved, but the test failed: recorded without the password (which Neon never shows), so the
+    // next `up` writes the settings again and sends the test again.
     await smtpTest(ctx, inputs).catch((err: Error) => {
-      throw halfMade(err.message, OBJECT.key(inputs)!, saved());
+      throw halfMade(err.message, OBJECT.key(inputs)!, { ...saved(inputs.testRecipient), password: undefined });
     });
   }
   return saved(inputs.testRecipient);
