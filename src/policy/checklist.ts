@@ -84,7 +84,10 @@ function sharedKeys(stack: Parameters<StackRule["check"]>[0], i: Subject) {
   const shared = providers
     .filter((p) => !isSet(valueAt(p.props, "clientId")))
     .map((p) => ({ urn: p.urn, message: `${named(p)} has no clientId, so it signs users in with Neon's shared development keys (${cites(OAUTH_CREDENTIALS)}). Set clientId and clientSecret of your own OAuth app.` }));
-  const google = providers.some((p) => [UNKNOWN, "google"].includes(valueAt(p.props, "providerId") as string));
+  const google = providers.some((p) => {
+    const id = valueAt(p.props, "providerId");
+    return id === UNKNOWN || id === "google";
+  });
   if (i.kind === "NeonAuth" && !google) {
     shared.push({
       urn: i.urn,
@@ -116,8 +119,8 @@ export const emailVerification: ResourceRule = {
   fix: "Set `emailAndPassword.requireEmailVerification: true` (or turn email and password sign-in off).",
   check: (s) => {
     if (valueAt(s.props, "emailAndPassword", "enabled") === false) return [];
-    return valueAt(s.props, "emailAndPassword", "requireEmailVerification") === false ||
-      valueAt(s.props, "emailAndPassword", "requireEmailVerification") === undefined
+    const required = valueAt(s.props, "emailAndPassword", "requireEmailVerification");
+    return required === false || required === undefined
       ? [`${named(s)} does not set emailAndPassword.requireEmailVerification to true, so anyone can sign up with an address they do not own (${cites(EMAIL_VERIFICATION)}).`]
       : [];
   },

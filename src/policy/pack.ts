@@ -70,7 +70,10 @@ function stackPolicy(rule: StackRule): StackValidationPolicy {
         if (kind === undefined) continue;
         // The classes and the plugin both give a child its integration as the input `integration`.
         const from = [...(r.propertyDependencies.integration ?? []), ...r.dependencies];
-        const integration = from.find((d) => INTEGRATIONS.includes(kindOf(d.type) as never))?.urn;
+        const integration = from.find((d) => {
+          const of = kindOf(d.type);
+          return of !== undefined && INTEGRATIONS.includes(of);
+        })?.urn;
         subjects.push({ kind, name: r.name, urn: r.urn, props: r.props, protect: r.opts.protect === true, ...(integration === undefined ? {} : { integration }) });
       }
       if (subjects.length === 0) return;

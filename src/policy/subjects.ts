@@ -56,8 +56,8 @@ export const UNKNOWN: unique symbol = Symbol("unknown until the update");
 
 /**
  * The value at `path` of `props`, UNKNOWN where the engine does not know it yet. @pulumi/policy
- * hands rules a proxy that throws on reading an unknown value; a rule that needs to tell "not
- * set" from "not known yet" asks here. Plain objects (the unit tests') read the same.
+ * hands rules a proxy that throws on reading an unknown value; a rule that must tell a value left
+ * out apart from one not known yet asks here. Plain objects (the unit tests') read the same.
  */
 export function valueAt(props: Readonly<Record<string, unknown>>, ...path: string[]): unknown {
   let at: unknown = props;
