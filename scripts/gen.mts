@@ -1,13 +1,16 @@
 /**
  * `npm run gen`: writes what derives from the declarations and is checked in (scripts/gen/):
  * the published types of the NeonAuth settings and of every kind, the README's reference
- * tables, and the provider plugin's pages per resource (docs/plugin/). A unit test (test/unit/generated.test.ts) fails when any is stale.
+ * tables, the provider plugin's pages per resource (docs/plugin/), and from the policy pack's rules
+ * the README's rule table and the pack folder's package.json. A unit test (test/unit/generated.test.ts)
+ * fails when any is stale.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "./gen/kinds.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "./gen/plugin-docs.mts";
+import { POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable, withRuleTable } from "./gen/policy.mts";
 import { renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "./gen/settings.mts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -15,6 +18,7 @@ const schemas = (await import(path.join(repo, "dist/schemas/index.js"))) as type
 const fields = (await import(path.join(repo, "dist/schemas/fields.js"))) as typeof import("../src/schemas/fields.ts");
 const { DECLARATIONS } = (await import(path.join(repo, "dist/resources/kinds.js"))) as typeof import("../src/resources/kinds.ts");
 const { packageSchema } = (await import(path.join(repo, "dist/plugin/schema.js"))) as typeof import("../src/plugin/schema.ts");
+const { RULES, CHECKLIST } = (await import(path.join(repo, "dist/policy/index.js"))) as typeof import("../src/policy/index.ts");
 
 fs.writeFileSync(path.join(repo, TYPES_FILE), renderSettingTypes(schemas.BRANCH_SETTINGS, schemas.WEBHOOK_EVENTS));
 const typesDir = path.join(repo, KIND_TYPES_DIR);
@@ -24,9 +28,12 @@ for (const [file, text] of Object.entries(renderKindTypes(Object.values(DECLARAT
 const readme = path.join(repo, "README.md");
 let text = withReadmeRows(fs.readFileSync(readme, "utf8"), renderReadmeRows(schemas.BRANCH_SETTINGS));
 for (const d of Object.values(DECLARATIONS)) text = withKindTable(text, d.kind, renderKindTable(d, fields.secretKeys(d.schema)));
+text = withRuleTable(text, renderRuleTable(RULES, CHECKLIST.source));
 fs.writeFileSync(readme, text);
 const docsDir = path.join(repo, PLUGIN_DOCS_DIR);
 fs.rmSync(docsDir, { recursive: true, force: true });
 fs.mkdirSync(docsDir, { recursive: true });
 for (const [file, page] of Object.entries(renderPluginDocs(packageSchema()))) fs.writeFileSync(path.join(docsDir, file), page);
-process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/ and the README's reference tables\n`);
+const { version } = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as { version: string };
+fs.writeFileSync(path.join(repo, POLICY_PACKAGE_FILE), renderPolicyPackage(version));
+process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE} and the README's reference tables\n`);

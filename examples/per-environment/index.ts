@@ -25,14 +25,19 @@ const smtp = cfg.getObject<SmtpConfig>("smtp");
 const admins = cfg.getObject<string[]>("admins") ?? [];
 
 // Neon Auth on the environment's branch, with the settings that differ per environment.
-const auth = new NeonAuth("auth", {
-  projectId,
-  branchId,
-  appName: cfg.require("appName"),
-  // Only where developers sign in from their machines; Neon's production checklist turns it off.
-  allowLocalhost: cfg.getBoolean("allowLocalhost") ?? false,
-  emailAndPassword: { enabled: true, requireEmailVerification: cfg.getBoolean("requireEmailVerification") ?? true, emailVerificationMethod: "link" },
-});
+const auth = new NeonAuth(
+  "auth",
+  {
+    projectId,
+    branchId,
+    appName: cfg.require("appName"),
+    // Only where developers sign in from their machines; Neon's production checklist turns it off.
+    allowLocalhost: cfg.getBoolean("allowLocalhost") ?? false,
+    emailAndPassword: { enabled: true, requireEmailVerification: cfg.getBoolean("requireEmailVerification") ?? true, emailVerificationMethod: "link" },
+  },
+  // Where deleting it would delete the environment's users' sign-in: production (the policy pack asks for it there).
+  { protect: cfg.getBoolean("protect") ?? false },
+);
 
 // Everything below takes the NeonAuth as `integration`, so the engine creates it first and
 // replaces it with the NeonAuth.

@@ -9,22 +9,27 @@ const production = cfg.getBoolean("production") ?? false;
 const appOrigin = cfg.get("appOrigin") ?? `https://${pulumi.getStack()}.preview.example.com`;
 const smtp = cfg.getObject<{ host: string; port: number; username: string; senderEmail: string; senderName: string }>("smtp");
 
-const auth = new NeonAuth("auth", {
-  projectId: cfg.require("projectId"),
-  branchId: cfg.require("branchId"),
-  appName: production ? "Acme" : `Acme (${pulumi.getStack()})`,
-  // Developers run the app locally against a preview branch; production never allows it.
-  allowLocalhost: !production,
-  emailAndPassword: { enabled: true, requireEmailVerification: production },
-  // A preview branch is made from production, and Neon Auth branches with the database: the
-  // preview's branch already has production's auth, users and providers. The preview stack takes
-  // that copy over (and what it declares in it) and makes it the preview's; production never
-  // takes over auth it did not make.
-  adopt: !production,
-  // A preview branch is deleted with its pull request: its copy of the users may go with the stack.
-  // Production keeps its users when Neon Auth is ever disabled.
-  deleteDataOnDestroy: !production,
-});
+const auth = new NeonAuth(
+  "auth",
+  {
+    projectId: cfg.require("projectId"),
+    branchId: cfg.require("branchId"),
+    appName: production ? "Acme" : `Acme (${pulumi.getStack()})`,
+    // Developers run the app locally against a preview branch; production never allows it.
+    allowLocalhost: !production,
+    emailAndPassword: { enabled: true, requireEmailVerification: production },
+    // A preview branch is made from production, and Neon Auth branches with the database: the
+    // preview's branch already has production's auth, users and providers. The preview stack takes
+    // that copy over (and what it declares in it) and makes it the preview's; production never
+    // takes over auth it did not make.
+    adopt: !production,
+    // A preview branch is deleted with its pull request: its copy of the users may go with the stack.
+    // Production keeps its users when Neon Auth is ever disabled.
+    deleteDataOnDestroy: !production,
+  },
+  // Production's integration is never deleted or replaced by accident (the policy pack asks for it).
+  { protect: production },
+);
 
 new RedirectDomain("app", { integration: auth, domain: appOrigin });
 

@@ -328,3 +328,36 @@ export function failureCollector() {
   };
   return { failures, onEvent };
 }
+
+/** The policy pack as the README has users run it, from the program's folder. */
+export const POLICY_PACK = "node_modules/pulumi-neon-auth/policy";
+
+/**
+ * Gives the program's folder a `node_modules` (a link to the workspace's), where a user's project
+ * has the package installed, so that `--policy-pack node_modules/pulumi-neon-auth/policy` runs as
+ * the README writes it. Node resolves through the link to the same files the program loads.
+ */
+export function linkNodeModules(e2e: E2eStack): void {
+  fs.symlinkSync(path.join(inject("e2eWorkspace"), "node_modules"), path.join(e2e.dir, "node_modules"));
+}
+
+/** A Pulumi command on the stack that may fail, as a pipeline runs it: its exit code and its output. */
+export async function attempt(e2e: E2eStack, ...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)("pulumi", [...args, "--cwd", e2e.dir, "--stack", e2e.stack.name, "--color", "never"], {
+      env: { ...process.env, ...e2e.env },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof e.code !== "number") throw err;
+    return { code: e.code, out: (e.stdout ?? "") + (e.stderr ?? "") };
+  }
+}
+
+/** The policy violations the CLI lists under "Policies:", as `[level] rule (type: name)`, sorted. */
+export function policyViolations(out: string): string[] {
+  return [...out.matchAll(/^\s+- \[(advisory|mandatory)\]\s+(\S+)\s+\((.+)\)$/gm)].map((m) => `[${m[1]}] ${m[2]} (${m[3]})`).sort();
+}

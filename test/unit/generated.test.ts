@@ -8,6 +8,9 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "../../scripts/gen/kinds.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
+import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable, withRuleTable } from "../../scripts/gen/policy.mts";
+import { CHECKLIST } from "../../src/policy/rule";
+import { RULES } from "../../src/policy/rules";
 import { packageSchema } from "../../src/plugin/schema";
 import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "../../scripts/gen/settings.mts";
 import { BRANCH_SETTINGS, WEBHOOK_EVENTS } from "../../src/schemas";
@@ -83,5 +86,17 @@ describe("generated from the kinds' declarations", () => {
       expect(runtime.filter((k) => !declared.includes(k) && !hidden.includes(k) && !settings.includes(k)), d.kind).toEqual([]);
       expect(computedOf(d).filter((k) => runtime.includes(k)), d.kind).toEqual([]);
     }
+  });
+});
+
+describe("generated from the policy pack's rules", () => {
+  it("the README's table of rules is current", () => {
+    const readme = read("README.md");
+    expect(readme).toContain(POLICY_MARKERS[0]);
+    expect(readme).toBe(withRuleTable(readme, renderRuleTable(RULES, CHECKLIST.source)));
+  });
+
+  it("the pack folder's package.json carries the package's version", () => {
+    expect(read(POLICY_PACKAGE_FILE)).toBe(renderPolicyPackage(JSON.parse(read("package.json")).version));
   });
 });

@@ -3,7 +3,8 @@
  * package.json "exports" (the built dist/, as `make test` builds it first). The root, the
  * emulator and the import helper must reach no third-party types but @pulumi/pulumi's and Node's:
  * zod 4's declarations alone fail a `pulumi new typescript` tsconfig (no esModuleInterop, no
- * skipLibCheck). The client's types are zod-inferred, documented as needing esModuleInterop.
+ * skipLibCheck). The client's types are zod-inferred, documented as needing esModuleInterop. The
+ * policy rules' reach @pulumi/policy's, which this counts with @pulumi/pulumi's.
  * The install e2e test proves the same with tsc; this says which import broke it, in a second.
  */
 import * as fs from "node:fs";
@@ -42,7 +43,7 @@ describe("published types", () => {
     .map(([subpath, target]) => [subpath, (target as { types: string }).types] as const);
 
   it("has a types entry for each documented entry point", () => {
-    expect(entries.map(([subpath]) => subpath)).toEqual([".", "./client", "./emulator", "./import"]);
+    expect(entries.map(([subpath]) => subpath)).toEqual([".", "./client", "./emulator", "./import", "./policy"]);
   });
 
   for (const [subpath, types] of entries.filter(([s]) => s !== "./client")) {

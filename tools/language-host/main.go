@@ -4,8 +4,9 @@
 // Pulumi's own language hosts are separate Go modules that the module proxy reachable from our
 // machines does not serve, so the project builds this one instead. It implements only what the
 // engine needs to run a program from disk: plugin info, required packages (none: the dynamic
-// providers need no download, and the neon-auth plugin is found on PATH), Run, and
-// GenerateProgram for `pulumi import` (program.go). For Node.js,
+// providers need no download, and the neon-auth plugin is found on PATH), Run,
+// GenerateProgram for `pulumi import` (program.go), and RunPlugin for Node.js policy packs
+// (`--policy-pack`, policy.go). For Node.js,
 // Run starts `@pulumi/pulumi/cmd/run` from the program's own node_modules with the arguments and
 // environment that script reads; for Go, it builds the program with `go build` and runs it with
 // the environment `sdk/v3/go/pulumi` reads. Anything else answers Unimplemented, which the engine
