@@ -155,3 +155,14 @@ describe("the README's command lines", () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe("the examples", () => {
+  it("depend on the package's current version (on 0.x a caret does not reach the next minor)", () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as { version: string };
+    const examples = fs.readdirSync(path.join(repo, "examples")).filter((e) => fs.existsSync(path.join(repo, "examples", e, "package.json")));
+    const pinned = Object.fromEntries(
+      examples.map((e) => [e, (JSON.parse(fs.readFileSync(path.join(repo, "examples", e, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["pulumi-neon-auth"]]),
+    );
+    expect(pinned).toEqual(Object.fromEntries(examples.map((e) => [e, `^${version}`])));
+  });
+});
