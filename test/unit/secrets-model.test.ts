@@ -14,6 +14,8 @@ import { neonAuthInputs } from "../../src/resources/neonAuth";
 import { oauthProviderInputs } from "../../src/resources/oauthProvider";
 import { redirectDomainInputs } from "../../src/resources/redirectDomain";
 import { secretKeys } from "../../src/schemas/fields";
+import { calls } from "../../src/resources/runtime";
+import { fakeContext } from "./fake-context";
 
 describe("one secrets model", () => {
   it("each resource's secret inputs come from the marks on its field rules", () => {
@@ -57,8 +59,6 @@ describe("one secrets model", () => {
 
 describe("a secret settings object", () => {
   it("keeps its marked field secret, not its neighbours: an error still names the webhook events", async () => {
-    const { calls } = await import("../../src/resources/runtime");
-    const { fakeContext } = await import("./fake-context");
     const url = "https://hooks.example.com/t0ken-neighbours-4c1d";
     const news = {
       projectId: "p-1",
