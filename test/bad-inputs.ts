@@ -35,13 +35,15 @@ export interface Group {
   base: Record<string, unknown>;
   /** [field, value, rule]: the field named and the rule quoted in the failure. */
   cases: [string, unknown, string][];
+  /** Why test/e2e previews it through the engine as well; the others go through the checks alone (test/unit). */
+  engine?: string;
 }
 
 export const SMTP = { projectId: P, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", password: "pw-7c1e", senderEmail: "auth@example.com", senderName: "Example" };
 
 export const GROUPS: Group[] = [
   // ---- AuthIntegration ------------------------------------------------------------------------
-  { kind: "AuthIntegration", base: { projectId: P, branchId: B }, cases: [
+  { kind: "AuthIntegration", base: { projectId: P, branchId: B }, engine: "CR/LF in a database name, misspelt inputs", cases: [
     ["projectId", "P-UPPER", PATTERN], ["branchId", "br 1", PATTERN], ["databaseName", "db\r\nDROP", PG],
     ["roleName", "pg_admin", "must not start with pg_ (reserved by PostgreSQL)"], ["authProvider", "mock", 'must be "stack"'],
     ["adopt", "yes", "must be a boolean"], ["databseName", "neondb", unknownInput("databaseName")], ["branch", "br-1", unknownInput("branchId")],
@@ -62,7 +64,7 @@ export const GROUPS: Group[] = [
     ["projectId", "pr\u202eoj", PATTERN], ["databaseName", "\u00e9t\u00e9", PG], ["roleName", "", BLANK], ["branchId", "BR-MAIN", PATTERN],
   ] },
   // ---- EmailServer ----------------------------------------------------------------------------
-  { kind: "EmailServer", base: SMTP, cases: [
+  { kind: "EmailServer", base: SMTP, engine: "SMTP header injection, a secret, a misspelt input", cases: [
     ["host", "smtp.example.com\r\nRCPT TO:<x@evil.example>", CONTROL], ["port", "08080", "must be a whole number between 1 and 65535"],
     ["username", "user\nname", CONTROL], ["password", "   ", BLANK], ["senderEmail", "a@example.com\r\nBcc: x@evil.example", EMAIL],
     ["senderName", "Evil\u202eName", LAYOUT], ["hostt", "smtp.example.com", unknownInput("host")],
@@ -100,7 +102,7 @@ export const GROUPS: Group[] = [
   ] },
   { kind: "EmailServer", base: SMTP, cases: [["type", "custom", 'must be "shared" or "standard"']] },
   // ---- OAuthProvider --------------------------------------------------------------------------
-  { kind: "OAuthProvider", base: { projectId: P, providerId: "github", clientId: "cid-1", clientSecret: "cs-4f2a" }, cases: [
+  { kind: "OAuthProvider", base: { projectId: P, providerId: "github", clientId: "cid-1", clientSecret: "cs-4f2a" }, engine: "a child; a secret with CR/LF", cases: [
     ["projectId", "Bad!", PATTERN], ["providerId", "facebook", 'must be one of "google", "github", "microsoft"'], ["clientId", "id with space", TOKEN],
     ["clientSecret", "sec\r\nret-9", CONTROL], ["adopt", "true", "must be a boolean"], ["clientid", "x", unknownInput("clientId")],
   ] },
@@ -128,7 +130,7 @@ export const GROUPS: Group[] = [
   { kind: "AuthUser", base: { projectId: P }, cases: [["email", MISSING, "is required"], ["name", "   ", BLANK]] },
   { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", "a@", EMAIL], ["name", "x\u0000y", CONTROL]] },
   { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", ["a@example.com"], "must be a string"], ["name", 5, "must be a string"]] },
-  { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", "a@exa mple.com", EMAIL], ["name", "\u001b]0;title\u0007", CONTROL]] },
+  { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, engine: "terminal escapes", cases: [["email", "a@exa mple.com", EMAIL], ["name", "\u001b]0;title\u0007", CONTROL]] },
   // ---- AuthSdkKeys, AuthOwnershipTransfer -----------------------------------------------------
   { kind: "AuthSdkKeys", base: { projectId: P }, cases: [
     ["projectId", "p/1", PATTERN], ["authProvider", "better_auth", 'must be "stack"'], ["rotationTrigger", 7, "must be a string"], ["rotationTriger", "r2", unknownInput("rotationTrigger")],
@@ -201,6 +203,7 @@ export const GROUPS: Group[] = [
     kind: "NeonAuth",
     base: { projectId: P, branchId: B },
     cases: [["webhooks.webhookUrl", { enabled: true, webhookUrl }, rule]],
+    ...(rule === CONTROL ? { engine: "a setting, secret as a whole, with CR/LF" } : {}),
   })),
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", 42, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", null, "must be a string"]] },
