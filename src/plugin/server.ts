@@ -100,8 +100,18 @@ function initFailed(e: unknown, d: KindDeclaration): unknown {
 /** The outputs an in-place update keeps for certain, for a preview: where the object lives and which it is. */
 const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration", "authProviderProjectId", "createdAt"];
 
-class Provider {
-  #ctx: Context | Error = new Error("the neon-auth provider was not configured");
+/**
+ * @internal
+ * The plugin's RPCs. A context given here stands in for the one `Configure` builds from the stack
+ * configuration, so that a test can run the RPCs in process over a faked client.
+ */
+export class Provider {
+  #ctx: Context | Error;
+
+  constructor(ctx?: Context) {
+    this.#ctx = ctx ?? new Error("the neon-auth provider was not configured");
+  }
+
   /**
    * The resource that manages each object, by kind and canonical key. One provider process serves
    * every resource of a deployment, so it sees every Check: a second resource naming an object
