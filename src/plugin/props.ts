@@ -120,6 +120,20 @@ export function toPluginInputs(decl: KindDeclaration, inputs: Props): Props {
 }
 
 /** A runtime field name as the plugin's schema names it (a child's place is its `integration`). */
+/**
+ * A check's reason as a plugin program reads it: a child's place is named inside `integration`
+ * (`RedirectDomain integration.projectId must …`), and an unknown input is measured against the
+ * plugin's inputs, not the runtime's (no `projectId` in the list, no "did you mean authProvider").
+ */
+export function pluginReason(decl: KindDeclaration, reason: string, inputs: readonly string[]): string {
+  if (!isChild(decl)) return reason;
+  const place = FROM_INTEGRATION.filter((k) => k !== "integration");
+  return reason
+    .replace(new RegExp(`^${decl.kind} (${place.join("|")})\\b`), `${decl.kind} integration.$1`)
+    .replace(new RegExp(` \\(did you mean (${place.join("|")})\\?\\)`), "")
+    .replace(/known inputs: .*$/, `known inputs: ${inputs.join(", ")}`);
+}
+
 export function pluginField(decl: KindDeclaration, path: string): string {
   if (!isChild(decl)) return path;
   const top = path.split(".")[0]!;

@@ -17,8 +17,8 @@ import { resolveSettings } from "../resources/settings";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
-import { marked, plain, pluginField, toPlugin, toPluginInputs, toRuntime } from "./props";
-import { PACKAGE, packageSchema } from "./schema";
+import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
+import { PACKAGE, packageSchema, tokenOf } from "./schema";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = fromPulumi("@grpc/grpc-js");
@@ -68,6 +68,10 @@ const kindsOfDiff: Record<string, number> = {
   update: provproto.PropertyDiff.Kind.UPDATE,
   updateReplace: provproto.PropertyDiff.Kind.UPDATE_REPLACE,
 };
+
+/** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
+let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
+const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
 
 /** An answer the engine takes as it is: a gRPC status with its details (a half-made object's). */
 class RpcStatus {
@@ -202,7 +206,7 @@ export class Provider {
           failures.map((f) => {
             const failure = new provproto.CheckFailure();
             failure.setProperty(pluginField(d, f.property));
-            failure.setReason(f.reason);
+            failure.setReason(pluginReason(d, f.reason, pluginInputs(kind)));
             return failure;
           }),
         );

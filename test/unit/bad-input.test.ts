@@ -95,6 +95,11 @@ function pluginNews(g: Group): Props {
   );
 }
 
+/** Whether a plugin program writes this field of a kind inside the child's `integration`. */
+function onPluginInIntegration(kind: string, field: string): boolean {
+  return DECLARATIONS[kind as Kind].parent !== undefined && ["projectId", "branchId", "authProvider"].includes(field.split(".")[0]!);
+}
+
 /** The plugin's face: its `Check` RPC on a request as it arrives over gRPC, in a provider of its own (a preview starts one plugin). */
 async function pluginCheck(g: Group): Promise<Failure[]> {
   const req = new provproto.CheckRequest();
@@ -150,9 +155,22 @@ describe.each([
   });
 
   it.each(CASES.map((c) => [c.kind, c.field, shown(c.value), c] as const))("%s %s %s is refused, naming the field and the rule", (kind, field, _shown, c) => {
-    // The field named as the runtime names it on both faces: on the plugin, too, a child's place
-    // is `projectId`, `branchId` or `authProvider`, although a plugin program wrote it in `integration`.
-    expect(failures.get(c.gi)!.map((f) => f.reason)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${escaped(`${kind} ${field} ${c.rule}`)}`))]));
+    // The field named as each face's program writes it: on the plugin a child's place is inside `integration`.
+    const named = face === "the plugin" && onPluginInIntegration(kind, field) ? `integration.${field}` : field;
+    // Nor does the plugin suggest a place field its programs cannot write.
+    const rule = face === "the plugin" && onPluginInIntegration(kind, "projectId") ? c.rule.replace(/ \(did you mean (projectId|branchId|authProvider)\?\)/, "") : c.rule;
+    expect(failures.get(c.gi)!.map((f) => f.reason)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${escaped(`${kind} ${named} ${rule}`)}`))]));
+  });
+
+  it("lists, on the plugin, a child's inputs as its schema has them when an input is unknown", () => {
+    const lists = [...failures.values()].flat().flatMap((f) => {
+      const m = /^(\w+) .* known inputs: (.*)$/.exec(f.reason);
+      return m && DECLARATIONS[m[1] as Kind].parent !== undefined ? [[m[1]!, m[2]!] as const] : [];
+    });
+    expect(lists.length).toBeGreaterThan(0);
+    if (face !== "the plugin") return;
+    const schema = packageSchema().resources;
+    expect(lists.map(([kind, list]) => [kind, list.split(", ")])).toEqual(lists.map(([kind]) => [kind, Object.keys(schema[tokenOf(kind as Kind)]!.inputProperties)]));
   });
 
   it("refuses only the fields of the cases (and, on the classes, a child given no integration)", () => {
@@ -161,7 +179,8 @@ describe.each([
       // test/e2e's program gives a child its place as 0.1.0 did (`projectId`), with no `integration`;
       // the plugin's request carries its integration's ref.
       if (face === "the classes" && DECLARATIONS[g.kind as Kind].parent !== undefined) fields.add("integration");
-      expect(new Set(failures.get(gi)!.map((f) => f.reason.split(" ")[1])), `${g.kind} #${gi}`).toEqual(fields);
+      const named = (f: string) => (face === "the plugin" && onPluginInIntegration(g.kind, f) ? `integration.${f}` : f);
+      expect(new Set(failures.get(gi)!.map((f) => f.reason.split(" ")[1])), `${g.kind} #${gi}`).toEqual(new Set([...fields].map(named)));
     }
   });
 
