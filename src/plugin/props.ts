@@ -7,9 +7,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { secretKeys } from "../schemas/fields";
-import { secretOutputsOf, type KindDeclaration, type Props } from "../resources/declaration";
-import { SECRET_INPUTS } from "../resources/kit";
-import { UNKNOWN } from "../resources/diff";
+import { secretOutputsOf, type KindDeclaration, type Props } from "../provider/declaration";
+import { SECRET_INPUTS } from "../provider/kit";
+import { UNKNOWN } from "../provider/diff";
 
 const SIG = pulumi.runtime.specialSigKey;
 const SECRET = pulumi.runtime.specialSecretSig;

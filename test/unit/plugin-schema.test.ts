@@ -3,13 +3,13 @@
  * declares, its secrets and its computed outputs, without a second description to drift from them.
  */
 import { describe, expect, it } from "vitest";
-import { secretOutputsOf } from "../../src/resources/declaration";
-import { DECLARATIONS } from "../../src/resources/kinds";
+import { secretOutputsOf } from "../../src/provider/declaration";
+import { DECLARATIONS } from "../../src/kinds";
 import { secretKeys } from "../../src/schemas/fields";
 import { FROM_INTEGRATION, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
 import { marked, plain, toPlugin, toRuntime } from "../../src/plugin/props";
-import { SECRET_INPUTS } from "../../src/resources/kit";
-import { UNKNOWN } from "../../src/resources/diff";
+import { SECRET_INPUTS } from "../../src/provider/kit";
+import { UNKNOWN } from "../../src/provider/diff";
 
 const schema = packageSchema();
 const declarations = Object.values(DECLARATIONS);
