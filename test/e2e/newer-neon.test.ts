@@ -315,7 +315,8 @@ describe("a newer Neon (issue 39): a stack works, and what it did not declare st
       const left = await auth();
       expect({ domains: left.domains, oauth_providers: left.oauth_providers, oauth_clients: left.oauth_clients, email_provider: left.email_provider }).toEqual({
         domains: [FOREIGN_DOMAIN],
-        oauth_providers: [FOREIGN_BRANCH_PROVIDER],
+        // Neon's default Google, which this program does not declare, stays too.
+        oauth_providers: [{ id: "google", type: "shared" }, FOREIGN_BRANCH_PROVIDER],
         oauth_clients: [{ ...FOREIGN_CLIENT, created_ms: foreignCreatedMs }],
         email_provider: { type: "shared" },
       });

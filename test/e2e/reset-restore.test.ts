@@ -189,7 +189,7 @@ describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it
 /**
  * The same on the plugin: a YAML program (adopt-yaml: a NeonAuth that adopts, a trusted domain, a
  * GitHub provider) on a preview branch made from one with Neon Auth; the branch reset from its
- * parent, then restored to the moment before the stack's first `up`: each time refresh shows what
+ * parent, then restored to its parent as it was when it was made: each time refresh shows what
  * went (the app's name back to the parent's, the provider gone; the origin came with the parent),
  * writing nothing, and `up` puts the declaration back, then no changes.
  */
@@ -197,7 +197,7 @@ describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it
   const PP = "p-reset-plugin";
   const PM = `br-main-${PP}`;
 
-  it("a preview branch reset from its parent, then restored to before the stack: refresh shows it, up makes it again, then no changes", { timeout: 600_000 }, async () => {
+  it("a preview branch reset from its parent, then restored to its parent at its making: refresh shows it, up makes it again, then no changes", { timeout: 600_000 }, async () => {
     const em = await emulator({ seedProjects: [`${PP}:${PM}`], rateLimit: "off" });
     let e2e: E2eStack | undefined;
     try {
@@ -226,7 +226,8 @@ describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it
 
       const overwrites: [string, unknown][] = [
         ["reset from its parent", { source_branch_id: PM }],
-        ["restored to before the stack", { source_branch_id: pr, source_timestamp: branched, preserve_under_name: `pr-9_old_${Date.now()}` }],
+        // A point in time is taken from a root branch: its parent as it was when the branch was made.
+        ["restored to its parent at its making", { source_branch_id: PM, source_timestamp: branched }],
       ];
       for (const [what, body] of overwrites) {
         const res = await neonApi(em, "POST", `/projects/${PP}/branches/${pr}/restore`, body);
