@@ -61,6 +61,7 @@ const REF_FIELDS: Record<string, PropertySpec> = {
   authProvider: { type: "string", description: "The integration's auth provider (`better_auth`, `stack`)." },
   authProviderProjectId: { type: "string", description: "The auth project's id at the provider: new for every integration." },
   createdAt: { type: "string", description: "When Neon created the integration." },
+  adopt: { type: "boolean", description: "A NeonAuth's `adopt: true`: each child declared in it takes over what the branch already has, unless the child sets `adopt` itself." },
 };
 const REF_REQUIRED = ["projectId", "authProviderProjectId", "createdAt"];
 

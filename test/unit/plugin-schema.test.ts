@@ -84,6 +84,17 @@ describe("the plugin's properties", () => {
     expect(toRuntime(DECLARATIONS.NeonAuth, toPlugin(DECLARATIONS.NeonAuth, outs))).toEqual(outs);
   });
 
+  it("pass a NeonAuth's adopt on to its children through its ref, unless a child sets its own", () => {
+    const outs = { projectId: "p-1", branchId: "br-1", authProvider: "better_auth", authProviderProjectId: "ap-1", createdAt: "c" };
+    const adopting = toPlugin(DECLARATIONS.NeonAuth, { ...outs, adopt: true }).ref;
+    expect(adopting).toEqual({ ...outs, adopt: true });
+    expect(toPlugin(DECLARATIONS.NeonAuth, { ...outs, adopt: false }).ref).toEqual(outs);
+    expect(toPlugin(DECLARATIONS.AuthIntegration, { ...outs, authProvider: "stack", adopt: true }).ref).not.toHaveProperty("adopt");
+    expect(toRuntime(domain, { integration: adopting, domain: "https://a.example.com" }).adopt).toBe(true);
+    expect(toRuntime(domain, { integration: adopting, domain: "https://a.example.com", adopt: false }).adopt).toBe(false);
+    expect(toRuntime(domain, { integration: ref, domain: "https://a.example.com" })).not.toHaveProperty("adopt");
+  });
+
   it("keep an unknown integration unknown in every field it gives", () => {
     expect(toRuntime(domain, { integration: UNKNOWN, domain: "https://a.example.com" })).toEqual({
       projectId: UNKNOWN,
