@@ -105,8 +105,6 @@ function originSchema(exact: boolean, wildcard = false) {
 
 /** A redirect origin on the wire: no surrounding space or trailing slash; sent canonical. */
 export const origin = originSchema(true);
-/** A redirect origin as a program gives it (`HTTPS://App.example.com:443/` is fine), made canonical. */
-export const originInput = originSchema(false);
 /** A trusted domain of a branch on the wire: an origin, or one with a leading `*.` label (see wildcardProblem). */
 export const trustedDomain = originSchema(true, true);
 /** A trusted domain of a branch as a program gives it, made canonical. */
