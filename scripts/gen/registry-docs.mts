@@ -5,7 +5,7 @@
  * their declarations, the configuration from the plugin schema's `config.variables`, the version
  * from package.json. Pure functions, so that a unit test can tell when the checked-in pages are stale.
  */
-import type { KindDeclaration } from "../../src/resources/declaration.ts";
+import type { KindDeclaration } from "../../src/provider/declaration.ts";
 import type { PackageSchema } from "../../src/plugin/schema.ts";
 
 export const REGISTRY_DOCS_DIR = "docs";
