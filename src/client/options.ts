@@ -253,7 +253,8 @@ export function checkApiKey(options: ClientOptions): string {
   const setting = settingNames(options).apiKey;
   if (typeof options?.apiKey !== "string" || options.apiKey.trim() === "") {
     throw new NeonConfigError(
-      `Neon API key is missing (${setting}): set the neon:apiKey stack config (pulumi config set --secret neon:apiKey ...) or the NEON_API_KEY environment variable`,
+      // The caller's own name for the setting (the resources pass theirs): this layer knows no stack config.
+      `the Neon API key (${setting}) is missing or blank`,
     );
   }
   const key = options.apiKey.trim();

@@ -36,7 +36,14 @@ const guardedHandlers = new WeakMap<Context, Map<Kind, Provided>>();
  * stack configuration) unless given: the diff carries its changed fields the way host.ts lets it.
  */
 export function handler(kind: Kind, ctx?: Context): Omit<Provided, "diff"> & { diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> } {
-  const c = calls(kind, ctx);
+  let c: Provided;
+  try {
+    c = calls(kind, ctx);
+  } catch (e) {
+    // A missing key or settings that disagree: the engine shows it under each resource; the
+    // host's own print of it (with a stack trace, under the stack) would only repeat it.
+    throw reported(e);
+  }
   return { ...c, diff: async (id, olds, news) => forEngine(await c.diff(id, olds, news)) };
 }
 
