@@ -133,6 +133,12 @@ export interface WaitEvent {
   waitedMs: number;
   /** The most it may still wait before giving up: what is left of the budget of this kind, ms. */
   leftMs: number;
+  /**
+   * For a request's own waits (not `operation`): the attempt that follows the wait (1 for the
+   * first), and the most attempts the call may make as things stand, its `maxAttempts` plus the
+   * answers 423 and 429 so far (which do not count against it).
+   */
+  attempt?: { next: number; of: number };
 }
 
 export interface WaitOptions {
