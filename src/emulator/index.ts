@@ -17,7 +17,7 @@ import type { EmulatorCore, Route } from "./core/context";
 import { Router } from "./core/router";
 import { allControlRoutes, allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler } from "./server";
 import { Databases } from "./core/database";
-import { recordHistory } from "./branch/history";
+import { generations } from "./generations";
 import { Store } from "./core/store";
 
 export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./core/http";
@@ -146,9 +146,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const controlToken = options.controlToken ?? randomBytes(24).toString("base64url");
   if (!/^[\x21-\x7e]{16,}$/.test(controlToken)) throw new Error("controlToken must be at least 16 visible ASCII characters");
   const store = Store.open({ file: options.stateFile, clock });
-  const databases = new Databases(store, { reachable: options.databaseReachable ?? true });
+  const databases = new Databases(store, { reachable: options.databaseReachable ?? true, tables: generations.flatMap((g) => g.tables) });
   // Before seeding: a seeded branch's history starts when it is made.
-  store.onChange(() => recordHistory(store));
+  for (const g of generations) if (g.onChange !== undefined) store.onChange(() => g.onChange!(store));
   const core: EmulatorCore = {
     store,
     clock,
@@ -157,6 +157,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
     config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false },
     keys,
+    generations,
     router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, allControlRoutes),
     validateResponses: options.validateResponses ?? true,
     port: 0,

@@ -2,11 +2,10 @@
  * HTTP server: the request pipeline (guards, routing, authentication, rate limits, faults, the
  * handler, response check, request log). The exchange itself is core/wire.ts's, the guards
  * core/guards.ts's. Handlers live in one file per API area, by generation (project/, branch/, and what
- * hosts both in core/); control routes in core/control.ts; one router (core.router) serves both.
+ * hosts both in core/), each generation's listed by generations.ts; control routes in core/control.ts;
+ * one router (core.router) serves both.
  */
 import type * as http from "node:http";
-import { branchControlRoutes } from "./branch/control";
-import { branchScopedRoutes } from "./branch/routes";
 import { databaseControlRoutes, databaseRoutes } from "./core/databaseRoutes";
 import type { ControlRoute, EmulatorCore, Route } from "./core/context";
 import { controlRoutes } from "./core/control";
@@ -15,18 +14,17 @@ import { HttpError, LOCKED_MESSAGE, keyLabel, type ApiContext, type ApiRoute, ty
 import type { RequestLogEntry } from "./core/log";
 import { newerNeonReply, todaysAnswer, type Exchange } from "./core/newerNeon";
 import { projectRoutes } from "./core/projects";
-import { projectControlRoutes } from "./project/control";
-import { projectAuthRoutes } from "./project/routes";
+import { generations } from "./generations";
 import { errorBody, parseJsonBody, readBody, requestIdOf, send, toErrorReply } from "./core/wire";
 
 export const API_PREFIX = "/api/v2";
 export const CONTROL_PREFIX = "/_emulator";
 
 /** The hosting slice (projects, operations, connection URIs), then each auth generation. */
-export const allRoutes: ApiRoute[] = [...projectRoutes, ...databaseRoutes, ...projectAuthRoutes, ...branchScopedRoutes];
+export const allRoutes: ApiRoute[] = [...projectRoutes, ...databaseRoutes, ...generations.flatMap((g) => g.routes)];
 
 /** The control routes: test tooling, then what stands in for the world outside each generation's API. */
-export const allControlRoutes: ControlRoute[] = [...controlRoutes, ...projectControlRoutes, ...branchControlRoutes, ...databaseControlRoutes];
+export const allControlRoutes: ControlRoute[] = [...controlRoutes, ...generations.flatMap((g) => g.controlRoutes), ...databaseControlRoutes];
 
 /** Largest path kept in the request log; longer ones are cut (request heads may take 8 KB). */
 const LOGGED_PATH_MAX = 256;
