@@ -119,7 +119,7 @@ export const branchAuthRoutes: ApiRoute[] = [
   }),
   route(B.setBranchUserRoles, async (ctx, { params, body }) => {
     const { project, branch } = branchAuth(ctx, params);
-    await changeUser(ctx.store, project.id, branch, params.auth_user_id, { roles: body.roles }, ctx.clock.now());
+    await changeUser(ctx.store, project.id, branch, params.auth_user_id, { roles: body.roles });
     return { body: { id: params.auth_user_id } };
   }),
 ];

@@ -139,8 +139,8 @@ export async function changeUser(
   branch: AuthBranchRec,
   id: string,
   change: { roles?: string[] | undefined; name?: string | undefined; email?: string | undefined },
-  now: number,
 ): Promise<void> {
+  const now = store.now();
   const role = change.roles === undefined ? null : roleText([...new Set(change.roles)]);
   const done = await onTable(
     store,
@@ -180,6 +180,6 @@ export async function changeInConsole(store: Store, params: UserParams, change: 
   const branch = await branchOfUser(store, params);
   if (branch === undefined) return false;
   const name = change.name === null ? "" : change.name;
-  await changeUser(store, params.project_id as string, branch, params.user_id as string, { name, email: change.email }, store.now());
+  await changeUser(store, params.project_id as string, branch, params.user_id as string, { name, email: change.email });
   return true;
 }
