@@ -15,7 +15,10 @@
  * - `goproxy/`: that Go module laid out as a module proxy (GOPROXY=file://…), which is how the
  *   release's test takes it by its path, and what a tag in the repository will serve once pushed.
  *
- *   node scripts/release.mts [OUT_DIR]     (after `eval "$(scripts/env)"`; needs Go on PATH)
+ *   node scripts/release.mts [--no-build] [OUT_DIR]     (after `eval "$(scripts/env)"`; needs Go on PATH)
+ *
+ * `--no-build` packs the dist/ already built (its test: rebuilding dist/ would pull it from under the
+ * e2e files that run beside it).
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -47,7 +50,7 @@ const WINDOWS_LAUNCHER = `@echo off\r\nnode "%~dp0${BUNDLE}" %*\r\n`;
 
 const say = (line: string) => process.stderr.write(`release: ${line}\n`);
 
-export async function release(out: string): Promise<void> {
+export async function release(out: string, o: { build: boolean } = { build: true }): Promise<void> {
   const v = version();
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
@@ -55,7 +58,7 @@ export async function release(out: string): Promise<void> {
   const epoch = sourceDateEpoch();
 
   say(`npm package ${v}`);
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: repo, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", out, ...(o.build ? [] : ["--ignore-scripts"])], { cwd: repo, stdio: ["ignore", "ignore", "inherit"] });
 
   const schema = path.join(out, "schema.json");
   writeSchema(schema);
@@ -73,7 +76,7 @@ export async function release(out: string): Promise<void> {
       fs.cpSync(path.join(stage, "bundle"), dir, { recursive: true });
       const launcher = path.join(dir, launcherName(target));
       fs.writeFileSync(launcher, target.os === "windows" ? WINDOWS_LAUNCHER : UNIX_LAUNCHER, { mode: 0o755 });
-      const tar = ["--sort=name", `--mtime=@${epoch}`, "--owner=0", "--group=0", "--numeric-owner", "--use-compress-program=gzip -n", "-cf", path.join(out, archiveName(v, target)), "-C", dir, "."];
+      const tar = ["--sort=name", `--mtime=@${epoch}`, "--owner=0", "--group=0", "--numeric-owner", "--mode=u=rwX,go=rX", "--use-compress-program=gzip -n", "-cf", path.join(out, archiveName(v, target)), "-C", dir, "."];
       execFileSync("tar", tar);
     }
   } finally {
@@ -195,9 +198,11 @@ export function listing(out: string): string[] {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const out = path.resolve(process.argv[2] ?? path.join(repo, "release"));
+  const args = process.argv.slice(2);
+  const build = !args.includes("--no-build");
+  const out = path.resolve(args.find((a) => a !== "--no-build") ?? path.join(repo, "release"));
   const started = Date.now();
-  await release(out);
+  await release(out, { build });
   process.stdout.write(`${listing(out).join("\n")}\n`);
   say(`version ${version()} into ${out} in ${Math.round((Date.now() - started) / 1000)} s`);
 }
