@@ -27,7 +27,9 @@ export const portInput = z
     ctx.addIssue({ code: "custom", message: PORT_RULE });
     return z.NEVER;
   })
-  .pipe(port);
+  .pipe(port)
+  // Published as what it is (the plugin's schema, its SDKs), not as the `unknown` it starts from.
+  .meta({ type: "integer" });
 
 const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
 const ORIGIN_FORM = "must be an origin of the form https://host[:port], with no path, query, fragment or credentials";

@@ -3,20 +3,16 @@
  * its singleton settings as properties. Named after Neon's own product name, as its console and
  * docs say "Neon Auth" for this generation; the project-level `AuthIntegration` keeps its name.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { declareOAuthServer } from "./oauthServerChecks";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
-import type { Context } from "./context";
-import type { InputDeclaration } from "./declaration";
-import type { NeonAuthArgs, NeonAuthOutputs } from "./types";
+import type { Context } from "../provider/context";
+import type { InputDeclaration } from "../provider/declaration";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
-import { createOwned } from "./converge";
-import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
-import { lookupClass } from "./classes";
-import { sameValue } from "./diff";
-import { ADOPTS_CHILDREN, deleteUnlessHidden, liveIntegration } from "./parent";
+import { createOwned } from "../provider/converge";
+import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { sameValue } from "../provider/diff";
+import { deleteUnlessHidden, liveIntegration } from "../provider/parent";
 
 const KIND = "NeonAuth";
 
@@ -235,27 +231,3 @@ export const neonAuthKind: KindDeclaration = {
   handler: neonAuthHandler,
 };
 
-/**
- * Neon Auth on one branch (the branch-scoped API generation, Better Auth). The id is
- * `<projectId>/<branchId>`. Settings given are applied after enabling and compared on refresh;
- * settings and fields left out are left as the service has them.
- *
- * @example
- * ```ts
- * const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });
- * ```
- */
-export class NeonAuth extends lookupClass<NeonAuthArgs>(neonAuthKind) {
-  constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
-    // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
-    // Every setting is registered, given or not, so that each input is also an output.
-    const settings = Object.fromEntries(SETTINGS.map((k) => [k, undefined]));
-    super(name, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args }, opts);
-    (this as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] = args.adopt;
-    declareOAuthServer(this, name, args.oauthServer);
-  }
-}
-
-// Its outputs, the settings' among them, generated from the declaration (types/).
-export interface NeonAuth extends NeonAuthOutputs {}

@@ -10,9 +10,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Context } from "./context";
 import type { FieldsDiff } from "./diff";
-import type { Kind } from "./providers";
+import type { Kind } from "./kindNames";
+
+export { KINDS, type Kind } from "./kindNames";
 
 export type Props = Record<string, any>;
+
 
 /** The two API generations, by the class of the integration a child lives in. */
 export type Generation = "AuthIntegration" | "NeonAuth";
