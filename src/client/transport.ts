@@ -120,7 +120,16 @@ export class Transport {
     const observe = (kind: WaitKind, waitMs: number, leftMs: number) => {
       if (!this.#o.onWait) return;
       try {
-        this.#o.onWait({ kind, method, path, requestId: ourRequestId, waitMs, waitedMs: clock.now() - started, leftMs: Math.max(0, leftMs) });
+        this.#o.onWait({
+          kind,
+          method,
+          path,
+          requestId: ourRequestId,
+          waitMs,
+          waitedMs: clock.now() - started,
+          leftMs: Math.max(0, leftMs),
+          attempt: { next: attempts + 1, of: this.#o.retry.maxAttempts + notCounted },
+        });
       } catch {
         // An observer's failure is not the call's.
       }

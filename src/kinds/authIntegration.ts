@@ -84,7 +84,7 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: ["authProvider"], what: "the integration of one project", key: (i) => joinId(i.projectId, i.authProvider) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const integrationHandler: Handler = {
   ...inputRules(KIND, authIntegrationInputs, (_olds, news) => declaredFields(INPUTS, news), { deleteBeforeReplace: true }),
 
@@ -159,7 +159,7 @@ export const integrationHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authIntegrationKind: KindDeclaration = {
   kind: KIND,
   inputs: INPUTS,

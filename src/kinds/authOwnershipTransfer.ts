@@ -22,7 +22,7 @@ function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
 }
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const ownershipTransferHandler: Handler = {
   ...inputRules(KIND, authOwnershipTransferInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -59,7 +59,7 @@ export const OWNER_OUTPUTS = {
   transferStatus: { type: "string | undefined", doc: "`initiated` once a transfer was requested, then `finished` once confirmed (seen on refresh)." },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authOwnershipTransferKind: KindDeclaration = {
   kind: KIND,
   parent: "AuthIntegration",

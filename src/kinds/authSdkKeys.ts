@@ -78,7 +78,7 @@ export function oneTimeId(inputs: { projectId: string; authProvider: string }): 
   return `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`;
 }
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const sdkKeysHandler: Handler = {
   ...inputRules(KIND, authSdkKeysInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -107,7 +107,7 @@ export const sdkKeysHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authSdkKeysKind: KindDeclaration = {
   kind: KIND,
   parent: "AuthIntegration",

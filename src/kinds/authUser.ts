@@ -161,7 +161,7 @@ function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Erro
  */
 const OBJECT: NaturalKey = { fields: ["email"], what: "one user", key: (i) => i.email && childId(i as Scope, i.email.toLowerCase()) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const userHandler: Handler = {
   async check(olds, news) {
     const checked = checkInputs(KIND, authUserInputs, news);
@@ -240,7 +240,7 @@ export const userHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authUserKind: KindDeclaration = {
   kind: KIND,
   parent: "either",

@@ -147,7 +147,7 @@ async function smtpTest(ctx: Context, inputs: Inputs): Promise<void> {
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: [], what: "the email server of one integration", key: (i) => childId(i as Scope, "email-server") };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const emailServerHandler: Handler = {
   ...inputRules(KIND, emailServerInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
@@ -200,7 +200,7 @@ export const emailServerHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const emailServerKind: KindDeclaration = {
   kind: KIND,
   parent: "either",

@@ -123,7 +123,7 @@ async function enabled(ctx: Context, p: Where): Promise<s.BranchIntegration | un
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (i) => i.branchId && joinId(i.projectId, i.branchId) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const neonAuthHandler: Handler = {
   // A setting the program does not name is left as the service has it (update), so it is no change
   // either: an import by id, which reads every setting, previews as no change for those the program leaves out.
@@ -211,7 +211,7 @@ export const neonAuthHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const neonAuthKind: KindDeclaration = {
   kind: KIND,
   also: { args: "NeonAuthSettingsArgs", outputs: "NeonAuthSettingsOutputs" },

@@ -134,7 +134,7 @@ function changes(olds: Props, news: Inputs): Props {
   return body;
 }
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const oauthClientHandler: Handler = {
   ...inputRules(KIND, oauthClientInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -227,7 +227,7 @@ export const oauthClientHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthClientKind: KindDeclaration = {
   kind: KIND,
   parent: "NeonAuth",

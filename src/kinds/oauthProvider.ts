@@ -145,7 +145,7 @@ async function converge(ctx: Context, inputs: Inputs, existing: { type: string }
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: ["providerId"], what: "one OAuth provider", key: (i) => i.providerId && childId(i as Scope, i.providerId) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const oauthProviderHandler: Handler = {
   ...inputRules(KIND, oauthProviderInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
@@ -216,7 +216,7 @@ export const oauthProviderHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthProviderKind: KindDeclaration = {
   kind: KIND,
   parent: "either",

@@ -59,7 +59,7 @@ async function isListed(ctx: Context, s: Scope, origin: string, use?: "beforeCre
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: ["domain"], what: "one origin", key: (i) => i.domain && childId(i as Scope, i.domain) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const redirectDomainHandler: Handler = {
   ...inputRules(KIND, redirectDomainInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -107,7 +107,7 @@ export const redirectDomainHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const redirectDomainKind: KindDeclaration = {
   kind: KIND,
   parent: "either",

@@ -92,7 +92,7 @@ export function toRuntime(decl: KindDeclaration, props: Props): Props {
   if (unknown || (ref as Props).branchId !== undefined) out.branchId = field("branchId");
   if (decl.withProvider !== false && (unknown || (ref as Props).authProvider !== undefined)) out.authProvider = field("authProvider");
   out.integration = unknown ? UNKNOWN : { authProviderProjectId: field("authProviderProjectId"), createdAt: field("createdAt") };
-  // A NeonAuth that adopts passes it on to what is declared in it, as the classes do (parent.ts
+  // A NeonAuth that adopts passes it on to what is declared in it, as the classes do (children.ts
   // ADOPTS_CHILDREN); the child's own `adopt` wins.
   if (!unknown && (ref as Props).adopt === true && p.adopt === undefined) out.adopt = true;
   return out;

@@ -113,7 +113,7 @@ function propertyOf(js: Json, name: string, types: PackageSchema["types"]): Prop
   }
 }
 
-/** An output declared as a TypeScript type (declaration.ts): the few shapes the kinds use. */
+/** An output declared as a TypeScript type (provider/declaration.ts): the few shapes the kinds use. */
 function outputProperty(tsType: string): PropertySpec {
   const t = tsType.replace(/\s*\|\s*undefined$/, "").trim();
   if (t === "boolean" || t === "number") return { type: t };

@@ -1,9 +1,9 @@
 /**
  * A resource kind, declared once: its published inputs and outputs (type, required, default,
  * what a change does, docs), its id, whether it can be imported, its runtime input rules and its
- * handler. The class registers from it (kit.ts `registration`), its diff compares the inputs it
+ * handler. The class registers from it (resources/registration.ts), its diff compares the inputs it
  * declares, the runtime dispatches on it, the import helper asks it, and `npm run gen` writes the
- * published Args and output types (types/) and the README's reference tables from it
+ * published Args and output types (resources/types/), the plugin's schema and the README's reference tables from it
  * (scripts/gen/kinds.mts; test/unit/generated.test.ts fails when those are stale).
  */
 import type * as pulumi from "@pulumi/pulumi";

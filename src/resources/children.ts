@@ -117,7 +117,7 @@ function childOptions(
 
 /**
  * @internal
- * What a child's class passes to `super` (kit.ts `registration`): its inputs from its Args
+ * What a child's class passes to `super` (registration.ts `registration`): its inputs from its Args
  * (`childInputs`), replaced with its integration (`childOptions`).
  */
 export function childRegistration(

@@ -157,7 +157,7 @@ export interface EmailServer extends EmailServerOutputs {}
 export class NeonAuth extends lookupClass<NeonAuthArgs>(neonAuthKind) {
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
-    // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
+    // parent is a NeonAuth (children.ts), `authProvider` is sent with their requests.
     // Every setting is registered, given or not, so that each input is also an output.
     const settings = Object.fromEntries(SETTINGS.map((k) => [k, undefined]));
     super(name, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args }, opts);
