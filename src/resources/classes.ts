@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { registration, type KindDeclaration, type Props } from "./kit";
+import { notePlainOutputs, registration, type KindDeclaration, type Props } from "./kit";
 
 type Options = pulumi.CustomResourceOptions;
 
@@ -30,7 +30,10 @@ type Registers = (decl: KindDeclaration, name: string, args: Props, opts: Option
 export function kindClass<A extends object>(decl: KindDeclaration, registers: Registers = registration): KindClass<A> {
   return class extends pulumi.dynamic.Resource {
     constructor(name: string, args: A, opts?: Options) {
-      super(...registers(decl, name, args, opts));
+      const registered = registers(decl, name, args, opts);
+      super(...registered);
+      // What its children take from it is then known plain when it is (kit.ts plainOutputs).
+      notePlainOutputs(this, registered[2], registered[3].additionalSecretOutputs);
     }
   };
 }

@@ -12,7 +12,7 @@ import { text } from "../schemas/fields";
 import type { Context } from "./context";
 import { generationOf, moveRules, placeFromParent, type Scope } from "./generation";
 import type { FieldRule } from "./diff";
-import { declaredFields, registration, type Kind, type KindDeclaration, type Props } from "./kit";
+import { declaredFields, plainOutput, registration, type Kind, type KindDeclaration, type Props } from "./kit";
 
 /** What both generations' integrations offer a child. */
 interface AnyIntegration {
@@ -159,9 +159,10 @@ function childInputs<A extends { integration?: ParentIntegration }>(args: A, wit
     projectId: integration.projectId,
     ...placeFromParent(integration),
     ...(withProvider ? { authProvider: integration.authProvider } : {}),
-    integration: pulumi
-      .all([integration.authProviderProjectId, integration.createdAt])
-      .apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt })),
+    integration: plainOutput(
+      pulumi.all([integration.authProviderProjectId, integration.createdAt]).apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt })),
+      [integration.authProviderProjectId, integration.createdAt],
+    ),
   };
 }
 
