@@ -39,6 +39,7 @@ import { fleetBranch, fleetProject, fleetReport, fleetRows } from "./bench/fleet
 import { report, type OpRow, type Result } from "./bench/report.mts";
 import { stateFigures } from "./bench/state.mts";
 import { pluginPath, writePluginProgram } from "./bench/plugin.mts";
+import { profiledPreview, profileReport } from "./bench/profile.mts";
 import { engineTimes, log, median, MemorySampler, newStack, PROVIDER_PROCESS, removeStack, round, timedOp, type BenchStack, type OpResult } from "./bench/stacks.mts";
 import { apiConfig, copyProgram, prepareWorkspace, repo } from "./workspace.mts";
 
@@ -63,6 +64,9 @@ const outDir = path.join(repo, "bench", "out");
 const fleetSizes = listEnv("BENCH_FLEET", [1, 4, 8, 16]);
 const FLEET_N = Number(process.env.BENCH_FLEET_N ?? 60);
 const fleetOnly = process.argv.includes("--fleet-only");
+/** With BENCH_PROFILE set, one more preview of each stack under `--cpu-prof`, summarized in bench/out/profile.md. */
+const profiling = (process.env.BENCH_PROFILE ?? "") !== "";
+const profiles: string[] = [];
 
 function listEnv(name: string, dflt: number[]): number[] {
   const v = process.env[name];
@@ -190,6 +194,10 @@ async function main(): Promise<void> {
           }
           const noopPreview = median(base);
           row(face, generation, n, "preview", { ...last!, wallS: median(real) }, { total: previewRequests, byStatus: {}, byRoute: {} }, noopPreview, noopPreview);
+          if (profiling) {
+            profiles.push(profileReport(`${face} ${generation} N=${n} preview`, await profiledPreview(s, path.join(backendDir, `profile-${face}-${generation}-${n}`))));
+            if (face === faces[0] && generation === generations[0]) profiles.push(profileReport(`do-nothing N=${n} preview`, await profiledPreview(noop, path.join(backendDir, `profile-noop-${n}`))));
+          }
 
           step = `${face} ${generation} N=${n} refresh`;
           await clearCounters(em);
@@ -266,6 +274,10 @@ async function main(): Promise<void> {
     for (const dir of [realDir, noopDir, backendDir, ...pluginDirs]) fs.rmSync(dir, { recursive: true, force: true });
   }
 
+  if (profiles.length > 0) {
+    fs.writeFileSync(path.join(outDir, "profile.md"), `CPU profiles of one preview each (${new Date().toISOString()}, load ${os.loadavg()[0]!.toFixed(2)}).\n\n${profiles.join("")}`);
+    log("wrote bench/out/profile.md");
+  }
   if (fleetOnly) return finish();
   const result: Result = {
     date: new Date().toISOString(),
