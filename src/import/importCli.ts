@@ -11,7 +11,7 @@ import { exitUnlessNodeVersion } from "../nodeVersion";
 exitUnlessNodeVersion("neon-auth-import");
 import * as fs from "node:fs";
 import * as util from "node:util";
-import { movedToPlugin, type StackExport } from "../plugin/migrate";
+import { movedToPlugin, type StackExport } from "./migrate";
 import { branchImportFile } from "./importFile";
 
 const USAGE = `Usage: neon-auth-import --project ID --branch ID [--stack NAME] [--for plugin|dynamic]
