@@ -118,10 +118,12 @@ describe("settings: where the key and URL come from", () => {
     const url = `http://127.0.0.1:${closed}/api/v2`;
     const { errors } = await failing("up", { "neon-auth:apiUrl": { value: url }, "neon-auth:apiKey": { value: API_KEY, secret: true } });
     expect(errors).toHaveLength(1);
+    // The first error of a run that cannot connect says it all (first-hour.test.ts has every resource's).
     expect(errors[0]).toMatch(
       new RegExp(
-        `^network error on GET /projects/[a-z0-9-]+/auth/integrations: ECONNREFUSED: .*; Neon API at ${escape(url)} ` +
-          "\\(base URL from neon-auth:apiUrl\\); gave up after 3 attempts$",
+        `^cannot connect to the Neon API at ${escape(url)} \\(the base URL from neon-auth:apiUrl\\): the connection was refused ` +
+          `\\(ECONNREFUSED, 3 attempts of GET /projects/[a-z0-9-]+/auth/integrations\\); nothing listens there: start the emulator ` +
+          `\\(\`npx neon-auth-emulator --port ${closed}\`\\) or correct neon-auth:apiUrl\\. The other resources of this run that need the API refer to this error$`,
       ),
     );
     expect(errors[0]).not.toContain("request id");
