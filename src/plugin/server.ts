@@ -19,6 +19,7 @@ import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
 import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
+import { placeholdersIn, placeholdersTaken } from "../resources/placeholders";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = fromPulumi("@grpc/grpc-js");
@@ -72,6 +73,16 @@ const kindsOfDiff: Record<string, number> = {
 /** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
 let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
 const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
+
+/** A placeholder an import wrote is never sent: the program was to read that value from its configuration. */
+function refusePlaceholders(kind: Kind, inputs: Props): void {
+  const [first] = placeholdersIn(inputs);
+  if (first === undefined) return;
+  throw new Error(
+    `${kind} ${first.path} is still the placeholder neon-auth-import wrote: run \`neon-auth-import --program <file>\` on the written program ` +
+      `and \`pulumi config set --secret ${first.key} <value>\`, so that the program reads it from the stack's configuration`,
+  );
+}
 
 /** An answer the engine takes as it is: a gRPC status with its details (a half-made object's). */
 class RpcStatus {
@@ -215,7 +226,10 @@ export class Provider {
       diff: this.#rpc(async (req) => {
         const kind = kindOf(req.getUrn());
         const d = decl(kind);
-        const r: FieldsDiff = await this.#on(kind).diff(req.getId(), toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
+        const news = toRuntime(d, plain(jsOf(req.getNews())));
+        // An imported secret: compared with what the program last gave, once it gave one.
+        const olds = placeholdersTaken(toRuntime(d, plain(jsOf(req.getOlds()))), news, toRuntime(d, plain(jsOf(req.getOldInputs())))) as Props;
+        const r: FieldsDiff = await this.#on(kind).diff(req.getId(), olds, news);
         const resp = new provproto.DiffResponse();
         resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
         resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
@@ -241,6 +255,7 @@ export class Provider {
           resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
           return resp;
         }
+        refusePlaceholders(kind, inputs);
         const r = await this.#on(kind).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
         resp.setId(r.id);
         resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
@@ -255,7 +270,10 @@ export class Provider {
         if (r.props === undefined) return resp;
         resp.setId(r.id ?? req.getId());
         resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
-        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
+        // An imported secret the program has given since stays the program's in the inputs, which
+        // the diff compares with while the outputs hold the placeholder (placeholders.ts).
+        const recorded = toRuntime(d, plain(jsOf(req.getInputs())));
+        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersTaken(r.inputs, r.inputs, recorded) as Props))));
         return resp;
       }),
       update: this.#rpc(async (req) => {
@@ -270,6 +288,7 @@ export class Provider {
           resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
           return resp;
         }
+        refusePlaceholders(kind, news);
         const r = await this.#on(kind).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
         resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
         return resp;

@@ -5,6 +5,7 @@ import type { Context } from "./context";
 import { notOwned } from "./converge";
 import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
 import { lookupClass } from "./classes";
+import { placeholder } from "./placeholders";
 import type { InputDeclaration } from "./declaration";
 import type { EmailServerArgs, EmailServerOutputs } from "./types";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
@@ -179,7 +180,9 @@ export const emailServerHandler: Handler = {
     if (!parent) return {};
     try {
       const server = await calls(ctx, where).get();
-      const current = { ...propsOf(where, parent.identity, server as ApiEmailServer, props.password, props.testRecipient), ...compact({ adopt: props.adopt }) };
+      // Nothing recorded (an import by id): the password is a placeholder for the program's configuration.
+      const password = props.type === undefined ? placeholder("smtpPassword") : props.password;
+      const current = { ...propsOf(where, parent.identity, server as ApiEmailServer, password, props.testRecipient), ...compact({ adopt: props.adopt }) };
       return { id, props: current, inputs: current };
     } catch (err) {
       if (isNotFound(err)) return {};
