@@ -19,7 +19,7 @@ import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
 import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
-import { placeholdersIn, placeholdersTaken } from "../resources/placeholders";
+import { placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../resources/placeholders";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = fromPulumi("@grpc/grpc-js");
@@ -270,10 +270,10 @@ export class Provider {
         if (r.props === undefined) return resp;
         resp.setId(r.id ?? req.getId());
         resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
-        // An imported secret the program has given since stays the program's in the inputs, which
-        // the diff compares with while the outputs hold the placeholder (placeholders.ts).
+        // An imported secret's place in the inputs changes only when the program gives it: the
+        // diff compares with that while the outputs hold the placeholder (placeholders.ts).
         const recorded = toRuntime(d, plain(jsOf(req.getInputs())));
-        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersTaken(r.inputs, r.inputs, recorded) as Props))));
+        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersRecorded(r.inputs, recorded) as Props))));
         return resp;
       }),
       update: this.#rpc(async (req) => {

@@ -45,3 +45,16 @@ export function placeholdersTaken(olds: unknown, news: unknown, recorded?: unkno
   const at = (v: unknown, k: string) => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Props)[k] : undefined);
   return Object.fromEntries(Object.entries(olds as Props).map(([k, x]) => [k, placeholdersTaken(x, at(news, k), at(recorded, k))]));
 }
+
+/**
+ * A refresh's inputs beside the recorded ones: a placeholder recorded stays (the program has not
+ * given that value yet, and Neon's answer is no program's), and a recorded value stays where the
+ * read has only the placeholder (what the program gave since the import).
+ */
+export function placeholdersRecorded(read: unknown, recorded: unknown): unknown {
+  if (placeholderKey(recorded) !== undefined) return read === undefined ? read : recorded;
+  if (placeholderKey(read) !== undefined) return recorded ?? read;
+  const isObject = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!isObject(read) || !isObject(recorded)) return read;
+  return Object.fromEntries(Object.entries(read).map(([k, x]) => [k, placeholdersRecorded(x, recorded[k])]));
+}

@@ -89,6 +89,8 @@ describe("neon-auth-import and pulumi import --out: a branch with secrets previe
     expect(listed).toEqual([
       "neon-auth:index:NeonAuth auth",
       "neon-auth:index:RedirectDomain domain-console-newer-neon-example-com",
+      // Neon's default on a new branch (shared keys).
+      "neon-auth:index:OAuthProvider google",
       "neon-auth:index:OAuthProvider microsoft",
       "neon-auth:index:OAuthProvider github",
       "neon-auth:index:EmailServer email",
@@ -129,10 +131,11 @@ describe("neon-auth-import and pulumi import --out: a branch with secrets previe
       }
       const code = fs.readFileSync(path.join(e2e.dir, c.out), "utf8");
       // What Neon returns is in the program: the client ids.
-      expect(code).toContain('"ms-client-import"');
-      expect(code).toContain('"gh-client-import"');
+      expect(code).toContain("ms-client-import");
+      expect(code).toContain("gh-client-import");
       expect(code).not.toContain("neon-auth-import");
 
+      fs.copyFileSync(path.join(e2e.dir, c.out), `/tmp/imports-${c.out}`);
       fs.renameSync(path.join(e2e.dir, c.out), path.join(e2e.dir, c.main));
       if (c.language === "nodejs") {
         fs.mkdirSync(path.join(e2e.dir, "node_modules", "@pulumi-neon-auth"), { recursive: true });
@@ -140,11 +143,11 @@ describe("neon-auth-import and pulumi import --out: a branch with secrets previe
       }
       const before = await branchSnapshot(em, P, B);
       await clearRequestLog(em);
-      await expectNoChanges(e2e.stack, 6);
+      await expectNoChanges(e2e.stack, 7);
       // ... and stays so after an up, which sends nothing, records the program's secrets, and refreshes clean.
       const up = await e2e.stack.up({ color: "never" });
-      expect(up.summary.resourceChanges).toEqual({ same: 6 });
-      await expectNoChanges(e2e.stack, 6);
+      expect(up.summary.resourceChanges).toEqual({ same: 7 });
+      await expectNoChanges(e2e.stack, 7);
       expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
       expect(await branchSnapshot(em, P, B)).toEqual(before);
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { diffFields } from "../../src/resources/diff";
 import { configLines, languageOf, programWithConfig } from "../../src/resources/importProgram";
-import { placeholder, placeholderKey, placeholdersIn, placeholdersTaken } from "../../src/resources/placeholders";
+import { placeholder, placeholderKey, placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../../src/resources/placeholders";
 import { webhookUrlProblem } from "../../src/schemas/urls";
 
 const GH = placeholder("githubClientSecret");
@@ -32,6 +32,16 @@ describe("placeholders", () => {
     expect(diffFields({ webhooks: { enabled: true, webhookUrl: HOOK } }, { webhooks: { enabled: false, webhookUrl: "https://h.example.com" } }, [{ name: "webhooks" }]).detailedDiff).toEqual({
       "webhooks.enabled": "update",
     });
+  });
+  it("stay in a refresh's inputs until the program gives the value, which then stays", () => {
+    // Just imported: Neon's webhook URL is no program's, the recorded placeholder stays.
+    expect(placeholdersRecorded({ webhooks: { enabled: true, webhookUrl: "https://h.example.com/t" } }, { webhooks: { enabled: true, webhookUrl: HOOK } })).toEqual({
+      webhooks: { enabled: true, webhookUrl: HOOK },
+    });
+    // After an up: the program's secret, where the read has only the placeholder from the outputs.
+    expect(placeholdersRecorded({ clientId: "gh2", clientSecret: GH }, { clientId: "gh", clientSecret: "s1" })).toEqual({ clientId: "gh2", clientSecret: "s1" });
+    // A URL removed at Neon is gone from the inputs too.
+    expect(placeholdersRecorded({ webhooks: { enabled: false } }, { webhooks: { enabled: true, webhookUrl: HOOK } })).toEqual({ webhooks: { enabled: false } });
   });
 });
 
