@@ -29,6 +29,8 @@ describe("placeholders", () => {
     // After an up recorded the program's (its outputs kept the placeholder): a new one is a change.
     expect(placeholdersTaken(olds, { clientSecret: "s2" }, { clientSecret: "s1" })).toEqual({ clientId: "gh", clientSecret: "s1" });
     expect(diffFields(olds, { clientId: "gh", clientSecret: "s1" }, [{ name: "clientId" }, { name: "clientSecret" }]).changes).toBe(false);
+    // A refresh's diff: the recorded inputs (as new) still hold the placeholder, Neon's answer the URL.
+    expect(diffFields({ webhooks: { enabled: true, webhookUrl: "https://h.example.com/t" } }, { webhooks: { enabled: true, webhookUrl: HOOK } }, [{ name: "webhooks" }]).changes).toBe(false);
     expect(diffFields({ webhooks: { enabled: true, webhookUrl: HOOK } }, { webhooks: { enabled: false, webhookUrl: "https://h.example.com" } }, [{ name: "webhooks" }]).detailedDiff).toEqual({
       "webhooks.enabled": "update",
     });
