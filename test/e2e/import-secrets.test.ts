@@ -135,7 +135,6 @@ describe("neon-auth-import and pulumi import --out: a branch with secrets previe
       expect(code).toContain("gh-client-import");
       expect(code).not.toContain("neon-auth-import");
 
-      fs.copyFileSync(path.join(e2e.dir, c.out), `/tmp/imports-${c.out}`);
       fs.renameSync(path.join(e2e.dir, c.out), path.join(e2e.dir, c.main));
       if (c.language === "nodejs") {
         fs.mkdirSync(path.join(e2e.dir, "node_modules", "@pulumi-neon-auth"), { recursive: true });
