@@ -8,7 +8,7 @@
  * A placeholder is never sent to Neon (the plugin refuses a create or update carrying one), and
  * it passes the field's own rules, so that the engine's check of the imported inputs is clean.
  */
-import type { Props } from "./kit";
+type Props = Record<string, unknown>;
 
 const TEXT = "neon-auth-import:config:";
 /** A URL field's placeholder must still be an https URL (the webhook URL's rule). */
