@@ -2,7 +2,7 @@
  * HTTP client of the Neon API (the auth endpoints plus the project endpoints that host them).
  *
  * - `createClient(options)`: a new client (its own connection pool; clients of one key share one
- *   rate limiter). The resources make one per provider process (resources/context.ts).
+ *   rate limiter). The resources make one per provider process (provider/context.ts).
  * - Errors: one hierarchy rooted at `NeonError` (errors.ts); `isNotFound`, `isConflict`,
  *   `mayHaveActed` answer the questions resources ask.
  */

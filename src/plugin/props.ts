@@ -7,9 +7,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { secretKeys } from "../schemas/fields";
-import { secretOutputsOf, type KindDeclaration, type Props } from "../resources/declaration";
-import { SECRET_INPUTS } from "../resources/kit";
-import { UNKNOWN } from "../resources/diff";
+import { secretOutputsOf, type KindDeclaration, type Props } from "../provider/declaration";
+import { SECRET_INPUTS } from "../provider/kit";
+import { UNKNOWN } from "../provider/diff";
 
 const SIG = pulumi.runtime.specialSigKey;
 const SECRET = pulumi.runtime.specialSecretSig;
@@ -92,10 +92,17 @@ export function toRuntime(decl: KindDeclaration, props: Props): Props {
   if (unknown || (ref as Props).branchId !== undefined) out.branchId = field("branchId");
   if (decl.withProvider !== false && (unknown || (ref as Props).authProvider !== undefined)) out.authProvider = field("authProvider");
   out.integration = unknown ? UNKNOWN : { authProviderProjectId: field("authProviderProjectId"), createdAt: field("createdAt") };
+  // A NeonAuth that adopts passes it on to what is declared in it, as the classes do (children.ts
+  // ADOPTS_CHILDREN); the child's own `adopt` wins.
+  if (!unknown && (ref as Props).adopt === true && p.adopt === undefined) out.adopt = true;
   return out;
 }
 
-/** Outputs in the plugin's shape: a child's `integration` as the ref it was given, an integration's `ref`. */
+/**
+ * Outputs in the plugin's shape: a child's `integration` as the ref it was given, an integration's
+ * `ref` (with `adopt` when a NeonAuth adopts: the one way its children, which know it only by its
+ * `ref`, learn it).
+ */
 export function toPlugin(decl: KindDeclaration, outs: Props): Props {
   if (isChild(decl)) {
     const ref = refOf(outs, outs.integration);
@@ -103,6 +110,7 @@ export function toPlugin(decl: KindDeclaration, outs: Props): Props {
   }
   const identity = outs.authProviderProjectId === undefined ? undefined : { authProviderProjectId: outs.authProviderProjectId, createdAt: outs.createdAt };
   const ref = refOf(outs, identity, decl.kind === "NeonAuth");
+  if (ref !== undefined && decl.kind === "NeonAuth" && outs.adopt === true) ref.adopt = true;
   return ref === undefined ? outs : { ...outs, ref };
 }
 

@@ -1,17 +1,17 @@
 /**
  * The Pulumi package schema of the `neon-auth` provider plugin, made from the kinds' declarations
- * (resources/declaration.ts) and their runtime input rules: the plugin's `GetSchema` answers it,
+ * (provider/declaration.ts) and their runtime input rules: the plugin's `GetSchema` answers it,
  * and SDKs and docs for other languages are generated from it. Nothing here is written by hand per
  * kind: a property's type comes from the kind's zod rules (as JSON Schema), its words and whether it
  * is secret from the declaration.
  */
 import { z } from "zod";
 import { VERSION } from "../client/options";
-import { SETTING } from "../resources/settings";
-import { DECLARATIONS } from "../resources/kinds";
-import type { KindDeclaration, PerGeneration } from "../resources/declaration";
+import { SETTING } from "../provider/settings";
+import { DECLARATIONS } from "../kinds";
+import type { KindDeclaration, PerGeneration } from "../provider/declaration";
 import { FROM_INTEGRATION, isChild, secretNames } from "./props";
-import type { Kind } from "../resources/kit";
+import type { Kind } from "../provider/kit";
 
 export const PACKAGE = "neon-auth";
 /** The type token of a kind: `neon-auth:index:RedirectDomain`. */
@@ -61,6 +61,7 @@ const REF_FIELDS: Record<string, PropertySpec> = {
   authProvider: { type: "string", description: "The integration's auth provider (`better_auth`, `stack`)." },
   authProviderProjectId: { type: "string", description: "The auth project's id at the provider: new for every integration." },
   createdAt: { type: "string", description: "When Neon created the integration." },
+  adopt: { type: "boolean", description: "A NeonAuth's `adopt: true`: each child declared in it takes over what the branch already has, unless the child sets `adopt` itself." },
 };
 const REF_REQUIRED = ["projectId", "authProviderProjectId", "createdAt"];
 
@@ -104,7 +105,7 @@ function propertyOf(js: Json, name: string, types: PackageSchema["types"]): Prop
   }
 }
 
-/** An output declared as a TypeScript type (declaration.ts): the few shapes the kinds use. */
+/** An output declared as a TypeScript type (provider/declaration.ts): the few shapes the kinds use. */
 function outputProperty(tsType: string): PropertySpec {
   const t = tsType.replace(/\s*\|\s*undefined$/, "").trim();
   if (t === "boolean" || t === "number") return { type: t };

@@ -1,6 +1,6 @@
 /**
  * The `neon-auth` provider plugin: Pulumi's provider protocol over gRPC, serving every kind with
- * the handlers the dynamic resources use (resources/runtime.ts), for programs in any language.
+ * the handlers the dynamic resources use (provider/runtime.ts), for programs in any language.
  *
  * Its own server on `@grpc/grpc-js` and the stubs `@pulumi/pulumi/proto` ships, not the Node SDK's
  * `provider.main` (3.259), which drops `Configure`'s request (no key reaches a handler), sends no
@@ -9,17 +9,16 @@
  * so that the messages and the server are the instances the stubs were made with.
  */
 import { createRequire } from "node:module";
-import { DECLARATIONS } from "../resources/kinds";
-import { declaredTwice, isHalfMade, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../resources/kit";
-import { calls } from "../resources/runtime";
-import { contextOf, type Context } from "../resources/context";
-import { resolveSettings } from "../resources/settings";
+import { declaredTwice, isHalfMade, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { contextOf, type Context } from "../provider/context";
+import { resolveSettings } from "../provider/settings";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
-import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../resources/diff";
+import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provider/diff";
 import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
-import { placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../resources/placeholders";
+import { DECLARATIONS, calls } from "../kinds";
+import { placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../provider/placeholders";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = fromPulumi("@grpc/grpc-js");

@@ -7,7 +7,7 @@
  * A message names the resource's fields, never their values: inputs reach a policy pack with
  * their secrets unwrapped (a webhook URL may carry a token, a client secret sits in a wrong field).
  */
-import type { Kind } from "../resources/providers";
+import type { Kind } from "../provider/kindNames";
 import type { StackView, Subject } from "./subjects";
 
 export type Level = "advisory" | "mandatory";

@@ -6,23 +6,12 @@
  * classes and the plugin both name it so), never from the input's value, which is unknown at the
  * first preview on the plugin.
  */
-import type { Kind } from "../resources/providers";
+import { KINDS, type Kind } from "../provider/kindNames";
 
 export const DYNAMIC_TOKEN_PREFIX = "pulumi-nodejs:dynamic/neon-auth:";
 export const PLUGIN_TOKEN_PREFIX = "neon-auth:index:";
 
-/** Every kind, as the last part of its type tokens (a unit test holds it to the registry). */
-export const KINDS: readonly Kind[] = [
-  "NeonAuth",
-  "AuthIntegration",
-  "AuthSdkKeys",
-  "AuthOwnershipTransfer",
-  "AuthUser",
-  "OAuthProvider",
-  "RedirectDomain",
-  "EmailServer",
-  "OAuthClient",
-];
+export { KINDS };
 
 /** The kinds other resources live in. */
 export const INTEGRATIONS: readonly Kind[] = ["NeonAuth", "AuthIntegration"];

@@ -26,7 +26,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import type { FieldsDiff, PropertyChange } from "./diff";
+import type { FieldsDiff, PropertyChange } from "../provider/diff";
 
 const BRAND = Symbol.for("pulumi-neon-auth.diffDetail");
 

@@ -1,206 +1,49 @@
 /**
  * Entry point of the dynamic-provider process: the serialized provider methods
- * (providers/dynamic.ts) load this module by package name and dispatch to the handler of their
- * resource kind.
+ * (providers/dynamic.ts) load this module by package name (the path stacks record) and dispatch
+ * to the calls of their resource kind, shaped the way the dynamic-provider host takes them.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { assertNodeVersion } from "../nodeVersion";
 // First, before the rest loads: on an old Node our dependencies fail without saying why.
 assertNodeVersion("pulumi-neon-auth");
-import { collectSecrets, leaves, redactText, rememberSecrets } from "../client";
-import { isEncodable } from "../schemas/fields";
-import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type Props } from "./kit";
-import { DECLARATIONS } from "./kinds";
-
-import { processContext, type Context } from "./context";
-import type { FieldsDiff } from "./diff";
+import { calls } from "../kinds";
+import type { Context } from "../provider/context";
+import { isHalfMade, type Kind, type Props } from "../provider/kit";
+import type { Provided } from "../provider/runtime";
 import { forEngine, reported } from "./host";
-import { forResource } from "./waits";
 
-export { configure } from "./context";
-
-/** A kind's calls as the engine makes them, on one context. */
-export interface Provided {
-  check(olds: Props, news: Props): ReturnType<Handler["check"]>;
-  diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
-  create(inputs: Props): ReturnType<Handler["create"]>;
-  read(id: string, props: Props): ReturnType<Handler["read"]>;
-  update(id: string, olds: Props, news: Props): ReturnType<Handler["update"]>;
-  delete(id: string, props: Props): Promise<void>;
-}
-
-const guardedHandlers = new WeakMap<Context, Map<Kind, Provided>>();
-
-/**
- * The calls of a kind as the dynamic-provider host takes them, on the process's context (from the
- * stack configuration) unless given: the diff carries its changed fields the way host.ts lets it.
- */
-export function handler(kind: Kind, ctx?: Context): Omit<Provided, "diff"> & { diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> } {
-  const c = calls(kind, ctx);
-  return { ...c, diff: async (id, olds, news) => forEngine(await c.diff(id, olds, news)) };
-}
-
-/** The calls of a kind on a context (the provider plugin's, or the process's unless given). */
-export function calls(kind: Kind, ctx?: Context): Provided {
-  const h = DECLARATIONS[kind]?.handler;
-  if (!h) throw new Error(`pulumi-neon-auth has no resource kind ${kind}; is the installed package older than the stack?`);
-  // Every call, check included, first needs settings that make sense: so preview already says
-  // what is missing, for each resource, without sending anything.
-  const on = ctx ?? processContext();
-  let kinds = guardedHandlers.get(on);
-  if (!kinds) guardedHandlers.set(on, (kinds = new Map()));
-  let g = kinds.get(kind);
-  if (!g) kinds.set(kind, (g = guarded(kind, h, on)));
-  return g;
-}
-
-/** How a wait line names the resource: its kind and what tells it apart (never a secret). */
-function label(kind: Kind, props: Props | undefined, id?: string): string {
-  const domain = props?.domain;
-  if (typeof domain === "string") return `${kind} ${domain}`;
-  if (id !== undefined && id !== "") return `${kind} ${id}`;
-  const where = [props?.projectId, props?.branchId].filter((v): v is string => typeof v === "string");
-  return where.length > 0 ? `${kind} on ${where.join("/")}` : kind;
-}
-
-/**
- * Every secret a provider method sees (inputs, old outputs, new outputs) is remembered for the
- * rest of the process, and every error it throws or failure it reports is scrubbed of all of
- * them: an error about one resource may quote a secret that belongs to another, or one that
- * was never sent in that request (an old client secret echoed by the API). A secret is a field
- * the schemas mark, or any input the program made secret (named in `SECRET_INPUTS`, which the
- * handlers never see and every result carries on, so that refresh and delete know it too).
- */
-function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
-  // The host prints the errors of check, diff, read and delete besides returning them (host.ts).
-  const wrap =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>, printedByHost = true) =>
-    async (...args: A): Promise<R> => {
-      for (const a of args) rememberSecrets(secretsIn(a));
-      try {
-        const result = await fn(...(args.map(withoutNames) as A));
-        rememberSecrets(secretsIn(result));
-        return result;
-      } catch (e) {
-        const clean = scrub(e);
-        throw printedByHost ? reported(clean) : clean;
-      }
-    };
-  const check = wrap(h.check.bind(h));
-  const diff = wrap(h.diff.bind(h));
-  const create = wrap((props: Props) => h.create(props, ctx), false);
-  const read = wrap((id: string, props: Props) => h.read(id, props, ctx));
-  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, olds, news, ctx), false);
-  const del = wrap((id: string, props: Props) => h.delete(id, props, ctx));
-  return {
-    check: async (olds, news) => {
-      const r = await check(olds, news);
-      const inputs = r.inputs && withNames(r.inputs, news);
-      return r.failures ? { inputs, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : { ...r, inputs };
-    },
-    diff,
-    create: (props) =>
-      forResource(label(kind, props), async () => {
-        const r = await create(props).catch(recordable(props));
-        encodable(kind, r.id, r.outs);
-        return { ...r, outs: r.outs && withNames(r.outs, props) };
-      }),
-    read: (id, props) =>
-      forResource(label(kind, props, id), async () => {
-        const r = await read(id, props);
-        encodable(kind, r.id ?? id, r.props);
-        return r.props === undefined ? r : { ...r, props: withNames(r.props, props), ...(r.inputs ? { inputs: withNames(r.inputs, props) } : {}) };
-      }),
-    update: (id, olds, news) =>
-      forResource(label(kind, news, id), async () => {
-        const r = await update(id, olds, news).catch(recordable(news));
-        encodable(kind, id, r.outs);
-        return { ...r, outs: r.outs && withNames(r.outs, news) };
-      }),
-    delete: (id, props) => forResource(label(kind, props, id), () => del(id, props)),
-  };
-}
-
-/**
- * A half-made object's properties as the engine records them (kit.ts `halfMade`): with the names
- * of the program's secret inputs, and, for the dynamic resources, the serialized provider the host
- * adds to every other result: without it the next refresh or destroy of the object cannot call
- * this provider at all ("code must be a string").
- */
-function recordable(props: Props): (e: unknown) => never {
-  return (e) => {
-    if (isHalfMade(e)) e.properties = compact({ ...withNames(e.properties, props), [PROVIDER_KEY]: props[PROVIDER_KEY] });
-    throw e;
-  };
-}
+export { configure } from "../provider/context";
 
 /** Where the dynamic-provider host keeps each resource's serialized provider (`cmd/dynamic-provider`). */
 const PROVIDER_KEY = "__provider";
 
 /**
- * Refuses a result holding a string the engine cannot take (a lone surrogate the service stored):
- * sent on, it fails the whole run with a gRPC encoding error that names no resource.
+ * The calls of a kind as the dynamic-provider host takes them, on the process's context (from the
+ * stack configuration) unless given: the diff carries its changed fields the way host.ts lets it,
+ * and the errors the host prints itself are marked so (host.ts `reported`).
  */
-function encodable(kind: Kind, id: string, props: Props | undefined): void {
-  const field = unencodableField(props, "");
-  if (field === undefined) return;
-  throw new Error(
-    `${kind} ${id}: Neon returned ${field} with a character that cannot be encoded (a lone UTF-16 surrogate, half of a ` +
-      "character), so Pulumi cannot record it. Correct that value at Neon (in the console, or through the API), then run again.",
-  );
-}
-
-/** The path of the first string in `value` that cannot be encoded; undefined when there is none. */
-function unencodableField(value: unknown, at: string): string | undefined {
-  if (typeof value === "string") return isEncodable(value) ? undefined : at || "a value";
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const found = unencodableField(v, at === "" ? k : Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** `value` (props, or a provider result) without the names of the program's secret inputs. */
-function withoutNames(value: unknown): unknown {
-  if (value === null || typeof value !== "object" || !(SECRET_INPUTS in value)) return value;
-  const { [SECRET_INPUTS]: _, ...rest } = value as Props;
-  return rest;
-}
-
-/** `props` with the names `from` carries, if any. */
-function withNames(props: Props, from: Props): Props {
-  // A key left undefined (an optional input such as `adopt` the program omits) cannot cross the
-  // provider protocol: the host's Struct encoding fails with "Unexpected struct type".
-  const clean = compact(props);
-  const names = from[SECRET_INPUTS];
-  return names === undefined ? clean : { ...clean, [SECRET_INPUTS]: names };
-}
-
-/** Secret values in props or a provider result: marked fields, and the inputs the program made secret. */
-function secretsIn(value: unknown): string[] {
-  const found = collectSecrets(value);
-  for (const props of [value, (value as { outs?: unknown })?.outs, (value as { props?: unknown })?.props, (value as { inputs?: unknown })?.inputs]) {
-    const names = (props as Props | undefined)?.[SECRET_INPUTS];
-    if (Array.isArray(names)) for (const n of names) if (typeof n === "string") secretLeaves((props as Props)[n], found);
-  }
-  return found;
+export function handler(kind: Kind, ctx?: Context): Omit<Provided, "diff"> & { diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> } {
+  const c = calls(kind, ctx);
+  const printed = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A) => fn(...args).catch((e: unknown) => Promise.reject(reported(e)));
+  return {
+    check: printed(c.check),
+    diff: printed(async (id: string, olds: Props, news: Props) => forEngine(await c.diff(id, olds, news))),
+    create: (props) => c.create(props).catch(withProvider(props)),
+    read: printed(c.read),
+    update: (id, olds, news) => c.update(id, olds, news).catch(withProvider(news)),
+    delete: printed(c.delete),
+  };
 }
 
 /**
- * The secret strings of a secret input: a value whole, but of a settings object only the fields
- * the schemas mark (a NeonAuth's `webhooks` is kept secret as a whole for its `webhookUrl`), so
- * that an error can still say which event names are allowed.
+ * A half-made object carries the serialized provider the host adds to every other result: without
+ * it the next refresh or destroy of the object cannot call this provider at all ("code must be a
+ * string").
  */
-function secretLeaves(value: unknown, into: string[]): void {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) collectSecrets(value, into);
-  else leaves(value, into);
-}
-
-function scrub(e: unknown): unknown {
-  if (!(e instanceof Error)) return new Error(redactText(String(e)));
-  e.message = redactText(e.message);
-  if (e.stack) e.stack = redactText(e.stack);
-  if (isHalfMade(e)) e.reasons = e.reasons.map((r) => redactText(r));
-  return e;
+function withProvider(props: Props): (e: unknown) => never {
+  return (e) => {
+    if (isHalfMade(e) && props[PROVIDER_KEY] !== undefined) e.properties = { ...e.properties, [PROVIDER_KEY]: props[PROVIDER_KEY] };
+    throw e;
+  };
 }

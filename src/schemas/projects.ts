@@ -2,16 +2,6 @@
 import { z } from "zod";
 import { secretField } from "./fields";
 
-export const OPERATION_STATUSES = [
-  "scheduling",
-  "running",
-  "finished",
-  "failed",
-  "error",
-  "cancelling",
-  "cancelled",
-  "skipped",
-] as const;
 /** Statuses after which an operation never changes again. */
 export const TERMINAL_OPERATION_STATUSES: readonly string[] = ["finished", "skipped", "cancelled"];
 

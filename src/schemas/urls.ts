@@ -27,7 +27,9 @@ export const portInput = z
     ctx.addIssue({ code: "custom", message: PORT_RULE });
     return z.NEVER;
   })
-  .pipe(port);
+  .pipe(port)
+  // Published as what it is (the plugin's schema, its SDKs), not as the `unknown` it starts from.
+  .meta({ type: "integer" });
 
 const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
 const ORIGIN_FORM = "must be an origin of the form https://host[:port], with no path, query, fragment or credentials";
@@ -103,8 +105,6 @@ function originSchema(exact: boolean, wildcard = false) {
 
 /** A redirect origin on the wire: no surrounding space or trailing slash; sent canonical. */
 export const origin = originSchema(true);
-/** A redirect origin as a program gives it (`HTTPS://App.example.com:443/` is fine), made canonical. */
-export const originInput = originSchema(false);
 /** A trusted domain of a branch on the wire: an origin, or one with a leading `*.` label (see wildcardProblem). */
 export const trustedDomain = originSchema(true, true);
 /** A trusted domain of a branch as a program gives it, made canonical. */

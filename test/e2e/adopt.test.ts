@@ -1,16 +1,20 @@
 /**
  * Objects made outside the stack: the error names the way out (`adopt: true`), and with it the
- * stack takes them over, sets what it declares, and later deletes them like its own.
+ * stack takes them over, sets what it declares, and later deletes them like its own. On both
+ * faces: the classes (a project-level integration and its children, each adopting) and the plugin
+ * (a YAML program whose NeonAuth alone says `adopt`, which reaches the children declared in it).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { outOfBand, requestLog, snapshot } from "./neon";
+import { expectNoChanges, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const P = "p-adopt";
 const BRANCH = "br-main-p-adopt";
 
-describe("adopting objects that already exist", () => {
+describe("adopting objects that already exist — the classes", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
@@ -75,5 +79,74 @@ describe("adopting objects that already exist", () => {
     const snap = await snapshot(em, P);
     expect(snap.integrations).toEqual([]);
     expect(snap.domains).toEqual([]);
+  });
+});
+
+const PP = "p-adopt-plugin";
+const PB = `br-main-${PP}`;
+const REFUSED = " already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). It is not taken over silently: set `adopt: true` on this ";
+/** A child that keeps itself strict inside an adopting NeonAuth: an origin the branch also has. */
+const STRICT = `
+  strict:
+    type: neon-auth:index:RedirectDomain
+    properties:
+      integration: \${auth.ref}
+      domain: https://strict.example.com
+      adopt: false
+`;
+
+describe("adopting objects that already exist — the plugin", () => {
+  it("refused without adopt; a NeonAuth's adopt takes over the children declared in it, a child's own adopt: false stays strict; destroy removes them", { timeout: 600_000 }, async () => {
+    const em = await emulator({ seedProjects: [`${PP}:${PB}`], rateLimit: "off" });
+    const e2e = await pluginStack({ program: path.join(__dirname, "programs", "adopt-yaml"), config: { ...neonConfig(em), ...projectConfig(PP, PB, { githubClientSecret: "gh-secret-adopted-6d2f" }) } }, "yaml");
+    const program = path.join(e2e.dir, "Pulumi.yaml");
+    const base = fs.readFileSync(program, "utf8");
+    const auth = `/projects/${PP}/branches/${PB}/auth`;
+    const failing = (o: { continueOnError?: boolean } = {}) =>
+      e2e.stack.up({ color: "never", ...o }).then(
+        () => "succeeded",
+        (e: Error) => e.message,
+      );
+    const writes = async () => (await requestLog(em)).filter((e: any) => e.method !== "GET").map((e: any) => `${e.method} ${e.route} ${e.status}`);
+    const credentials = async () => {
+      const record = (await (await fetch(`${em.controlUrl}/projects/${PP}/branches/${PB}/auth?secrets=true`)).json()) as any;
+      return record.auth.oauth_providers.find((p: any) => p.id === "github");
+    };
+    try {
+      // A branch that has it all already (as one made from a parent with Neon Auth does).
+      expect(await outOfBand(em, "POST", auth, { auth_provider: "better_auth" })).toBe(201);
+      expect(await outOfBand(em, "POST", `${auth}/oauth_providers`, { id: "github", client_id: "console-id", client_secret: "console-secret-1c7a" })).toBe(200);
+      for (const domain of ["https://app.example.com", "https://strict.example.com"]) expect(await outOfBand(em, "POST", `${auth}/domains`, { domain, auth_provider: "better_auth" })).toBe(201);
+
+      await clearRequestLog(em);
+      expect(await failing()).toContain(`NeonAuth: Neon Auth on branch ${PB} of project ${PP}${REFUSED}NeonAuth to take it over on purpose`);
+      expect(await writes()).toEqual([]);
+
+      // adopt on the NeonAuth alone: its children take over what the branch has, sending no create.
+      await e2e.stack.setConfig("adopt", { value: "true" });
+      fs.writeFileSync(program, base + STRICT);
+      await clearRequestLog(em);
+      expect(await failing({ continueOnError: true })).toContain(`RedirectDomain https://strict.example.com of branch ${PB} of project ${PP}${REFUSED}`);
+      expect(await writes()).toEqual([
+        "PATCH /projects/{project_id}/branches/{branch_id}/auth/config 200",
+        "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id} 200",
+      ]);
+      expect(await credentials()).toEqual({ id: "github", type: "standard", client_id: "Iv1.declared", client_secret: "gh-secret-adopted-6d2f" });
+      const adopted = JSON.parse(e2e.cli("stack", "export")).deployment.resources.filter((r: any) => ["app", "github"].includes(r.urn.split("::").pop()));
+      expect(adopted.map((r: any) => [r.urn.split("::").pop(), r.inputs.adopt])).toEqual([
+        ["app", true],
+        ["github", true],
+      ]);
+
+      fs.writeFileSync(program, base);
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ same: 4 });
+      await expectNoChanges(e2e.stack, 4);
+
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
+      expect(await branchSnapshot(em, PP, PB)).toEqual({ auth: undefined, providers: [], domains: [], email: undefined });
+    } finally {
+      await e2e.cleanup();
+      await em.close();
+    }
   });
 });

@@ -11,8 +11,8 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, programOnProject, stackFor, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, outOfBand, requestLog, snapshot } from "./neon";
+import { changesOf, expectNoChanges, pluginStack, programOnProject, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, branchBytes, clearRequestLog, emulator, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const OTHER_KEY = "e2e-other-account-key-77c1";
@@ -133,7 +133,7 @@ describe("credentials and isolation", () => {
  * `destroy` does not run the program, so a key in the stack's config is the one recorded at the
  * last `up`, while the environment's is the one of this run.
  */
-describe("destroy with another account's key", () => {
+describe("destroy with another account's key — the classes", () => {
   const D = "p-dest";
   let em: EmulatorHandle;
   let e2e: E2eStack;
@@ -211,6 +211,72 @@ describe("destroy with another account's key", () => {
     const destroy = await e2e.stack.destroy({ color: "never" });
     expect(destroy.summary.resourceChanges).toEqual({ delete: 8 });
     expect(await snapshot(em, D)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+  });
+});
+
+/**
+ * The same on the plugin (a YAML program: a NeonAuth, a trusted domain, a GitHub provider): with
+ * another account's key from the environment, `refresh` and `destroy` fail naming the project they
+ * cannot see, and the state and the branch keep everything; with the owner's key nothing changed.
+ */
+describe("a wrong key forgets nothing — the plugin", () => {
+  const W = "p-wrong-key-plugin";
+  const WB = `br-main-${W}`;
+
+  it("refresh and destroy with another account's key fail and keep every resource; the owner's key then sees no change and destroys", { timeout: 600_000 }, async () => {
+    const em = await emulator({ apiKeys: [API_KEY, OTHER_KEY], seedProjects: [`${W}:${WB}`], rateLimit: "off" });
+    const e2e = await pluginStack(
+      { program: path.join(__dirname, "..", "..", "examples", "yaml"), config: projectConfig(W, WB, { githubClientSecret: "gh-secret-wrong-key-0e5d" }), env: { NEON_API_KEY: API_KEY, NEON_API_URL: em.url } },
+      "yaml",
+    );
+    const inState = async () => ((await e2e.stack.exportStack()).deployment.resources ?? []).map((r: any) => `${r.urn.split("::").pop()} ${r.id ?? ""}`).sort();
+    const failing = async (op: "refresh" | "destroy") => {
+      const failures = new Map<string, string>();
+      const onEvent = (e: EngineEvent) => {
+        const d = e.diagnosticEvent;
+        if (d?.severity === "error" && d.urn && !d.urn.includes("::pulumi:pulumi:Stack::")) failures.set(d.urn.split("::")[2]!.split(":").pop()!, d.message.trim());
+      };
+      const err = await e2e.stack[op]({ color: "never", onEvent }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err, `${op} must fail`).toBeInstanceOf(Error);
+      return failures;
+    };
+    try {
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 4 });
+      const resources = await inState();
+      const branch = await branchBytes(em, W, WB);
+
+      e2e.stack.workspace.envVars.NEON_API_KEY = OTHER_KEY;
+      try {
+        const refresh = await failing("refresh");
+        expect(refresh.size).toBeGreaterThan(0);
+        for (const message of refresh.values()) {
+          expect(message).toMatch(new RegExp(`^(NeonAuth|RedirectDomain|OAuthProvider): refresh cannot tell whether project ${W} still exists: it answers 404 Not Found to this API key .*Nothing was removed from the stack's state\\.`));
+          expect(message).not.toContain(OTHER_KEY);
+        }
+        expect(await inState()).toEqual(resources);
+
+        // The children go first; each delete answers 404 and so does the project: nothing goes.
+        const destroy = await failing("destroy");
+        expect([...destroy.keys()].sort()).toEqual(["OAuthProvider", "RedirectDomain"]);
+        for (const [kind, message] of destroy) {
+          expect(message).toMatch(new RegExp(`^${kind}: delete cannot tell whether project ${W} still exists: it answers 404 Not Found to this API key .*Nothing was removed from the stack's state\\.`));
+          expect(message).not.toContain(OTHER_KEY);
+        }
+        expect(await inState()).toEqual(resources);
+        expect(await branchBytes(em, W, WB)).toBe(branch);
+      } finally {
+        e2e.stack.workspace.envVars.NEON_API_KEY = API_KEY;
+      }
+      await expectNoChanges(e2e.stack, 4);
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
+      expect(await inState()).toEqual([]);
+    } finally {
+      await e2e.cleanup();
+      await em.close();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { importFile } from "../../src/resources/importFile";
+import { importFile } from "../../src/import/importFile";
 import { expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { ALL_KINDS_EMAIL, API_KEY, clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 

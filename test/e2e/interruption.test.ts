@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { pendingImportFile } from "../../src/resources/importFile";
+import { pendingImportFile } from "../../src/import/importFile";
 import { changesOf, fullSetup, killTree, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, FULL_SETUP_PROVIDERS, FULL_SETUP_USERS, fullSetupDomains, requestLog, snapshot } from "./neon";
 

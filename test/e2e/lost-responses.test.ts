@@ -5,10 +5,12 @@
  * orphan: asserted on the emulator's state and its request log. AuthUser, which the API cannot
  * look up, is found by its address in neon_auth.users_sync (the emulator's real Postgres).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { ALL_KINDS_EMAIL, clearRequestLog, requestLog, snapshot, usersSyncRows } from "./neon";
+import { changesOf, expectNoChanges, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { ALL_KINDS_EMAIL, clearRequestLog, emulator, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
 
 const P = "p-lost";
 const B = "br-main-p-lost";
@@ -49,7 +51,7 @@ function count(log: string[], route: string): string[] {
   return log.filter((l) => l.startsWith(`${route} `)).map((l) => l.slice(route.length + 1));
 }
 
-describe("lost responses converge without duplicates or orphans", () => {
+describe("lost responses converge without duplicates or orphans — the classes", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
@@ -198,5 +200,110 @@ describe("lost responses converge without duplicates or orphans", () => {
     expect(destroy.summary.resourceChanges).toEqual({ delete: 2 });
     expect(count(await writes(em), R.deleteIntegration)).toEqual(["200/lost", "404"]);
     expect(await snapshot(em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+  });
+});
+
+const BRANCH = "/projects/{project_id}/branches/{branch_id}/auth";
+const RB = {
+  enable: `POST ${BRANCH}`,
+  addDomain: `POST ${BRANCH}/domains`,
+  deleteDomains: `DELETE ${BRANCH}/domains`,
+  addProvider: `POST ${BRANCH}/oauth_providers`,
+  patchProvider: `PATCH ${BRANCH}/oauth_providers/{oauth_provider_id}`,
+  patchEmail: `PATCH ${BRANCH}/email_provider`,
+  createClient: `POST ${BRANCH}/oauth-provider/clients`,
+  rotateClient: `POST ${BRANCH}/oauth-provider/clients/{client_id}/rotate_secret`,
+  deleteClient: `DELETE ${BRANCH}/oauth-provider/clients/{client_id}`,
+} as const;
+const MORE = `
+  www:
+    type: neon-auth:index:RedirectDomain
+    properties:
+      integration: \${auth.ref}
+      domain: https://www.example.com
+  ci:
+    type: neon-auth:index:OAuthClient
+    properties:
+      integration: \${auth.ref}
+      name: ci
+      type: confidential
+      redirectUris: [https://app.example.com/ci]
+`;
+
+/**
+ * The same on the plugin, on the branch generation (a YAML program, lost-yaml): every create's
+ * answer lost, then updates', then deletes'; each time one `up` converges with no duplicate and no
+ * orphan, then no changes.
+ */
+describe("lost responses converge without duplicates or orphans — the plugin", () => {
+  const PP = "p-lost-plugin";
+  const PB = `br-main-${PP}`;
+
+  it("creates, updates and deletes: every answer lost, one up converges each time", { timeout: 600_000 }, async () => {
+    const em = await emulator({ seedProjects: [`${PP}:${PB}`], rateLimit: "off" });
+    const e2e = await pluginStack(
+      { program: path.join(__dirname, "programs", "lost-yaml"), config: { ...neonConfig(em), ...projectConfig(PP, PB, { githubClientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-1f3e" }) } },
+      "yaml",
+    );
+    const file = path.join(e2e.dir, "Pulumi.yaml");
+    const base = fs.readFileSync(file, "utf8");
+    const branch = async () => {
+      const a = ((await (await fetch(`${em.controlUrl}/projects/${PP}/branches/${PB}/auth?secrets=true`)).json()) as any).auth;
+      return {
+        domains: [...a.domains].sort(),
+        github: a.oauth_providers.find((p: any) => p.id === "github"),
+        smtpPassword: a.email_provider.password,
+        clients: a.oauth_clients.map((c: any) => c.name).sort(),
+      };
+    };
+    try {
+      fs.writeFileSync(file, base + MORE);
+      await clearRequestLog(em);
+      lost(em, RB.enable, RB.addDomain, RB.addProvider, RB.patchEmail, RB.createClient);
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 8 });
+      expect(em.faults.queue).toEqual([]);
+      expect(await branch()).toEqual({
+        domains: ["https://app.example.com", "https://www.example.com"],
+        github: { id: "github", type: "standard", client_id: "Iv1.lost", client_secret: SECRET_1 },
+        smtpPassword: "smtp-pw-lost-1f3e",
+        clients: ["ci", "cli"],
+      });
+      let log = await writes(em);
+      expect(count(log, RB.enable)).toEqual(["201/lost"]); // found enabled, not enabled twice
+      expect(count(log, RB.addDomain)).toEqual(["201/lost", "201"]); // the lost one is listed; the other is added
+      expect(count(log, RB.addProvider)).toEqual(["200/lost"]);
+      expect(count(log, RB.patchProvider)).toEqual(["200"]);
+      expect(count(log, RB.patchEmail)).toEqual(["200/lost", "200"]);
+      expect(count(log, RB.createClient)).toEqual(["201/lost", "201"]);
+      // Whichever client lost its answer (the two are made at once), its secret nobody saw is rotated.
+      expect(count(log, RB.rotateClient)).toEqual(["200"]);
+      await expectNoChanges(e2e.stack, 8);
+
+      await e2e.stack.setConfig("githubClientSecret", { value: SECRET_2, secret: true });
+      await e2e.stack.setConfig("smtpPassword", { value: "smtp-pw-lost-2a4c", secret: true });
+      await clearRequestLog(em);
+      lost(em, RB.patchProvider, RB.patchEmail);
+      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 2 });
+      expect(em.faults.queue).toEqual([]);
+      log = await writes(em);
+      expect(count(log, RB.patchProvider)).toEqual(["200/lost", "200"]);
+      expect(count(log, RB.patchEmail)).toEqual(["200/lost", "200"]);
+      expect(await branch()).toMatchObject({ github: { client_secret: SECRET_2 }, smtpPassword: "smtp-pw-lost-2a4c" });
+      await expectNoChanges(e2e.stack, 8);
+
+      fs.writeFileSync(file, base);
+      await clearRequestLog(em);
+      lost(em, RB.deleteDomains, RB.deleteClient);
+      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
+      expect(em.faults.queue).toEqual([]);
+      log = await writes(em);
+      expect(count(log, RB.deleteDomains)).toEqual(["200/lost", "200"]);
+      expect(count(log, RB.deleteClient)).toEqual(["200/lost", "404"]); // replayed: the 404 means done
+      expect(await branch()).toMatchObject({ domains: ["https://app.example.com"], clients: ["cli"] });
+      await expectNoChanges(e2e.stack, 6);
+    } finally {
+      await e2e.cleanup();
+      await em.close();
+    }
   });
 });

@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { importFile } from "../../src/resources/importFile";
+import { importFile } from "../../src/import/importFile";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { API_KEY, CHILDREN_DOMAINS, CHILDREN_SETTINGS, CHILDREN_USERS, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
 

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { pendingImportFile } from "../../src/resources/importFile";
+import { pendingImportFile } from "../../src/import/importFile";
 import { changesOf, expectNoChanges, killTree, stackFor, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, emulator, neonConfig, newBranch, requestLog } from "./neon";
 

@@ -10,11 +10,12 @@
  * members nobody declared are never touched: the children's deletes leave them as they were (the
  * integrations' own deletes then disable auth, which takes everything with it, as at Neon).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changedFields, changesOf, expectNoChanges, failureCollector, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
-import { branchUserRows, neonConfig, projectConfig, requestLog } from "./neon";
+import { changedFields, changesOf, expectNoChanges, failureCollector, pluginStack, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { branchUserRows, emulator, neonConfig, projectConfig, requestLog } from "./neon";
 
 const P = "p-newer-neon";
 const B = `br-main-${P}`;
@@ -85,7 +86,7 @@ function errorLines(e: Error): string[] {
   return [...new Set(lines.filter((l) => l.startsWith("* ") || /^error: (?!update failed|preview failed|refresh failed|1 error occurred)/.test(l)))];
 }
 
-describe("a newer Neon (issue 39): both API generations' stacks work, and what they did not declare stays untouched", () => {
+describe("a newer Neon (issue 39): both API generations' stacks work, and what they did not declare stays untouched — the classes", () => {
   let em: EmulatorHandle;
   let branch: E2eStack;
   let legacy: E2eStack;
@@ -265,5 +266,66 @@ describe("a newer Neon (issue 39): both API generations' stacks work, and what t
     expect(changesOf((await legacy.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
     expect(await branchAuth()).toBeNull();
     expect(await legacyIntegrations()).toEqual([]);
+  });
+});
+
+/**
+ * The same on the plugin: a YAML program (lost-yaml: a NeonAuth, a trusted domain, GitHub with its
+ * own credentials, SMTP, a confidential OAuth client) on a newer Neon. `up`, a no-change preview
+ * and refresh, an app name change that is exactly one update, and destroy pass, and the members
+ * nobody declared (a client, a provider, a domain) are left as they were by the children's deletes.
+ */
+describe("a newer Neon (issue 39): a stack works, and what it did not declare stays untouched — the plugin", () => {
+  const PP = "p-newer-neon-plugin";
+  const PB = `br-main-${PP}`;
+
+  it("up, no changes, one update of appName, destroy; the members nobody declared untouched", { timeout: 600_000 }, async () => {
+    const em = await emulator({ seedProjects: [`${PP}:${PB}`], newerNeon: true, rateLimit: "off" });
+    const e2e = await pluginStack(
+      { program: path.join(__dirname, "programs", "lost-yaml"), config: { ...neonConfig(em), ...projectConfig(PP, PB, { githubClientSecret: SECRETS.github, smtpPassword: SECRETS.smtp }) } },
+      "yaml",
+    );
+    const auth = async () => ((await (await fetch(`${em.controlUrl}/projects/${PP}/branches/${PB}/auth?secrets=true`)).json()) as any).auth;
+    try {
+      const { failures, onEvent } = failureCollector();
+      const up = await e2e.stack.up({ color: "never", continueOnError: true, onEvent }).then((r) => changesOf(r.summary.resourceChanges), () => "failed");
+      expect({ up, failures: Object.fromEntries(failures) }).toEqual({ up: { create: 6 }, failures: {} });
+      const a = await auth();
+      const foreignCreatedMs = a.oauth_clients.find((c: any) => c.client_id === FOREIGN_CLIENT.client_id).created_ms;
+      expect({ domains: [...a.domains].sort(), providers: a.oauth_providers.map((p: any) => p.id).sort(), clients: a.oauth_clients.map((c: any) => c.name) }).toEqual({
+        domains: [FOREIGN_DOMAIN, APP].sort(),
+        providers: ["apple", "github", "google"],
+        clients: [FOREIGN_CLIENT.name, "cli"],
+      });
+      await expectNoChanges(e2e.stack, 6);
+
+      const file = path.join(e2e.dir, "Pulumi.yaml");
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("appName: Acme\n", "appName: Acme Next\n"));
+      const preview = await e2e.stack.preview({ color: "never", diff: true });
+      expect(preview.changeSummary).toEqual({ update: 1, same: 5 });
+      expect(changedFields(preview.stdout)).toEqual(["~ appName"]);
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 5 });
+      expect((await auth()).name).toBe("Acme Next");
+      await expectNoChanges(e2e.stack, 6);
+
+      const children = (((await e2e.stack.exportStack()).deployment.resources ?? []) as { urn: string; type: string }[])
+        .filter((r) => r.type.startsWith("neon-auth:index:") && r.type !== "neon-auth:index:NeonAuth")
+        .map((r) => r.urn);
+      expect(changesOf((await e2e.stack.destroy({ color: "never", target: children })).summary.resourceChanges)).toEqual({ delete: 4 });
+      const left = await auth();
+      expect({ domains: left.domains, oauth_providers: left.oauth_providers, oauth_clients: left.oauth_clients, email_provider: left.email_provider }).toEqual({
+        domains: [FOREIGN_DOMAIN],
+        // Neon's default Google, which this program does not declare, stays too.
+        oauth_providers: [{ id: "google", type: "shared" }, FOREIGN_BRANCH_PROVIDER],
+        oauth_clients: [{ ...FOREIGN_CLIENT, created_ms: foreignCreatedMs }],
+        email_provider: { type: "shared" },
+      });
+      expect((await requestLog(em)).filter((r) => r.path.includes(FOREIGN_CLIENT.client_id) || r.path.endsWith("/oauth_providers/apple"))).toEqual([]);
+      expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
+      expect(await auth()).toBeNull();
+    } finally {
+      await e2e.cleanup();
+      await em.close();
+    }
   });
 });

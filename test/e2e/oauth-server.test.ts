@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { importFile } from "../../src/resources/importFile";
+import { importFile } from "../../src/import/importFile";
 import { capture, expectNoSecretAnywhere, found } from "./census";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, newBranch, outOfBand, requestLog } from "./neon";

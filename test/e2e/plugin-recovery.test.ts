@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { pendingImportFile } from "../../src/resources/importFile";
+import { pendingImportFile } from "../../src/import/importFile";
 import { changesOf, expectNoChanges, pluginStack } from "./harness";
 import { API_KEY, branchSnapshot, emulator, neonConfig, projectConfig, requestLog } from "./neon";
 

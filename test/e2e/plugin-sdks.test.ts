@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { generateSdk } from "../../scripts/sdk.mts";
-import { DECLARATIONS } from "../../src/resources/kinds";
+import { DECLARATIONS } from "../../src/kinds";
 import { packageSchema } from "../../src/plugin/schema";
 import { goName, pythonName } from "../../scripts/gen/plugin-docs.mts";
 

@@ -12,8 +12,8 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
-import { branchSnapshot, branchBytes, branchUserRows, clearRequestLog, neonConfig, newBranch, projectConfig, neonApi, requestLog } from "./neon";
+import { changesOf, expectNoChanges, pluginStack, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { branchSnapshot, branchBytes, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, projectConfig, neonApi, outOfBand, requestLog } from "./neon";
 
 const P = "p-reset";
 /** A call to Neon's API on this project, as the pipeline or the app would make it, outside any stack. */
@@ -78,7 +78,7 @@ const PREVIEW_STATE = {
   email: { type: "shared" },
 };
 
-describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back", () => {
+describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the classes", () => {
   let em: EmulatorHandle;
   let prod: E2eStack;
   let preview: E2eStack;
@@ -183,5 +183,66 @@ describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it
     // as the restore left it.
     expect((await requestLog(em)).filter((r) => r.path.includes(backup.id))).toEqual([]);
     expect(await everything(em, backup.id)).toBe(backupBefore);
+  });
+});
+
+/**
+ * The same on the plugin: a YAML program (adopt-yaml: a NeonAuth that adopts, a trusted domain, a
+ * GitHub provider) on a preview branch made from one with Neon Auth; the branch reset from its
+ * parent, then restored to its parent as it was when it was made: each time refresh shows what
+ * went (the app's name back to the parent's, the provider gone; the origin came with the parent),
+ * writing nothing, and `up` puts the declaration back, then no changes.
+ */
+describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the plugin", () => {
+  const PP = "p-reset-plugin";
+  const PM = `br-main-${PP}`;
+
+  it("a preview branch reset from its parent, then restored to its parent at its making: refresh shows it, up makes it again, then no changes", { timeout: 600_000 }, async () => {
+    const em = await emulator({ seedProjects: [`${PP}:${PM}`], rateLimit: "off" });
+    let e2e: E2eStack | undefined;
+    try {
+      const auth = `/projects/${PP}/branches/${PM}/auth`;
+      expect(await outOfBand(em, "POST", auth, { auth_provider: "better_auth" })).toBe(201);
+      expect(await outOfBand(em, "POST", `${auth}/domains`, { domain: "https://app.example.com", auth_provider: "better_auth" })).toBe(201);
+      const pr = await newBranch(em, PP, "pr-9");
+      const branched = new Date().toISOString();
+      e2e = await pluginStack(
+        { program: path.join(__dirname, "programs", "adopt-yaml"), config: { ...neonConfig(em), ...projectConfig(PP, pr, { githubClientSecret: "gh-secret-reset-4b8e" }), adopt: { value: "true" } } },
+        "yaml",
+      );
+      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 4 });
+      const declared = {
+        auth: { name: "Acme (pr-7)", auth_provider: "better_auth" },
+        allow_localhost: true,
+        require_email_verification: false,
+        providers: [
+          { id: "github", type: "standard" },
+          { id: "google", type: "shared" },
+        ],
+        domains: ["https://app.example.com"],
+        email: { type: "shared" },
+      };
+      expect(await branchSnapshot(em, PP, pr)).toEqual(declared);
+
+      const overwrites: [string, unknown][] = [
+        ["reset from its parent", { source_branch_id: PM }],
+        // A point in time is taken from a root branch: its parent as it was when the branch was made.
+        ["restored to its parent at its making", { source_branch_id: PM, source_timestamp: branched }],
+      ];
+      for (const [what, body] of overwrites) {
+        const res = await neonApi(em, "POST", `/projects/${PP}/branches/${pr}/restore`, body);
+        expect([what, res.status]).toEqual([what, 200]);
+        expect((await branchSnapshot(em, PP, pr)).providers).toEqual([{ id: "google", type: "shared" }]);
+        await clearRequestLog(em);
+        expect([what, changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)]).toEqual([what, { update: 1, delete: 1 }]);
+        expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
+        expect([what, changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)]).toEqual([what, { update: 1, create: 1 }]);
+        expect(await branchSnapshot(em, PP, pr)).toEqual(declared);
+        await expectNoChanges(e2e.stack, 4);
+      }
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
   });
 });

@@ -7,12 +7,13 @@
  * own RPC-response lines, as in secrets.test.ts), provider errors (a 409 that names the user, a
  * refusal at preview that names it, a 401) and the emulator's request log.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { capture, expectNoSecretAnywhere } from "./census";
-import { expectNoChanges, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, neonConfig, outOfBand } from "./neon";
+import { expectNoChanges, pluginStack, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, emulator, neonConfig, outOfBand, projectConfig } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-secrets-na";
@@ -40,10 +41,10 @@ function args(o: { webhook?: string; smtpPassword?: string; taken?: boolean; ren
   };
 }
 
-const captured = capture();
-const { seen, LOUD, debugSeen, DEBUG, failing } = captured;
+describe("secrets of a NeonAuth stack given as plain values — the classes", () => {
+  const captured = capture();
+  const { seen, LOUD, debugSeen, DEBUG, failing } = captured;
 
-describe("secrets of a NeonAuth stack given as plain values", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
@@ -120,5 +121,100 @@ describe("secrets of a NeonAuth stack given as plain values", () => {
     console.log(
       `secrets figures (NeonAuth): ${JSON.stringify({ secrets: secrets.length, places: places.length, bytesSearched: places.reduce((n, [, t]) => n + t.length, 0), found: 0 })}`,
     );
+  });
+});
+
+/**
+ * The same census on the plugin: a YAML program (secrets-yaml) with the same secrets as plain
+ * values in the program and one email in `fn::secret`; the same operations (an update with --diff
+ * and --debug, a 409 naming the user, a refusal at preview naming it, a 401), searched in the same
+ * places.
+ */
+describe("secrets of a NeonAuth stack given as plain values — the plugin", () => {
+  const PP = "p-secrets-plugin";
+  const PB = `br-main-${PP}`;
+  const captured = capture();
+  const { seen, LOUD, debugSeen, DEBUG, failing } = captured;
+  const TAKEN = `
+  taken:
+    type: neon-auth:index:AuthUser
+    properties:
+      integration: \${auth.ref}
+      email:
+        fn::secret: ${TAKEN_EMAIL}
+`;
+
+  it("up, an update with --diff and debug, three errors; 0 secrets found anywhere", { timeout: 1_200_000 }, async () => {
+    const em = await emulator({ seedProjects: [`${PP}:${PB}`], rateLimit: "off" });
+    const e2e = await pluginStack({ program: path.join(__dirname, "programs", "secrets-yaml"), config: { ...neonConfig(em), ...projectConfig(PP, PB) } }, "yaml");
+    const file = path.join(e2e.dir, "Pulumi.yaml");
+    const template = fs.readFileSync(file, "utf8");
+    const write = (o: { webhook?: string; smtpPassword?: string; taken?: boolean; rename?: boolean } = {}) =>
+      fs.writeFileSync(
+        file,
+        template
+          .replace("WEBHOOK_URL", o.webhook ?? WEBHOOK[0])
+          .replace("MS_SECRET", MS_SECRET)
+          .replace("SUE_EMAIL", o.rename ? `x${SECRET_EMAIL}` : SECRET_EMAIL)
+          .replace("SMTP_PASSWORD", o.smtpPassword ?? SMTP_PW[0]) + (o.taken ? TAKEN : ""),
+      );
+    try {
+      write();
+      const up = await e2e.stack.up(LOUD);
+      seen.push(up.stdout, up.stderr);
+      expect(up.summary.resourceChanges).toEqual({ create: 6 });
+
+      write({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1] });
+      const preview = await e2e.stack.preview(DEBUG);
+      debugSeen.push(preview.stdout, preview.stderr);
+      const update = await e2e.stack.up(DEBUG);
+      debugSeen.push(update.stdout, update.stderr);
+      expect(update.summary.resourceChanges).toEqual({ update: 2, same: 4 });
+
+      expect(await outOfBand(em, "POST", `/projects/${PP}/branches/${PB}/auth/users`, { email: TAKEN_EMAIL, name: "Taken" })).toBe(201);
+      write({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1], taken: true });
+      const conflict = await failing(() => e2e.stack.up(LOUD));
+      expect(conflict).toContain(`AuthUser [redacted] of branch ${PB} of project ${PP} already exists and was not made by this stack`);
+
+      write({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1], rename: true });
+      const refused = await failing(() => e2e.stack.preview(LOUD));
+      expect(refused).toContain("[redacted]");
+
+      write({ webhook: WEBHOOK[0], smtpPassword: SMTP_PW[1] });
+      await e2e.stack.setConfig("neon-auth:apiKey", { value: WRONG_KEY, secret: true });
+      const unauthorised = await failing(() => e2e.stack.up(LOUD));
+      expect(unauthorised).toContain("401 from ");
+      await e2e.stack.setConfig("neon-auth:apiKey", { value: API_KEY, secret: true });
+      write({ webhook: WEBHOOK[1], smtpPassword: SMTP_PW[1] });
+      const again = await e2e.stack.up(LOUD);
+      seen.push(again.stdout, again.stderr);
+      expect(again.summary.resourceChanges).toEqual({ same: 6 });
+      await expectNoChanges(e2e.stack, 6);
+
+      const resources = JSON.parse(e2e.cli("stack", "export")).deployment.resources as any[];
+      const neonAuth = resources.find((r) => r.type === "neon-auth:index:NeonAuth");
+      expect(Object.keys(neonAuth.inputs.webhooks)).toEqual(["4dabf18193072939515e22adb298388d", "ciphertext"]);
+      expect(Object.keys(neonAuth.outputs.webhooks)).toEqual(["4dabf18193072939515e22adb298388d", "ciphertext"]);
+
+      const secrets: [string, string][] = [
+        ["API key", API_KEY],
+        ["wrong API key", WRONG_KEY],
+        ["webhook URL", WEBHOOK[0]],
+        ["second webhook URL", WEBHOOK[1]],
+        ["secret-wrapped email", SECRET_EMAIL],
+        ["secret-wrapped email of a user made outside", TAKEN_EMAIL],
+        ["OAuth client secret", MS_SECRET],
+        ["SMTP password", SMTP_PW[0]],
+        ["second SMTP password", SMTP_PW[1]],
+      ];
+      const places = await expectNoSecretAnywhere({ cli: e2e.cli, controlUrl: em.controlUrl, captured, errors: "a 409, a refusal at preview, a 401" }, secrets);
+      console.log(
+        `secrets figures (NeonAuth, plugin): ${JSON.stringify({ secrets: secrets.length, places: places.length, bytesSearched: places.reduce((n, [, t]) => n + t.length, 0), found: 0 })}`,
+      );
+      write();
+    } finally {
+      await e2e.cleanup();
+      await em.close();
+    }
   });
 });

@@ -2,7 +2,7 @@
  * Waits are visible (issue 26): an `up` of 150 domains at Neon's rate limit, with a 429 and a 423
  * injected into requests that have already waited their turn, prints a line for each kind of wait
  * (pacing, 429, lock) naming the resource, the reason and how long it may still wait
- * (src/resources/waits.ts). Asserted on the engine's events through the Automation API.
+ * (src/provider/waits.ts). Asserted on the engine's events through the Automation API.
  */
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";

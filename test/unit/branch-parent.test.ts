@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NeonApiError } from "../../src/client";
-import { redirectDomainHandler } from "../../src/resources/redirectDomain";
+import { redirectDomainHandler } from "../../src/kinds/redirectDomain";
 import { fakeContext } from "./fake-context";
 
 const fake = vi.hoisted(() => ({ getBranchAuth: vi.fn(), getBranch: vi.fn(), listBranchDomains: vi.fn(), deleteBranchDomains: vi.fn() }));

@@ -4,12 +4,12 @@
  * field; branch children keep their branch in inputs and ids.
  */
 import { describe, expect, it } from "vitest";
-import { authUserInputs, userHandler } from "../../src/resources/authUser";
-import { emailServerHandler } from "../../src/resources/emailServer";
-import { oauthProviderHandler } from "../../src/resources/oauthProvider";
-import { childId, splitChildId } from "../../src/resources/generation";
-import { redirectDomainHandler } from "../../src/resources/redirectDomain";
-import { parsedInputs } from "../../src/resources/kit";
+import { authUserInputs, userHandler } from "../../src/kinds/authUser";
+import { emailServerHandler } from "../../src/kinds/emailServer";
+import { oauthProviderHandler } from "../../src/kinds/oauthProvider";
+import { childId, splitChildId } from "../../src/provider/generation";
+import { redirectDomainHandler } from "../../src/kinds/redirectDomain";
+import { parsedInputs } from "../../src/provider/kit";
 
 const P = "p-unit";
 const B = "br-unit-1";

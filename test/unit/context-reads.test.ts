@@ -1,11 +1,11 @@
 /**
- * The reads a provider process shares (resources/context.ts): one request for concurrent reads of
+ * The reads a provider process shares (provider/context.ts): one request for concurrent reads of
  * a list, reused for a moment, and forgotten by the client's own writes in that scope, which the
  * client reports by itself (no call site resets anything).
  */
 import { describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/clock";
-import { Reads } from "../../src/resources/context";
+import { Reads } from "../../src/provider/context";
 
 function setup() {
   const clock = new ManualClock();

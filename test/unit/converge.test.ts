@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { NeonApiError, NeonNetworkError } from "../../src/client";
-import { createOwned } from "../../src/resources/converge";
+import { createOwned } from "../../src/provider/converge";
 
 const lost = () => new NeonNetworkError({ method: "POST", path: "/x", attempts: 1, detail: "socket hang up", mayHaveActed: true });
 const conflict = () => new NeonApiError({ method: "POST", path: "/x", attempts: 1, status: 409, code: "", neonMessage: "exists", retryable: false, mayHaveActed: false });

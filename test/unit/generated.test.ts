@@ -15,9 +15,9 @@ import { packageSchema } from "../../src/plugin/schema";
 import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "../../scripts/gen/settings.mts";
 import { BRANCH_SETTINGS, WEBHOOK_EVENTS } from "../../src/schemas";
 import { secretKeys } from "../../src/schemas/fields";
-import { computedOf } from "../../src/resources/declaration";
-import { DECLARATIONS } from "../../src/resources/kinds";
-import { AREAS } from "../../src/resources/neonAuthSettings";
+import { computedOf } from "../../src/provider/declaration";
+import { DECLARATIONS } from "../../src/kinds";
+import { AREAS } from "../../src/kinds/neonAuthSettings";
 
 const repo = path.resolve(__dirname, "../..");
 const read = (f: string) => fs.readFileSync(path.join(repo, f), "utf8");

@@ -4,9 +4,9 @@
  * configuration in each language `pulumi import --out` writes.
  */
 import { describe, expect, it } from "vitest";
-import { diffFields } from "../../src/resources/diff";
-import { configLines, languageOf, programWithConfig } from "../../src/resources/importProgram";
-import { placeholder, placeholderKey, placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../../src/resources/placeholders";
+import { diffFields } from "../../src/provider/diff";
+import { configLines, languageOf, programWithConfig } from "../../src/import/importProgram";
+import { placeholder, placeholderKey, placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../../src/provider/placeholders";
 import { webhookUrlProblem } from "../../src/schemas/urls";
 
 const GH = placeholder("githubClientSecret");

@@ -4,11 +4,11 @@
  * check through the engine, so it is pinned here.
  */
 import { describe, expect, it } from "vitest";
-import { authUserInputs } from "../../src/resources/authUser";
-import { checkInputs } from "../../src/resources/kit";
-import { neonAuthInputs } from "../../src/resources/neonAuth";
-import { oauthProviderInputs } from "../../src/resources/oauthProvider";
-import { redirectDomainInputs } from "../../src/resources/redirectDomain";
+import { authUserInputs } from "../../src/kinds/authUser";
+import { checkInputs } from "../../src/provider/kit";
+import { neonAuthInputs } from "../../src/kinds/neonAuth";
+import { oauthProviderInputs } from "../../src/kinds/oauthProvider";
+import { redirectDomainInputs } from "../../src/kinds/redirectDomain";
 
 const W = { projectId: "p-1", branchId: "br-1", integration: { authProviderProjectId: "a", createdAt: "t" } };
 const reasons = (r: { failures?: { reason: string }[] }) => (r.failures ?? []).map((f) => f.reason);

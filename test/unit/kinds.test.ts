@@ -1,6 +1,6 @@
 /**
- * The registry of kinds (src/resources/providers/index.ts) names every provider module that state
- * may require(), and every resource class the package exports, and nothing else. Lists of values
+ * The one list of kinds (src/provider/declaration.ts `KINDS`): a provider module per kind that state
+ * may require(), a declaration and an exported class per kind, and nothing else. Lists of values
  * (Neon's defaults, provider ids) are written once.
  */
 import * as fs from "node:fs";
@@ -8,21 +8,12 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as resources from "../../src/resources";
 import type { OAuthClientType, OAuthProviderId } from "../../src/resources";
-import { DECLARATIONS } from "../../src/resources/kinds";
+import { DECLARATIONS } from "../../src/kinds";
+import { KINDS as ALL_KINDS } from "../../src/provider/declaration";
 import { PROVIDERS } from "../../src/resources/providers";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../../src/schemas/branchAuth";
 
-const KINDS = [
-  "AuthIntegration",
-  "AuthOwnershipTransfer",
-  "AuthSdkKeys",
-  "AuthUser",
-  "EmailServer",
-  "NeonAuth",
-  "OAuthClient",
-  "OAuthProvider",
-  "RedirectDomain",
-];
+const KINDS = [...ALL_KINDS].sort();
 
 describe("the registry of kinds", () => {
   it("lists one provider module per kind", () => {

@@ -4,8 +4,8 @@
  * replace the client.
  */
 import { describe, expect, it } from "vitest";
-import { secretOutputsOf } from "../../src/resources/declaration";
-import { oauthClientHandler, oauthClientKind } from "../../src/resources/oauthClient";
+import { secretOutputsOf } from "../../src/provider/declaration";
+import { oauthClientHandler, oauthClientKind } from "../../src/kinds/oauthClient";
 
 const IN = { authProviderProjectId: "ap-1", createdAt: "2026-11-01T10:00:00Z" };
 const BASE = { projectId: "p-unit", branchId: "br-unit-1", integration: IN, name: "Dashboard", type: "confidential", redirectUris: ["https://app.example.com/cb"] };

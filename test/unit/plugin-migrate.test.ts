@@ -1,7 +1,7 @@
-/** The rewrite of a stack export that moves the dynamic resources onto the plugin (src/plugin/migrate.ts). */
+/** The rewrite of a stack export that moves the dynamic resources onto the plugin (src/import/migrate.ts). */
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../src/client/options";
-import { movedToPlugin, type StackExport } from "../../src/plugin/migrate";
+import { movedToPlugin, type StackExport } from "../../src/import/migrate";
 
 const P = "urn:pulumi:dev::app::";
 const NODE = `${P}pulumi:providers:pulumi-nodejs::default`;

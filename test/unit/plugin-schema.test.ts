@@ -3,13 +3,13 @@
  * declares, its secrets and its computed outputs, without a second description to drift from them.
  */
 import { describe, expect, it } from "vitest";
-import { secretOutputsOf } from "../../src/resources/declaration";
-import { DECLARATIONS } from "../../src/resources/kinds";
+import { secretOutputsOf } from "../../src/provider/declaration";
+import { DECLARATIONS } from "../../src/kinds";
 import { secretKeys } from "../../src/schemas/fields";
 import { FROM_INTEGRATION, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
 import { marked, plain, toPlugin, toRuntime } from "../../src/plugin/props";
-import { SECRET_INPUTS } from "../../src/resources/kit";
-import { UNKNOWN } from "../../src/resources/diff";
+import { SECRET_INPUTS } from "../../src/provider/kit";
+import { UNKNOWN } from "../../src/provider/diff";
 
 const schema = packageSchema();
 const declarations = Object.values(DECLARATIONS);
@@ -82,6 +82,17 @@ describe("the plugin's properties", () => {
     expect(toPlugin(DECLARATIONS.AuthIntegration, outs).ref).toEqual({ projectId: "p-1", authProvider: "stack", authProviderProjectId: "ap-1", createdAt: "c" });
     expect(toPlugin(DECLARATIONS.NeonAuth, { ...outs, authProvider: "better_auth" }).ref).toEqual({ ...outs, authProvider: "better_auth" });
     expect(toRuntime(DECLARATIONS.NeonAuth, toPlugin(DECLARATIONS.NeonAuth, outs))).toEqual(outs);
+  });
+
+  it("pass a NeonAuth's adopt on to its children through its ref, unless a child sets its own", () => {
+    const outs = { projectId: "p-1", branchId: "br-1", authProvider: "better_auth", authProviderProjectId: "ap-1", createdAt: "c" };
+    const adopting = toPlugin(DECLARATIONS.NeonAuth, { ...outs, adopt: true }).ref;
+    expect(adopting).toEqual({ ...outs, adopt: true });
+    expect(toPlugin(DECLARATIONS.NeonAuth, { ...outs, adopt: false }).ref).toEqual(outs);
+    expect(toPlugin(DECLARATIONS.AuthIntegration, { ...outs, authProvider: "stack", adopt: true }).ref).not.toHaveProperty("adopt");
+    expect(toRuntime(domain, { integration: adopting, domain: "https://a.example.com" }).adopt).toBe(true);
+    expect(toRuntime(domain, { integration: adopting, domain: "https://a.example.com", adopt: false }).adopt).toBe(false);
+    expect(toRuntime(domain, { integration: ref, domain: "https://a.example.com" })).not.toHaveProperty("adopt");
   });
 
   it("keep an unknown integration unknown in every field it gives", () => {

@@ -6,7 +6,7 @@
  */
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { neonAuthPolicies } from "../../src/policy/pack";
-import type { Kind } from "../../src/resources/providers";
+import type { Kind } from "../../src/provider/declaration";
 
 export type Face = "classes" | "plugin";
 export const FACES: readonly Face[] = ["classes", "plugin"];

@@ -12,9 +12,9 @@ import { neonAuthPolicies } from "../../src/policy/pack";
 import { environmentOf } from "../../src/policy/environment";
 import { DYNAMIC_TOKEN_PREFIX, KINDS, PLUGIN_TOKEN_PREFIX } from "../../src/policy/subjects";
 import { tokenOf as pluginToken } from "../../src/plugin/schema";
-import { DECLARATIONS } from "../../src/resources/kinds";
-import { MODULE } from "../../src/resources/kit";
-import { secretOutputsOf } from "../../src/resources/declaration";
+import { DECLARATIONS } from "../../src/kinds";
+import { MODULE } from "../../src/resources/registration";
+import { secretOutputsOf } from "../../src/provider/declaration";
 import { secretKeys } from "../../src/schemas/fields";
 import { analyze, FACES, urnOf, type Declared } from "./policy-fixture";
 

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { fakeContext } from "./fake-context";
-import { parsedInputs } from "../../src/resources/kit";
-import { UNKNOWN } from "../../src/resources/diff";
-import { redirectDomainHandler } from "../../src/resources/redirectDomain";
-import { oauthProviderHandler } from "../../src/resources/oauthProvider";
-import { emailServerHandler } from "../../src/resources/emailServer";
-import { authUserInputs, userHandler } from "../../src/resources/authUser";
-import { integrationHandler } from "../../src/resources/authIntegration";
+import { parsedInputs } from "../../src/provider/kit";
+import { UNKNOWN } from "../../src/provider/diff";
+import { redirectDomainHandler } from "../../src/kinds/redirectDomain";
+import { oauthProviderHandler } from "../../src/kinds/oauthProvider";
+import { emailServerHandler } from "../../src/kinds/emailServer";
+import { authUserInputs, userHandler } from "../../src/kinds/authUser";
+import { integrationHandler } from "../../src/kinds/authIntegration";
 
 const P = "p-unit";
 /** The identity of the integration a child was made in. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NeonConfigError } from "../../src/client";
-import { resolveSettings } from "../../src/resources/settings";
+import { resolveSettings } from "../../src/provider/settings";
 
 const env = { NEON_API_KEY: "napi_settings_test_key" } as NodeJS.ProcessEnv;
 const withConfig = (c: Record<string, string>) => resolveSettings((name) => c[name], env);

@@ -8,12 +8,12 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NeonApiError, NeonNetworkError } from "../../src/client";
-import { userHandler } from "../../src/resources/authUser";
-import { resolveSettings } from "../../src/resources/settings";
+import { userHandler } from "../../src/kinds/authUser";
+import { resolveSettings } from "../../src/provider/settings";
 import { fakeContext } from "./fake-context";
 
 const fake = vi.hoisted(() => ({ createUser: vi.fn(), byEmail: vi.fn(), problem: vi.fn() }));
-vi.mock("../../src/resources/usersSync", () => ({
+vi.mock("../../src/provider/usersSync", () => ({
   liveUserByEmail: fake.byEmail,
   userById: vi.fn(),
   readBackProblem: fake.problem,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WaitEvent } from "../../src/client";
-import { forResource, onWait, setWaitSink, waitLine } from "../../src/resources/waits";
+import { forResource, onWait, setWaitSink, waitLine } from "../../src/provider/waits";
 
 const base: WaitEvent = { kind: "pacing", method: "POST", path: "/projects/p-1/auth/domains", requestId: "r-1", waitMs: 0, waitedMs: 0, leftMs: 0 };
 

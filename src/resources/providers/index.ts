@@ -1,8 +1,9 @@
 /**
- * The registry of resource kinds: each kind's provider module, imported statically. `Kind` is
- * read from here, and the runtime's handler table (runtime.ts) must name the same kinds. A kind's
- * class and handler live in the resource file its provider module is named after.
+ * The provider object of each kind (provider/declaration.ts `KINDS`): its module, imported
+ * statically. Its rules and handler are in src/kinds/, its class in classes.ts.
  */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Kind } from "../../provider/kindNames";
 import AuthIntegration from "./AuthIntegration";
 import AuthOwnershipTransfer from "./AuthOwnershipTransfer";
 import AuthSdkKeys from "./AuthSdkKeys";
@@ -13,7 +14,7 @@ import OAuthClient from "./OAuthClient";
 import OAuthProvider from "./OAuthProvider";
 import RedirectDomain from "./RedirectDomain";
 
-export const PROVIDERS = {
+export const PROVIDERS: Readonly<Record<Kind, pulumi.dynamic.ResourceProvider>> = {
   AuthIntegration,
   AuthOwnershipTransfer,
   AuthSdkKeys,
@@ -24,6 +25,3 @@ export const PROVIDERS = {
   OAuthProvider,
   RedirectDomain,
 };
-
-/** The resource kinds; also the last part of each type token `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
-export type Kind = keyof typeof PROVIDERS;

@@ -1,18 +1,21 @@
 /**
  * A resource kind, declared once: its published inputs and outputs (type, required, default,
  * what a change does, docs), its id, whether it can be imported, its runtime input rules and its
- * handler. The class registers from it (kit.ts `registration`), its diff compares the inputs it
+ * handler. The class registers from it (resources/registration.ts), its diff compares the inputs it
  * declares, the runtime dispatches on it, the import helper asks it, and `npm run gen` writes the
- * published Args and output types (types/) and the README's reference tables from it
+ * published Args and output types (resources/types/), the plugin's schema and the README's reference tables from it
  * (scripts/gen/kinds.mts; test/unit/generated.test.ts fails when those are stale).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Context } from "./context";
 import type { FieldsDiff } from "./diff";
-import type { Kind } from "./providers";
+import type { Kind } from "./kindNames";
+
+export { KINDS, type Kind } from "./kindNames";
 
 export type Props = Record<string, any>;
+
 
 /** The two API generations, by the class of the integration a child lives in. */
 export type Generation = "AuthIntegration" | "NeonAuth";

@@ -14,7 +14,7 @@ import { exitUnlessNodeVersion } from "../nodeVersion";
 exitUnlessNodeVersion("neon-auth-import");
 import * as fs from "node:fs";
 import * as util from "node:util";
-import { movedToPlugin, type StackExport } from "../plugin/migrate";
+import { movedToPlugin, type StackExport } from "./migrate";
 import { branchImportFile } from "./importFile";
 import { configLines, languageOf, programWithConfig } from "./importProgram";
 

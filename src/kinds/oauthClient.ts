@@ -1,18 +1,14 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import { triggerText } from "../schemas";
 import { createdOAuthClient, createOAuthClientRequest, OAUTH_CLIENT_TYPES, oauthClientType, type OAuthClient as WireClient } from "../schemas/branchAuth";
-import { scopeKey, type Context } from "./context";
-import { createOwned } from "./converge";
-import { childId, placeOf, splitChildId, where, type Scope } from "./generation";
-import { inputRules, compact, halfMade, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
-import { lookupClass } from "./classes";
-import type { InputDeclaration } from "./declaration";
-import type { OAuthClientArgs, OAuthClientOutputs } from "./types";
-import { sameValue } from "./diff";
-import { checkClientResources } from "./oauthServerChecks";
-import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf } from "./parent";
+import { scopeKey, type Context } from "../provider/context";
+import { createOwned } from "../provider/converge";
+import { childId, placeOf, splitChildId, where, type Scope } from "../provider/generation";
+import { inputRules, compact, halfMade, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import type { InputDeclaration } from "../provider/declaration";
+import { sameValue } from "../provider/diff";
+import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf } from "../provider/parent";
 
 const KIND = "OAuthClient";
 const wire = createOAuthClientRequest.shape;
@@ -138,7 +134,7 @@ function changes(olds: Props, news: Inputs): Props {
   return body;
 }
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const oauthClientHandler: Handler = {
   ...inputRules(KIND, oauthClientInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -231,7 +227,7 @@ export const oauthClientHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthClientKind: KindDeclaration = {
   kind: KIND,
   parent: "NeonAuth",
@@ -250,28 +246,3 @@ export const oauthClientKind: KindDeclaration = {
   handler: oauthClientHandler,
 };
 
-/**
- * A client of a branch's OAuth server (`NeonAuth.oauthServer`, beta): an app or MCP client that
- * signs its users in with the branch's Neon Auth. A confidential client's `clientSecret` is
- * returned once, at create (or rotation), and kept as a secret output; Neon never shows it again.
- * Id (for `get` and `importFile`): `<projectId>/<branchId>/<clientId>`.
- *
- * @example
- * ```ts
- * new OAuthClient("dashboard", {
- *   integration: auth,
- *   name: "Dashboard",
- *   type: "confidential",
- *   redirectUris: ["https://app.example.com/oauth/callback"],
- *   resources: ["https://api.example.com"],
- * });
- * ```
- */
-export class OAuthClient extends lookupClass<OAuthClientArgs>(oauthClientKind, childRegistration) {
-  constructor(name: string, args: OAuthClientArgs, opts?: pulumi.CustomResourceOptions) {
-    if (opts?.id === undefined) checkClientResources(name, args);
-    super(name, args, opts);
-  }
-}
-
-export interface OAuthClient extends OAuthClientOutputs {}

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { askOnce, oneTimeId } from "./authSdkKeys";
-import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "./kit";
-import { kindClass } from "./classes";
-import type { InputDeclaration } from "./declaration";
-import type { AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs } from "./types";
-import { childFields, childRegistration, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "./parent";
+import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "../provider/kit";
+import type { InputDeclaration } from "../provider/declaration";
+import { childFields, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "../provider/parent";
 
 const KIND = "AuthOwnershipTransfer";
 
@@ -24,7 +22,7 @@ function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
 }
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const ownershipTransferHandler: Handler = {
   ...inputRules(KIND, authOwnershipTransferInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -61,7 +59,7 @@ export const OWNER_OUTPUTS = {
   transferStatus: { type: "string | undefined", doc: "`initiated` once a transfer was requested, then `finished` once confirmed (seen on refresh)." },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authOwnershipTransferKind: KindDeclaration = {
   kind: KIND,
   parent: "AuthIntegration",
@@ -73,18 +71,3 @@ export const authOwnershipTransferKind: KindDeclaration = {
   handler: ownershipTransferHandler,
 };
 
-/**
- * Step one of moving the managed auth project to your own Stack Auth account: requests a
- * transfer URL (secret: it carries a one-time code). Step two happens outside Pulumi: open the
- * URL in a browser and confirm the receiving account. Refresh then shows `ownedBy: "user"` on
- * this resource and on the AuthIntegration.
- *
- * @example
- * ```ts
- * const transfer = new AuthOwnershipTransfer("transfer", { integration: auth });
- * export const transferUrl = transfer.url; // secret: `pulumi stack output transferUrl --show-secrets`
- * ```
- */
-export class AuthOwnershipTransfer extends kindClass<AuthOwnershipTransferArgs>(authOwnershipTransferKind, childRegistration) {}
-
-export interface AuthOwnershipTransfer extends AuthOwnershipTransferOutputs {}

@@ -3,15 +3,13 @@ import { isNotFound, NeonApiError } from "../client";
 import { OAUTH_PROVIDER_IDS, oauthClientId, oauthClientSecret, oneOf, type OAuthProvider as ApiOAuthProvider } from "../schemas";
 import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS } from "../schemas/branchAuth";
 import { token } from "../schemas/fields";
-import type { Context } from "./context";
-import { createOwned } from "./converge";
-import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
-import { lookupClass } from "./classes";
-import { placeholder } from "./placeholders";
-import { literalUnion, type InputDeclaration } from "./declaration";
-import type { OAuthProviderArgs, OAuthProviderOutputs } from "./types";
-import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
-import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
+import type { Context } from "../provider/context";
+import { createOwned } from "../provider/converge";
+import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { literalUnion, type InputDeclaration } from "../provider/declaration";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
+import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
+import { placeholder } from "../provider/placeholders";
 
 const KIND = "OAuthProvider";
 const BRANCH_ONLY_IDS = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !(OAUTH_PROVIDER_IDS as readonly string[]).includes(id));
@@ -148,7 +146,7 @@ async function converge(ctx: Context, inputs: Inputs, existing: { type: string }
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: ["providerId"], what: "one OAuth provider", key: (i) => i.providerId && childId(i as Scope, i.providerId) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const oauthProviderHandler: Handler = {
   ...inputRules(KIND, oauthProviderInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
@@ -221,7 +219,7 @@ export const oauthProviderHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthProviderKind: KindDeclaration = {
   kind: KIND,
   parent: "either",
@@ -239,19 +237,3 @@ export const oauthProviderKind: KindDeclaration = {
   handler: oauthProviderHandler,
 };
 
-/**
- * An OAuth sign-in provider. Without credentials it uses Neon's shared keys (`type: "shared"`,
- * fine for development); with `clientId` and `clientSecret` it uses your own app
- * (`type: "standard"`, recommended for production). Credential changes update in place;
- * a new `providerId` or dropping the credentials replaces it.
- *
- * @example
- * ```ts
- * const cfg = new pulumi.Config();
- * new OAuthProvider("github", { integration: auth, providerId: "github",
- *   clientId: cfg.require("githubClientId"), clientSecret: cfg.requireSecret("githubClientSecret") });
- * ```
- */
-export class OAuthProvider extends lookupClass<OAuthProviderArgs>(oauthProviderKind, childRegistration) {}
-
-export interface OAuthProvider extends OAuthProviderOutputs {}

@@ -3,21 +3,17 @@
  * its singleton settings as properties. Named after Neon's own product name, as its console and
  * docs say "Neon Auth" for this generation; the project-level `AuthIntegration` keeps its name.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { declareOAuthServer } from "./oauthServerChecks";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
-import type { Context } from "./context";
-import type { InputDeclaration } from "./declaration";
-import type { NeonAuthArgs, NeonAuthOutputs } from "./types";
+import type { Context } from "../provider/context";
+import type { InputDeclaration } from "../provider/declaration";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
-import { createOwned } from "./converge";
-import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
-import { lookupClass } from "./classes";
-import { placeholder } from "./placeholders";
-import { sameValue } from "./diff";
-import { ADOPTS_CHILDREN, deleteUnlessHidden, liveIntegration } from "./parent";
+import { createOwned } from "../provider/converge";
+import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { sameValue } from "../provider/diff";
+import { deleteUnlessHidden, liveIntegration } from "../provider/parent";
+import { placeholder } from "../provider/placeholders";
 
 const KIND = "NeonAuth";
 
@@ -128,7 +124,7 @@ async function enabled(ctx: Context, p: Where): Promise<s.BranchIntegration | un
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (i) => i.branchId && joinId(i.projectId, i.branchId) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const neonAuthHandler: Handler = {
   // A setting the program does not name is left as the service has it (update), so it is no change
   // either: an import by id, which reads every setting, previews as no change for those the program leaves out.
@@ -221,7 +217,7 @@ export const neonAuthHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const neonAuthKind: KindDeclaration = {
   kind: KIND,
   also: { args: "NeonAuthSettingsArgs", outputs: "NeonAuthSettingsOutputs" },
@@ -241,27 +237,3 @@ export const neonAuthKind: KindDeclaration = {
   handler: neonAuthHandler,
 };
 
-/**
- * Neon Auth on one branch (the branch-scoped API generation, Better Auth). The id is
- * `<projectId>/<branchId>`. Settings given are applied after enabling and compared on refresh;
- * settings and fields left out are left as the service has them.
- *
- * @example
- * ```ts
- * const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });
- * ```
- */
-export class NeonAuth extends lookupClass<NeonAuthArgs>(neonAuthKind) {
-  constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
-    // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
-    // parent is a NeonAuth (parent.ts), `authProvider` is sent with their requests.
-    // Every setting is registered, given or not, so that each input is also an output.
-    const settings = Object.fromEntries(SETTINGS.map((k) => [k, undefined]));
-    super(name, { databaseName: undefined, deleteDataOnDestroy: undefined, authProvider: undefined, ...settings, ...args }, opts);
-    (this as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN] = args.adopt;
-    declareOAuthServer(this, name, args.oauthServer);
-  }
-}
-
-// Its outputs, the settings' among them, generated from the declaration (types/).
-export interface NeonAuth extends NeonAuthOutputs {}

@@ -1,10 +1,11 @@
 /**
- * The table of kinds: each kind's declaration (declaration.ts), by the name the registry gives it
- * (providers/index.ts), so that the two cannot disagree. The runtime dispatches on it, the import
- * helper asks it, and `npm run gen` writes the published types and the README's reference tables
- * from it.
+ * The table of kinds: each kind's declaration (provider/declaration.ts), by its name. Both faces
+ * dispatch on it (`calls`), the import tools ask it, and `npm run gen` writes the published
+ * types, the plugin's schema and the README's reference tables from it.
  */
-import type { Kind, KindDeclaration } from "./kit";
+import type { Context } from "../provider/context";
+import type { Kind, KindDeclaration } from "../provider/kit";
+import { guardedCalls, type Provided } from "../provider/runtime";
 import { authIntegrationKind } from "./authIntegration";
 import { authOwnershipTransferKind } from "./authOwnershipTransfer";
 import { authSdkKeysKind } from "./authSdkKeys";
@@ -26,3 +27,10 @@ export const DECLARATIONS: Readonly<Record<Kind, KindDeclaration>> = {
   EmailServer: emailServerKind,
   OAuthClient: oauthClientKind,
 };
+
+/** The calls of a kind on a context (the provider plugin's, or the process's unless given). */
+export function calls(kind: Kind, ctx?: Context): Provided {
+  const decl = DECLARATIONS[kind];
+  if (!decl) throw new Error(`pulumi-neon-auth has no resource kind ${kind}; is the installed package older than the stack?`);
+  return guardedCalls(decl, ctx);
+}

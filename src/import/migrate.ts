@@ -9,10 +9,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { VERSION } from "../client/options";
-import { DECLARATIONS } from "../resources/kinds";
-import { MODULE, type Kind, type Props } from "../resources/kit";
-import { toPlugin, toPluginInputs } from "./props";
-import { PACKAGE, tokenOf } from "./schema";
+import { DECLARATIONS } from "../kinds";
+import type { Kind, Props } from "../provider/kit";
+import { MODULE } from "../resources/registration";
+import { toPlugin, toPluginInputs } from "../plugin/props";
+import { PACKAGE, tokenOf } from "../plugin/schema";
 
 const DYNAMIC = `pulumi-nodejs:dynamic/${MODULE}:`;
 const PROVIDER = "__provider";

@@ -2,16 +2,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { userEmail, userName } from "../schemas";
 import { token } from "../schemas/fields";
-import type { Context } from "./context";
-import { createOwned } from "./converge";
-import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
-import { lookupClass } from "./classes";
-import type { InputDeclaration } from "./declaration";
-import type { AuthUserArgs, AuthUserOutputs } from "./types";
-import { diffFields, UNKNOWN } from "./diff";
-import { liveUserByEmail, readBackProblem, userById } from "./usersSync";
-import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
-import { childPlace, childFields, childRegistration, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
+import type { Context } from "../provider/context";
+import { createOwned } from "../provider/converge";
+import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import type { InputDeclaration } from "../provider/declaration";
+import { diffFields, UNKNOWN } from "../provider/diff";
+import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
+import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 
 const KIND = "AuthUser";
 
@@ -163,7 +161,7 @@ function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Erro
  */
 const OBJECT: NaturalKey = { fields: ["email"], what: "one user", key: (i) => i.email && childId(i as Scope, i.email.toLowerCase()) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const userHandler: Handler = {
   async check(olds, news) {
     const checked = checkInputs(KIND, authUserInputs, news);
@@ -242,7 +240,7 @@ export const userHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authUserKind: KindDeclaration = {
   kind: KIND,
   parent: "either",
@@ -261,20 +259,3 @@ export const authUserKind: KindDeclaration = {
   handler: userHandler,
 };
 
-/**
- * A user of the project's auth. The API can create and delete users but not read or update
- * them: a new email or name is refused at preview unless `recreateOnChange` is set (then the
- * account is deleted and created anew). Users are read back from the database (setting
- * `neon-auth:readUsersFromDatabase`, default true): `neon_auth."user"` on a NeonAuth (with roles
- * and bans), `neon_auth.users_sync` at project level. A create whose answer was lost converges,
- * and refresh sees a user deleted, renamed or given other roles elsewhere.
- *
- * @example
- * ```ts
- * const ada = new AuthUser("ada", { integration: auth, email: "ada@example.com", name: "Ada" });
- * export const adaId = ada.userId;
- * ```
- */
-export class AuthUser extends lookupClass<AuthUserArgs>(authUserKind, childRegistration) {}
-
-export interface AuthUser extends AuthUserOutputs {}

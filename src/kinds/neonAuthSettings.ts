@@ -6,11 +6,11 @@
  */
 import { z } from "zod";
 import * as s from "../schemas";
-import type { Context } from "./context";
-import { branchPlugins } from "./generation";
+import type { Context } from "../provider/context";
+import { branchPlugins } from "../provider/generation";
 
-export { where } from "./generation";
-import { compact, type Props } from "./kit";
+export { where } from "../provider/generation";
+import { compact, type Props } from "../provider/kit";
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { isNotFound, redactText } from "../client";
 import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
-import type { Context } from "./context";
-import { notOwned } from "./converge";
-import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
-import { lookupClass } from "./classes";
-import { placeholder } from "./placeholders";
-import type { InputDeclaration } from "./declaration";
-import type { EmailServerArgs, EmailServerOutputs } from "./types";
-import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
-import { childPlace, childFields, childRegistration, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "./parent";
+import type { Context } from "../provider/context";
+import { notOwned } from "../provider/converge";
+import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import type { InputDeclaration } from "../provider/declaration";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
+import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "../provider/parent";
+import { placeholder } from "../provider/placeholders";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -150,7 +148,7 @@ async function smtpTest(ctx: Context, inputs: Inputs): Promise<void> {
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: [], what: "the email server of one integration", key: (i) => childId(i as Scope, "email-server") };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const emailServerHandler: Handler = {
   ...inputRules(KIND, emailServerInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
@@ -205,7 +203,7 @@ export const emailServerHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const emailServerKind: KindDeclaration = {
   kind: KIND,
   parent: "either",
@@ -218,20 +216,3 @@ export const emailServerKind: KindDeclaration = {
   handler: emailServerHandler,
 };
 
-/**
- * The email server that sends verification and password-reset mail. `standard` uses your SMTP
- * server; `shared` uses Neon's. Create and update set the configuration; delete sets it back
- * to shared. Id (for `get` and `importFile`):
- * `<projectId>/email-server`.
- *
- * @example
- * ```ts
- * const cfg = new pulumi.Config();
- * new EmailServer("smtp", { integration: auth, type: "standard", host: "smtp.example.com", port: 587,
- *   username: "apikey", password: cfg.requireSecret("smtpPassword"),
- *   senderEmail: "auth@example.com", senderName: "Example" });
- * ```
- */
-export class EmailServer extends lookupClass<EmailServerArgs>(emailServerKind, childRegistration) {}
-
-export interface EmailServer extends EmailServerOutputs {}

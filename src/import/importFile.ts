@@ -6,18 +6,19 @@
  */
 import "../nodeVersion";
 import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
-import { contextOf, type Context } from "./context";
-import { MODULE, type Kind, type Props } from "./kit";
-import type { ImportableKind } from "./types";
-import { DECLARATIONS } from "./kinds";
-import { calls, handler } from "./runtime";
-import { childId, generationOf } from "./generation";
+import { contextOf, type Context } from "../provider/context";
+import type { Kind, Props } from "../provider/kit";
+import { MODULE } from "../resources/registration";
+import type { ImportableKind } from "../resources/types";
+import { handler } from "../resources/runtime";
+import { childId, generationOf } from "../provider/generation";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../schemas";
-import { listed as oauthClients } from "./oauthClient";
+import { listed as oauthClients } from "../kinds/oauthClient";
 import { PACKAGE, tokenOf } from "../plugin/schema";
 import { plain, toRuntime } from "../plugin/props";
-import { resolveSettings, SETTING, type Settings } from "./settings";
-import { placeholdersIn } from "./placeholders";
+import { resolveSettings, SETTING, type Settings } from "../provider/settings";
+import { DECLARATIONS, calls } from "../kinds";
+import { placeholdersIn } from "../provider/placeholders";
 
 export type { ImportableKind };
 

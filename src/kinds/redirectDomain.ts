@@ -1,16 +1,12 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound } from "../client";
 import { canonicalOrigin, trustedDomainInput } from "../schemas";
-import type { Context } from "./context";
-import { createOwned } from "./converge";
-import { noteTrustedDomain } from "./oauthServerChecks";
-import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "./kit";
-import { lookupClass } from "./classes";
-import type { InputDeclaration } from "./declaration";
-import type { RedirectDomainArgs, RedirectDomainOutputs } from "./types";
-import { childId, generationOf, placeOf, splitChildId, type Scope } from "./generation";
-import { childPlace, childFields, childRegistration, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "./parent";
+import type { Context } from "../provider/context";
+import { createOwned } from "../provider/converge";
+import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
+import type { InputDeclaration } from "../provider/declaration";
+import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
+import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 
 const KIND = "RedirectDomain";
 
@@ -63,7 +59,7 @@ async function isListed(ctx: Context, s: Scope, origin: string, use?: "beforeCre
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: ["domain"], what: "one origin", key: (i) => i.domain && childId(i as Scope, i.domain) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const redirectDomainHandler: Handler = {
   ...inputRules(KIND, redirectDomainInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -111,7 +107,7 @@ export const redirectDomainHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const redirectDomainKind: KindDeclaration = {
   kind: KIND,
   parent: "either",
@@ -123,21 +119,3 @@ export const redirectDomainKind: KindDeclaration = {
   handler: redirectDomainHandler,
 };
 
-/**
- * One origin on the redirect-URI whitelist (a "trusted domain" of a NeonAuth). Changing it
- * replaces the entry. Id (for `get` and `importFile`): `<projectId>/<origin>`, e.g.
- * `p-123/https://app.example.com`; on a NeonAuth `<projectId>/<branchId>/<origin>`.
- *
- * @example
- * ```ts
- * new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
- * ```
- */
-export class RedirectDomain extends lookupClass<RedirectDomainArgs>(redirectDomainKind, childRegistration) {
-  constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
-    if (opts?.id === undefined) noteTrustedDomain(args.integration, args.domain);
-    super(name, args, opts);
-  }
-}
-
-export interface RedirectDomain extends RedirectDomainOutputs {}

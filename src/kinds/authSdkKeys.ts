@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
-import { createOwned } from "./converge";
-import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
-import { kindClass } from "./classes";
-import type { InputDeclaration } from "./declaration";
-import type { AuthSdkKeysArgs, AuthSdkKeysOutputs } from "./types";
-import { childFields, childRegistration, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "./parent";
+import { createOwned } from "../provider/converge";
+import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import type { InputDeclaration } from "../provider/declaration";
+import { childFields, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "../provider/parent";
 
 const KIND = "AuthSdkKeys";
 
@@ -80,7 +78,7 @@ export function oneTimeId(inputs: { projectId: string; authProvider: string }): 
   return `${inputs.projectId}/${inputs.authProvider}/${randomUUID()}`;
 }
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const sdkKeysHandler: Handler = {
   ...inputRules(KIND, authSdkKeysInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
@@ -109,7 +107,7 @@ export const sdkKeysHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authSdkKeysKind: KindDeclaration = {
   kind: KIND,
   parent: "AuthIntegration",
@@ -121,15 +119,3 @@ export const authSdkKeysKind: KindDeclaration = {
   handler: sdkKeysHandler,
 };
 
-/**
- * A freshly generated SDK key set for an existing integration. Changing `rotationTrigger`
- * generates a new set (the old one is not revoked: the API cannot do that).
- *
- * @example
- * ```ts
- * const keys = new AuthSdkKeys("keys", { integration: auth, rotationTrigger: "2026-11" });
- * ```
- */
-export class AuthSdkKeys extends kindClass<AuthSdkKeysArgs>(authSdkKeysKind, childRegistration) {}
-
-export interface AuthSdkKeys extends AuthSdkKeysOutputs {}

@@ -4,7 +4,7 @@
  * stack's configuration in the program's own language, so that no secret is ever written into
  * the program, and says which `pulumi config set --secret` lines give those values.
  */
-import { placeholder, placeholderKey } from "./placeholders";
+import { placeholder, placeholderKey } from "../provider/placeholders";
 
 export type ProgramLanguage = "typescript" | "go" | "yaml";
 

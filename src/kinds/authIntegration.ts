@@ -1,13 +1,11 @@
 import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, NEON_DEFAULTS, roleName } from "../schemas";
-import { createOwned } from "./converge";
-import { declaredFields, halfMade, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "./kit";
-import { lookupClass } from "./classes";
-import type { InputDeclaration } from "./declaration";
-import type { AuthIntegrationArgs, AuthIntegrationOutputs } from "./types";
+import { createOwned } from "../provider/converge";
+import { declaredFields, halfMade, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import type { InputDeclaration } from "../provider/declaration";
 import { appEnv, KEY_SET_OUTPUTS } from "./authSdkKeys";
 import { OWNER_OUTPUTS } from "./authOwnershipTransfer";
-import { deleteUnlessHidden, liveIntegration, projectIntegration } from "./parent";
+import { deleteUnlessHidden, liveIntegration, projectIntegration } from "../provider/parent";
 
 const KIND = "AuthIntegration";
 
@@ -86,7 +84,7 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
 /** What names the object of this kind; also its id. */
 const OBJECT: NaturalKey = { fields: ["authProvider"], what: "the integration of one project", key: (i) => joinId(i.projectId, i.authProvider) };
 
-/** @internal What the dynamic-provider process runs for this kind (runtime.ts). */
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const integrationHandler: Handler = {
   ...inputRules(KIND, authIntegrationInputs, (_olds, news) => declaredFields(INPUTS, news), { deleteBeforeReplace: true }),
 
@@ -161,7 +159,7 @@ export const integrationHandler: Handler = {
   },
 };
 
-/** @internal The kind, declared once (declaration.ts). */
+/** @internal The kind, declared once (provider/declaration.ts). */
 export const authIntegrationKind: KindDeclaration = {
   kind: KIND,
   inputs: INPUTS,
@@ -180,17 +178,3 @@ export const authIntegrationKind: KindDeclaration = {
   handler: integrationHandler,
 };
 
-/**
- * Neon Auth on a project: provisions a managed auth project at the provider and the
- * `neon_auth.users_sync` table. Any input change replaces it (delete first: one per provider).
- * Refresh reads it from the project's integration list.
- *
- * @example
- * ```ts
- * const auth = new AuthIntegration("auth", { projectId: "p-123", branchId: "br-main-1" });
- * export const env = auth.envVars; // secret
- * ```
- */
-export class AuthIntegration extends lookupClass<AuthIntegrationArgs>(authIntegrationKind) {}
-
-export interface AuthIntegration extends AuthIntegrationOutputs {}

@@ -1,0 +1,130 @@
+/**
+ * The program's side of a child: what `integration` it accepts and what it outputs (published
+ * types), and how its class turns its Args into what it registers (its place, its provider and
+ * identity from the integration, replaced with it).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { IntegrationIdentity } from "../provider/parent";
+import { placeFromParent } from "../provider/generation";
+import type { KindDeclaration, Props } from "../provider/kit";
+import { registration } from "./registration";
+
+/** What both generations' integrations offer a child. */
+interface AnyIntegration {
+  readonly projectId: pulumi.Output<string>;
+  readonly authProvider: pulumi.Output<string>;
+  readonly authProviderProjectId: pulumi.Output<string>;
+  readonly createdAt: pulumi.Output<string>;
+}
+
+/**
+ * A project-level integration (`AuthIntegration`). `deleteDataOnDestroy` exists only on a
+ * `NeonAuth`, so declaring it absent here keeps a NeonAuth out of what only the project-level
+ * API offers (SDK keys, ownership transfer), although it has every other member.
+ */
+export interface ProjectIntegration extends AnyIntegration {
+  readonly deleteDataOnDestroy?: never;
+}
+
+/** A branch-scoped integration (`NeonAuth`): its children call the branch's endpoints. */
+export interface NeonAuthIntegration extends AnyIntegration {
+  readonly branchId: pulumi.Output<string>;
+  readonly deleteDataOnDestroy: pulumi.Output<boolean>;
+}
+
+/**
+ * @internal
+ * Where a NeonAuth keeps its `adopt` input for its children. Taking over a branch's auth on
+ * purpose (one a preview branch inherited from its parent) extends to what the program declares
+ * in it: each child found there is taken over too, unless the child says `adopt: false`. The
+ * input, not an output, so that it is known at preview and never turns unknown while the NeonAuth
+ * updates.
+ */
+export const ADOPTS_CHILDREN = Symbol.for("pulumi-neon-auth.adoptsChildren");
+
+/** The outputs every child has: where it lives, and the integration it was made in. */
+export interface ChildOutputs {
+  /** The Neon project, from the integration. */
+  readonly projectId: pulumi.Output<string>;
+  /** The identity of the integration it was made in (a new integration replaces the child). */
+  readonly integration: pulumi.Output<IntegrationIdentity>;
+}
+
+/** The outputs of a child of either generation: its branch too. */
+export interface EitherChildOutputs extends ChildOutputs {
+  /** The branch, for a NeonAuth integration; undefined for a project-level one. */
+  readonly branchId: pulumi.Output<string | undefined>;
+}
+
+/** The outputs of a child of a NeonAuth only: its branch always. */
+export interface NeonAuthChildOutputs extends ChildOutputs {
+  /** The branch, from the NeonAuth. */
+  readonly branchId: pulumi.Output<string>;
+}
+
+/** The output of a child whose requests name the integration's auth provider. */
+export interface AuthProviderOutput {
+  /** The auth provider, from the integration. */
+  readonly authProvider: pulumi.Output<string>;
+}
+
+/** What a child of either generation accepts as `integration`. */
+export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
+
+/**
+ * @internal
+ * The wire inputs of a child from its Args: the project and provider come from the integration,
+ * and its identity is an input that replaces the child when it changes. While the integration
+ * is being replaced the identity is unknown, so `pulumi preview` lists the child as replaced.
+ * Args without `integration` pass as they are, so that `check` names the missing field.
+ * Kinds whose API takes no provider (OAuthProvider, EmailServer) pass `withProvider: false`:
+ * a looked-up integration, or one declared with `authProvider`, has one their inputs reject.
+ */
+function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
+  const { integration, ...rest } = args;
+  if (integration === undefined || integration === null) return { ...rest };
+  const adopts = (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN];
+  return {
+    ...(adopts === undefined ? {} : { adopt: adopts }),
+    ...rest,
+    projectId: integration.projectId,
+    ...placeFromParent(integration),
+    ...(withProvider ? { authProvider: integration.authProvider } : {}),
+    integration: pulumi
+      .all([integration.authProviderProjectId, integration.createdAt])
+      .apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt })),
+  };
+}
+
+/**
+ * @internal
+ * A child's resource options: `replaceWith` its integration, so that the engine replaces the
+ * child whenever it replaces the integration (Pulumi CLI 3.211 or newer). This, not the
+ * identity input, is what makes a replacement of the integration show at preview as the
+ * replacement of each child, and lets an in-place update of the integration preview as that one
+ * update (identityRule). `replaceWith` rather than `dependsOn`-style inference: the engine
+ * decides it from its own plan, before any provider call, and only for a replacement. A lookup's
+ * args carry no integration, and a lookup is never replaced.
+ */
+function childOptions(
+  args: { integration?: ParentIntegration | undefined },
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.CustomResourceOptions | undefined {
+  const integration = args.integration;
+  if (!pulumi.Resource.isInstance(integration)) return opts;
+  return { ...opts, replaceWith: [integration, ...(opts?.replaceWith ?? [])] };
+}
+
+/**
+ * @internal
+ * What a child's class passes to `super` (registration.ts `registration`): its inputs from its Args
+ * (`childInputs`), replaced with its integration (`childOptions`).
+ */
+export function childRegistration(
+  decl: KindDeclaration,
+  name: string,
+  args: { integration?: ParentIntegration | undefined },
+  opts: pulumi.CustomResourceOptions | undefined,
+): ReturnType<typeof registration> {
+  return registration(decl, name, childInputs(args, decl.withProvider !== false), childOptions(args, opts));
+}

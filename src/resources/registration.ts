@@ -1,0 +1,114 @@
+/**
+ * The program's side of every class: what it passes to `super` (its kind's provider, the inputs
+ * with their secrets marked, its module and kind), and the rule that each object is declared
+ * once in a program.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { secretKeys } from "../schemas/fields";
+import { computedOf, secretOutputsOf } from "../provider/declaration";
+import { declaredTwice, knownShape, SECRET_INPUTS, type Kind, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { PROVIDERS } from "./providers";
+
+/** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
+export const MODULE = "neon-auth";
+
+/** The provider object of a kind: its module's export, from the registry (providers/index.ts). */
+export function providerOf(kind: Kind): pulumi.dynamic.ResourceProvider {
+  return PROVIDERS[kind];
+}
+
+/**
+ * Program side: the resource that declared each object, by kind and key, per run of the program
+ * (an Automation API program may run several times in one process; each run has its own stack
+ * resource).
+ */
+const declaredIn = new WeakMap<object, Map<string, string>>();
+
+const outsideAnyRun = {};
+
+function declaredThisRun(): Map<string, string> {
+  const run = pulumi.runtime.getStackResource() ?? outsideAnyRun;
+  let declared = declaredIn.get(run);
+  if (declared === undefined) declaredIn.set(run, (declared = new Map()));
+  return declared;
+}
+
+/**
+ * @internal
+ * Each object is declared once in a program. Two resources of one kind that manage one object
+ * (two spellings of one origin, the email server twice) would both write it, and removing either
+ * would delete it under the other while `preview` stayed green; so the second fails as soon as
+ * the fields that name the object are known (at preview for values the program gives),
+ * naming both resources and the field, never the value (it may be a secret). A lookup (`get`)
+ * manages nothing and is not counted.
+ */
+function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: NaturalKey, inputs: Props): void {
+  const shape = knownShape(schema) ?? {};
+  const fields = ["projectId", "branchId", ...object.fields];
+  const named = pulumi.all(Object.fromEntries(fields.map((f) => [f, inputs[f]])));
+  const declared = declaredThisRun();
+  named.apply((values: Props) => {
+    // Each field in the canonical form `check` gives it; a value it refuses is `check`'s to report.
+    const canonical: Props = {};
+    for (const f of fields.filter((f) => f in shape)) {
+      const parsed = shape[f]!.safeParse(values[f]);
+      if (!parsed.success) return;
+      canonical[f] = parsed.data;
+    }
+    const key = canonical.projectId === undefined ? undefined : object.key(canonical);
+    if (key === undefined) return;
+    const other = declared.get(`${kind} ${key}`);
+    if (other === undefined || other === name) {
+      declared.set(`${kind} ${key}`, name);
+      return;
+    }
+    throw new Error(declaredTwice(kind, object, other, name));
+  });
+}
+
+/**
+ * @internal
+ * What every class passes to `super`, from its kind's declaration: the kind's provider, the
+ * inputs as `secretArgs` makes them (with the computed outputs registered empty, so the engine
+ * hands them to the program), its module and kind.
+ */
+export function registration(
+  decl: KindDeclaration,
+  name: string,
+  inputs: Props,
+  opts: pulumi.CustomResourceOptions | undefined,
+): [pulumi.dynamic.ResourceProvider, string, Props, pulumi.CustomResourceOptions, string, Kind] {
+  const all = { ...inputs, ...Object.fromEntries(computedOf(decl).map((k) => [k, undefined])) };
+  const declaration = decl.object === undefined ? undefined : { kind: decl.kind, name, object: decl.object };
+  return [providerOf(decl.kind), name, ...secretArgs(decl.schema, all, opts, secretOutputsOf(decl), declaration), MODULE, decl.kind];
+}
+
+/**
+ * @internal
+ * What every constructor registers: each input whose rule is marked secret (schemas/fields.ts)
+ * made a secret whatever the program passed, the names of the other inputs the program made
+ * secret in `SECRET_INPUTS`, and every secret input and `outputs` kept secret among the outputs.
+ * With `declaration`, the object it manages is declared once in the program (`declareOnce`).
+ */
+export function secretArgs(
+  schema: z.ZodType,
+  inputs: Props,
+  opts: pulumi.CustomResourceOptions | undefined,
+  outputs: readonly string[] = [],
+  declaration?: { kind: Kind; name: string; object: NaturalKey | undefined },
+): [Props, pulumi.CustomResourceOptions] {
+  if (declaration?.object !== undefined && opts?.id === undefined) declareOnce(declaration.kind, declaration.name, schema, declaration.object, inputs);
+  const marked = secretKeys(schema);
+  const made: Props = { ...inputs };
+  for (const k of marked) if (made[k] !== undefined) made[k] = pulumi.secret(made[k]);
+  const others = Object.keys(made).filter((k) => made[k] !== undefined && !marked.includes(k));
+  const wrapped = Promise.all(others.map(async (k) => ((await pulumi.isSecret(pulumi.output(made[k]))) ? k : undefined)));
+  // Left out when none, so that a stack without such secrets has the inputs it always had.
+  made[SECRET_INPUTS] = pulumi.output(wrapped.then((ks) => {
+    const names = ks.filter((k): k is string => k !== undefined);
+    return names.length > 0 ? names : undefined;
+  }));
+  const secretOuts = [...new Set([...marked, ...outputs, ...(opts?.additionalSecretOutputs ?? [])])];
+  return [made, { ...opts, additionalSecretOutputs: secretOuts }];
+}
