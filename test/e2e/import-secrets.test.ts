@@ -110,7 +110,9 @@ describe("neon-auth-import and pulumi import --out: a branch with secrets previe
   for (const c of cases) {
     it(`${c.language}: the written program reads the secrets from configuration and previews with no changes`, { timeout: 600_000 }, async () => {
       // The previous language's stack lets go of the branch (Neon keeps it) for this one to adopt.
-      stacks.at(-1)?.cli("state", "delete", "--all", "--yes");
+      // (Async CLI calls throughout: a synchronous one blocks the loop past the emulator's keep-alive,
+      // and the next fetch may reuse a socket the server is closing.)
+      await stacks.at(-1)?.run("state", "delete", "--all", "--yes");
       const e2e = await pluginStack({ program: path.join(PROGRAMS, c.program), config: neonConfig(em) }, c.language);
       stacks.push(e2e);
       fs.copyFileSync(file, path.join(e2e.dir, "import.json"));
@@ -127,7 +129,7 @@ describe("neon-auth-import and pulumi import --out: a branch with secrets previe
       for (const line of lines) {
         expect(line).toMatch(/^pulumi config set --secret \w+ '<[^>]+>'$/);
         const key = line.split(" ")[4] as keyof typeof SECRETS;
-        e2e.cli("config", "set", "--secret", key, SECRETS[key]);
+        await e2e.run("config", "set", "--secret", key, SECRETS[key]);
       }
       const code = fs.readFileSync(path.join(e2e.dir, c.out), "utf8");
       // What Neon returns is in the program: the client ids.
