@@ -140,7 +140,13 @@ export const GROUPS: Group[] = [
   { kind: "AuthOwnershipTransfer", base: { projectId: P }, cases: [["projectId", "./p", PATTERN], ["authprovider", "stack", unknownInput("authProvider")]] },
   // ---- RedirectDomain: one origin per preview ---------------------------------------------------
   ...([
-    ["app.example.com", ORIGIN],
+    // The scheme left out: answered with the origin meant.
+    ["app.example.com", `${ORIGIN}: did you mean https://app.example.com?`],
+    ["App.Example.com:8443/", `${ORIGIN}: did you mean https://app.example.com:8443?`],
+    ["localhost:3000", `${ORIGIN}: did you mean http://localhost:3000?`],
+    // One word is never echoed: it could be a key pasted into the wrong field.
+    ["intranet", ORIGIN],
+    ["napi_0123456789abcdef", ORIGIN],
     ["https://app.example.com/callback", ORIGIN],
     ["ftp://app.example.com", "must use https (or http for a loopback host)"],
     ["https://app.example.com?x=1", "must not have a query or fragment"],
@@ -174,6 +180,7 @@ export const GROUPS: Group[] = [
   // ---- branch children: trusted domains (wildcards), shared OAuth credentials, users -------------
   ...([
     ["*", ORIGIN],
+    ["*.example.com", `${ORIGIN}: did you mean https://*.example.com?`],
     ["https://*", "host must not be a bare wildcard"],
     ["https://*.vercel.app", "host must not put a wildcard over a public suffix"],
     ["https://*.co.uk", "host must not put a wildcard over a public suffix"],
@@ -205,6 +212,12 @@ export const GROUPS: Group[] = [
     cases: [["webhooks.webhookUrl", { enabled: true, webhookUrl }, rule]],
     ...(rule === CONTROL ? { engine: "a setting, secret as a whole, with CR/LF" } : {}),
   })),
+  // ---- a misspelt field inside a setting: named by its path, against that setting's fields ------
+  { kind: "NeonAuth", base: { projectId: P, branchId: B }, cases: [
+    ["magicLink.expiresin", { enabled: true, expiresin: 30 }, "is not a field of magicLink (did you mean magicLink.expiresIn?); its fields: enabled, expiresIn, disableSignUp"],
+    ["emailAndPassword.requireEmailVerfication", { enabled: true, requireEmailVerfication: true }, "is not a field of emailAndPassword (did you mean emailAndPassword.requireEmailVerification?)"],
+    ["organization.colour", { enabled: true, colour: "red" }, "is not a field of organization; its fields: "],
+  ] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", 42, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", null, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", ["https://app.example.com"], "must be a string"]] },

@@ -11,17 +11,23 @@ import { formatIssues, type Resolved } from "./options";
 import { redactText, serverText } from "./redact";
 import { isNotActedStatus, isRetryableStatus } from "./retry";
 
+/** Which attempt of which call an answer is: what its errors name. `requestId` is the call's own. */
+export interface AttemptRef {
+  method: HttpMethod;
+  path: string;
+  attempts: number;
+  requestId: string;
+}
+
+/** The error of a failed answer; the service's request id (header, then body) before the call's own. */
 export function apiError(
   hints: Pick<Resolved, "urlHint" | "keyHint">,
   res: AttemptResponse,
-  method: HttpMethod,
-  path: string,
-  attempts: number,
-  headerRequestId: string | undefined,
-  ourRequestId: string,
+  { method, path, attempts, requestId: ourRequestId }: AttemptRef,
   secrets: string[],
   earlierActed: boolean,
 ): NeonApiError {
+  const headerRequestId = headerValue(res.headers["x-neon-ret-request-id"]);
   let code = "";
   let neonMessage = "";
   let bodyRequestId: string | undefined;
@@ -55,7 +61,8 @@ export function apiError(
   });
 }
 
-export function parseAnswer<T>(schema: z.ZodType<T>, res: AttemptResponse, method: HttpMethod, path: string, attempts: number, requestId: string): T {
+/** The body of a successful answer, checked against the endpoint's schema. */
+export function parseAnswer<T>(schema: z.ZodType<T>, res: AttemptResponse, { method, path, attempts, requestId }: AttemptRef): T {
   const fail = (issues: string[]) => new NeonResponseError({ method, path, attempts, status: res.status, issues, requestId });
   if (res.body.trim() === "") throw fail(["(root): empty body, expected a JSON object"]);
   let json: unknown;

@@ -122,7 +122,7 @@ class NeonHttpClient implements NeonClient {
     this.baseUrl = this.#o.baseUrl;
     this.#transport = new Transport(this.#o);
     // A batch holds engine steps that already started: it is paced before new requests.
-    this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, params, body, "", undefined, true), this.#o.batch);
+    this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, { params, body, query: "" }, { urgent: true }), this.#o.batch);
   }
 
   // ---- projects (only what hosts auth) ------------------------------------------------------------
@@ -192,10 +192,10 @@ class NeonHttpClient implements NeonClient {
   /** Checks path parameters and body by the entry's rules (nothing is sent otherwise), then calls. */
   async #send<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body: BodyOf<E> | undefined, deadlineMs?: number): Promise<ResultOf<E>> {
     const checked = this.#check(endpoint, params, body);
-    return this.#call(endpoint, checked.params, checked.body, checked.query, deadlineMs) as Promise<ResultOf<E>>;
+    return this.#call(endpoint, checked, { deadlineMs }) as Promise<ResultOf<E>>;
   }
 
-  #check(endpoint: AnyEndpoint, params: unknown, body: unknown): { params: Record<string, string>; body: unknown; query: string } {
+  #check(endpoint: AnyEndpoint, params: unknown, body: unknown): CheckedRequest {
     const given = params as Record<string, string>;
     const checked: Record<string, string> = {};
     for (const name of endpoint.pathParams) {
@@ -214,7 +214,7 @@ class NeonHttpClient implements NeonClient {
   }
 
   /** Sends a checked request through the attempt loop; a write is told to `onWrite` when it settles. */
-  #call(endpoint: AnyEndpoint, params: Record<string, string>, body: unknown, query = "", deadlineMs?: number, urgent = false): Promise<unknown> {
+  #call(endpoint: AnyEndpoint, { params, body, query }: CheckedRequest, { deadlineMs, urgent = false }: { deadlineMs?: number | undefined; urgent?: boolean } = {}): Promise<unknown> {
     const sent = this.#transport.call({
       method: endpoint.method,
       route: endpoint.path,
@@ -238,6 +238,14 @@ class NeonHttpClient implements NeonClient {
       },
     );
   }
+}
+
+/** A request whose path parameters, body and query string passed the endpoint's rules. */
+interface CheckedRequest {
+  params: Record<string, string>;
+  body: unknown;
+  /** With its leading `?`, or "" for none. */
+  query: string;
 }
 
 /** A new client (its own connection pool unless a dispatcher is given; the limiter is shared). */

@@ -49,6 +49,21 @@ export function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+function dispatchOptions(req: AttemptRequest): Dispatcher.DispatchOptions {
+  return {
+    origin: req.origin,
+    path: req.path,
+    method: req.method as Dispatcher.HttpMethod,
+    headers: req.headers,
+    body: req.body ?? null,
+    headersTimeout: req.headersTimeoutMs,
+    bodyTimeout: req.bodyTimeoutMs,
+    // Never let undici pipeline a write behind another request on one socket.
+    idempotent: req.method === "GET",
+    blocking: true,
+  };
+}
+
 export function sendAttempt(dispatcher: Dispatcher, req: AttemptRequest): Promise<AttemptResponse> {
   const maxBody = req.maxBodyBytes ?? 8 * 1024 * 1024;
   return new Promise<AttemptResponse>((resolve, reject) => {
@@ -111,21 +126,7 @@ export function sendAttempt(dispatcher: Dispatcher, req: AttemptRequest): Promis
     };
 
     try {
-      dispatcher.dispatch(
-        {
-          origin: req.origin,
-          path: req.path,
-          method: req.method as Dispatcher.HttpMethod,
-          headers: req.headers,
-          body: req.body ?? null,
-          headersTimeout: req.headersTimeoutMs,
-          bodyTimeout: req.bodyTimeoutMs,
-          // Never let undici pipeline a write behind another request on one socket.
-          idempotent: req.method === "GET",
-          blocking: true,
-        },
-        handler,
-      );
+      dispatcher.dispatch(dispatchOptions(req), handler);
     } catch (err) {
       fail(err);
     }

@@ -133,6 +133,12 @@ export interface WaitEvent {
   waitedMs: number;
   /** The most it may still wait before giving up: what is left of the budget of this kind, ms. */
   leftMs: number;
+  /**
+   * For a request's own waits (not `operation`): the attempt that follows the wait (1 for the
+   * first), and the most attempts the call may make as things stand, its `maxAttempts` plus the
+   * answers 423 and 429 so far (which do not count against it).
+   */
+  attempt?: { next: number; of: number };
 }
 
 export interface WaitOptions {
@@ -253,7 +259,8 @@ export function checkApiKey(options: ClientOptions): string {
   const setting = settingNames(options).apiKey;
   if (typeof options?.apiKey !== "string" || options.apiKey.trim() === "") {
     throw new NeonConfigError(
-      `Neon API key is missing (${setting}): set the neon:apiKey stack config (pulumi config set --secret neon:apiKey ...) or the NEON_API_KEY environment variable`,
+      // The caller's own name for the setting (the resources pass theirs): this layer knows no stack config.
+      `the Neon API key (${setting}) is missing or blank`,
     );
   }
   const key = options.apiKey.trim();

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { pathSegmentProblem } from "../schemas";
 import { NeonApiError, NeonConfigError, NeonError, NeonNetworkError, NeonResponseError, NeonTimeoutError, type HttpMethod } from "./errors";
+import { CallBounds } from "./callBounds";
 import { AttemptNetworkError, errorCode, sendAttempt, type AttemptResponse } from "./http";
 import { type Resolved, type WaitKind } from "./options";
 import { apiError, cleanRequestId, headerValue, lastRequestId, parseAnswer, redactedCause, remedy } from "./answers";
@@ -32,10 +33,6 @@ export interface CallSpec<T> {
   urgent?: boolean;
 }
 
-class DeadlineReached extends Error {
-  override readonly name = "DeadlineReached";
-}
-
 export class Transport {
   readonly #o: Resolved;
 
@@ -44,279 +41,300 @@ export class Transport {
   }
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
-    const clock = this.#o.clock;
-    const method = spec.method;
-    let path = spec.route.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const v = spec.params?.[name];
-      if (v === undefined) throw new Error(`internal: missing path parameter ${name}`);
-      return encodeURIComponent(pathParam(name, v));
-    });
-    if (path === "") path = "/";
-    path += spec.query ?? "";
-    const routeKey = `${method} ${spec.route}`;
-    // One X-Request-ID per call, reused by every attempt of that call, so the service's logs tie the
-    // retries of one call together. Errors report the service's own id when it sends one.
-    const ourRequestId = randomUUID();
-    const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const secrets = [this.#o.apiKey, ...collectSecrets(spec.body)];
-    rememberSecrets(secrets);
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.#o.apiKey}`,
-      accept: "application/json",
-      "user-agent": this.#o.userAgent,
-      "x-request-id": ourRequestId,
-    };
-    if (bodyText !== undefined) headers["content-type"] = "application/json";
+    return new OneCall(this.#o, spec).run();
+  }
+}
 
-    const started = clock.now();
-    const deadlineMs = spec.deadlineMs ?? this.#o.deadlineMs;
-    // Time spent waiting for the rate limit (pacing, 429s) is charged to its own budget and moves
-    // the other bounds back by as much: a fleet sharing one key waits its turn instead of failing.
-    const rateBudgetMs = this.#o.rateLimitTimeoutMs;
-    let rateWaitedMs = 0;
-    let deadlineAt = started + deadlineMs;
-    // A locked project is waited for against its own time budget, not an attempt count (an
-    // operation wait's own deadline bounds its polls, locked or not).
-    const lockBudgetMs = spec.deadlineMs === undefined ? this.#o.lockTimeoutMs : deadlineMs;
-    let lockedUntil = started + lockBudgetMs;
-    const deadline = new AbortController();
-    let stopTimer = new AbortController();
-    // Once the project answers 423, the call may live to the end of the lock budget; its last
-    // attempt goes out as the budget ends and gets the time of one answer.
-    let lockArmed = spec.deadlineMs !== undefined || lockBudgetMs < deadlineMs;
-    const armDeadline = () => {
-      stopTimer.abort();
-      stopTimer = new AbortController();
-      const at = lockArmed ? Math.max(deadlineAt, lockedUntil + this.#o.timeouts.headers) : deadlineAt;
-      clock.sleep(at - clock.now(), stopTimer.signal).then(
-        () => deadline.abort(new DeadlineReached("deadline")),
-        () => undefined,
-      );
-    };
-    armDeadline();
+/** One attempt: how its log lines name it (`METHOD path attempt k/M (request id …)`), and when it went out. */
+interface Attempt { tag: string; t0: number }
 
-    let attempts = 0;
-    /** Answers 423 and 429, which do not count against maxAttempts. */
-    let notCounted = 0;
-    /** Answers 429. */
-    let limited = 0;
-    let lastError: NeonError | undefined;
-    let anyActed = false;
-    const lastStatus = () => (lastError instanceof NeonApiError ? lastError.status : undefined);
-    // Time that runs out while the project answers 423 is reported as the lock it is.
-    const timeout = (mayHaveActed: boolean, why: "deadline" | "rate" = "deadline") =>
-      new NeonTimeoutError({
-        method,
-        path,
-        attempts,
-        deadlineMs,
-        requestId: lastRequestId(lastError) ?? ourRequestId,
-        mayHaveActed: anyActed || mayHaveActed,
-        ...(lastError ? { lastError } : {}),
-        ...(why === "deadline" && lastStatus() === 423 ? { locked: { waitedMs: clock.now() - started, budgetMs: lockBudgetMs } } : {}),
-        ...(why === "rate" ? { rateLimited: { waitedMs: rateWaitedMs, budgetMs: rateBudgetMs } } : {}),
-      });
-    const log = (msg: string) => this.#o.logger?.debug(redactText(msg, secrets));
-    const observe = (kind: WaitKind, waitMs: number, leftMs: number) => {
-      if (!this.#o.onWait) return;
-      try {
-        this.#o.onWait({ kind, method, path, requestId: ourRequestId, waitMs, waitedMs: clock.now() - started, leftMs: Math.max(0, leftMs) });
-      } catch {
-        // An observer's failure is not the call's.
-      }
-    };
-    /**
-     * Waits for the rate limit (a token, or a 429's Retry-After) against the rate budget. The
-     * deadline of other failures is paused meanwhile and moved back by the time spent. With
-     * `lastChance` (a token wait), the end of the budget lets one last attempt go out.
-     */
-    const rateWait = async (kind: "pacing" | "rate-limit", expectedMs: number, wait: (signal: AbortSignal) => Promise<void>, lastChance = false) => {
-      const left = rateBudgetMs - rateWaitedMs;
-      if (left <= 0) {
-        log("the rate-limit budget is used up");
-        throw timeout(false, "rate");
-      }
-      observe(kind, Math.min(expectedMs, left), left);
-      stopTimer.abort();
-      stopTimer = new AbortController();
-      const budget = new AbortController();
-      clock.sleep(left, stopTimer.signal).then(
-        () => budget.abort(new DeadlineReached("rate-limit budget")),
-        () => undefined,
-      );
-      const t = clock.now();
-      let failed = false;
-      try {
-        await wait(budget.signal);
-      } catch {
-        failed = true;
-      }
-      const spent = clock.now() - t;
-      rateWaitedMs += spent;
-      deadlineAt += spent;
-      lockedUntil += spent;
-      // The budget ran out waiting for a token: as with a lock, the last attempt goes out as it ends.
-      if (failed && !(lastChance && budget.signal.aborted)) throw timeout(false, "rate");
-      armDeadline();
-    };
+/**
+ * One call: its request, the bounds its attempts share (the deadline, the lock budget, the
+ * rate-limit budget), and what the attempts met so far. Each step of the loop is a method.
+ */
+class OneCall<T> {
+  readonly #o: Resolved;
+  readonly #spec: CallSpec<T>;
+  readonly #method: HttpMethod;
+  readonly #path: string;
+  readonly #routeKey: string;
+  /**
+   * One X-Request-ID per call, reused by every attempt of that call, so the service's logs tie the
+   * retries of one call together. Errors report the service's own id when it sends one.
+   */
+  readonly #requestId = randomUUID();
+  readonly #bodyText: string | undefined;
+  readonly #secrets: string[];
+  readonly #bounds: CallBounds;
+  #attempts = 0;
+  /** Answers 423 and 429, which do not count against maxAttempts. */
+  #notCounted = 0;
+  /** Answers 429. */
+  #limited = 0;
+  #lastError: NeonError | undefined;
+  #anyActed = false;
 
+  constructor(o: Resolved, spec: CallSpec<T>) {
+    this.#o = o;
+    this.#spec = spec;
+    this.#method = spec.method;
+    this.#path = requestPath(spec);
+    this.#routeKey = `${spec.method} ${spec.route}`;
+    this.#bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    this.#secrets = [o.apiKey, ...collectSecrets(spec.body)];
+    rememberSecrets(this.#secrets);
+    this.#bounds = new CallBounds(o, spec.deadlineMs);
+  }
+
+  async run(): Promise<T> {
+    this.#bounds.arm();
     try {
       for (;;) {
-        let paced = 0;
-        if (this.#o.limiter) {
-          const limiter = this.#o.limiter;
-          // A retry, or a batch engine steps wait on, is already under way: it goes first.
-          const urgent = attempts > 0 || spec.urgent === true;
-          const expected = limiter.expectedWaitMs(urgent);
-          const before = clock.now();
-          if (expected === 0) {
-            // A token is there; at most a slow start's round trip or a route's second stands between.
-            try {
-              await limiter.acquire(routeKey, deadline.signal, urgent);
-            } catch {
-              throw timeout(false);
-            }
-          }
-          else await rateWait(lastStatus() === 429 ? "rate-limit" : "pacing", expected, (signal) => limiter.acquire(routeKey, signal, urgent), true);
-          paced = clock.now() - before;
-        }
-        attempts++;
-        const t0 = clock.now();
-        const tag = `${method} ${path} attempt ${attempts}/${this.#o.retry.maxAttempts} (request id ${ourRequestId}${paced > 0 ? `, paced ${paced} ms` : ""})`;
-
+        const paced = await this.#pace();
+        this.#attempts++;
+        const attempt = {
+          tag: `${this.#method} ${this.#path} attempt ${this.#attempts}/${this.#o.retry.maxAttempts} (request id ${this.#requestId}${paced > 0 ? `, paced ${paced} ms` : ""})`,
+          t0: this.#o.clock.now(),
+        };
         let res: AttemptResponse;
         try {
-          res = await sendAttempt(this.#o.dispatcher, {
-            origin: this.#o.origin,
-            path: this.#o.prefix + path,
-            method,
-            headers,
-            ...(bodyText === undefined ? {} : { body: bodyText }),
-            headersTimeoutMs: this.#o.timeouts.headers,
-            bodyTimeoutMs: this.#o.timeouts.body,
-            signal: deadline.signal,
-          });
+          res = await this.#send();
         } catch (e) {
-          if (!(e instanceof AttemptNetworkError)) throw e;
-          this.#o.limiter?.succeeded();
-          const code = errorCode(e.original);
-          const acted = method !== "GET" && networkMayHaveActed(code, e.requestSent);
-          if (e.aborted && deadline.signal.aborted) {
-            log(`${tag}: deadline reached in flight after ${clock.now() - t0} ms`);
-            throw timeout(acted);
-          }
-          anyActed ||= acted;
-          const permanent = isPermanentNetworkCode(code);
-          const cannotConnect = isConnectFailure(code);
-          const detail = redactText(`${code ? `${code}: ` : ""}${serverText(e.message, 300)}`, secrets);
-          const err = new NeonNetworkError({
-            method,
-            path,
-            attempts,
-            // A request that never left this machine has no id anyone could look up.
-            ...(e.requestSent ? { requestId: ourRequestId } : {}),
-            detail: permanent ? `${detail}; ${remedy(this.#o, code!)}` : cannotConnect ? `${detail}${this.#o.urlHint}` : detail,
-            mayHaveActed: anyActed,
-            retryable: !permanent,
-            ...(code ? { errorCode: code } : {}),
-            cause: redactedCause(e.original, secrets),
-          });
-          log(`${tag}: network error ${detail}${e.requestSent ? " after the request was sent" : " before the request was sent"}`);
-          if (!shouldRetry(method, { kind: "network", mayHaveActed: acted, ...(code ? { code } : {}) })) throw err;
-          if (cannotConnect && attempts >= CONNECT_ATTEMPTS) throw err;
-          lastError = err;
-          await this.#pause(attempts - notCounted, undefined, deadlineAt, deadline.signal, err, log, () => timeout(false));
+          await this.#afterNetworkError(e, attempt);
           continue;
         }
-
         const requestId = cleanRequestId(headerValue(res.headers["x-neon-ret-request-id"]));
         if (res.status !== 429) this.#o.limiter?.succeeded();
-        if (res.status >= 200 && res.status < 300) {
-          log(`${tag}: ${res.status} in ${clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);
-          if (spec.success !== undefined && !spec.success.includes(res.status)) {
-            const issue = `(status): ${res.status} is not a success status of ${method} ${spec.route} (expected ${spec.success.join(" or ")})`;
-            throw new NeonResponseError({ method, path, attempts, status: res.status, issues: [issue], requestId: requestId ?? ourRequestId });
-          }
-          if (!spec.schema) return undefined as T;
-          const parsed = parseAnswer(spec.schema, res, method, path, attempts, requestId ?? ourRequestId);
-          rememberSecrets(collectSecrets(parsed));
-          return parsed;
-        }
-
-        const err = apiError(this.#o, res, method, path, attempts, requestId, ourRequestId, secrets, anyActed);
-        anyActed = err.mayHaveActed;
-        log(`${tag}: ${res.status} in ${clock.now() - t0} ms${err.neonMessage ? ` (${err.neonMessage})` : ""}`);
-        if (!shouldRetry(method, { kind: "status", status: res.status })) throw err;
-        lastError = err;
-        const retryAfter = parseRetryAfter(res.headers["retry-after"], clock.now(), this.#o.retry.maxRetryAfterMs);
-        if (res.status === 429) {
-          // Waited out against the rate budget, not the attempts: the limiter (slowed down, and
-          // drained) spaces the retry; a Retry-After, when the service sends one, comes first.
-          notCounted++;
-          limited++;
-          this.#o.limiter?.drain(routeKey, t0);
-          const wait = retryAfter ?? (this.#o.limiter ? 0 : backoffDelay(limited, this.#o.random, this.#o.retry));
-          log(`${tag}: rate limited; retrying ${wait > 0 ? `in ${wait} ms${retryAfter !== undefined ? " (Retry-After)" : ""}` : "at the next token"}`);
-          if (wait > 0) await rateWait("rate-limit", wait, (signal) => clock.sleep(wait, signal));
-          else if (rateWaitedMs >= rateBudgetMs) throw timeout(false, "rate");
-        } else if (res.status === 423) {
-          notCounted++;
-          if (!lockArmed) {
-            lockArmed = true;
-            armDeadline();
-          }
-          await this.#pause(undefined, retryAfter, lockedUntil, deadline.signal, err, log, () => timeout(false), attempts, observe);
-        } else {
-          await this.#pause(attempts - notCounted, retryAfter, deadlineAt, deadline.signal, err, log, () => timeout(false));
-        }
+        if (res.status >= 200 && res.status < 300) return this.#success(res, requestId, attempt);
+        await this.#afterFailedAnswer(res, attempt);
       }
     } finally {
-      stopTimer.abort();
+      this.#bounds.stop();
+    }
+  }
+
+  #lastStatus(): number | undefined {
+    return this.#lastError instanceof NeonApiError ? this.#lastError.status : undefined;
+  }
+
+  /** Time that runs out while the project answers 423 is reported as the lock it is. */
+  #timeout(mayHaveActed = false, why: "deadline" | "rate" = "deadline"): NeonTimeoutError {
+    const lastError = this.#lastError;
+    return new NeonTimeoutError({
+      method: this.#method,
+      path: this.#path,
+      attempts: this.#attempts,
+      deadlineMs: this.#bounds.deadlineMs,
+      requestId: lastRequestId(lastError) ?? this.#requestId,
+      mayHaveActed: this.#anyActed || mayHaveActed,
+      ...(lastError ? { lastError } : {}),
+      ...(why === "deadline" && this.#lastStatus() === 423
+        ? { locked: { waitedMs: this.#o.clock.now() - this.#bounds.started, budgetMs: this.#bounds.lockBudgetMs } }
+        : {}),
+      ...(why === "rate" ? { rateLimited: { waitedMs: this.#bounds.rateWaitedMs, budgetMs: this.#bounds.rateBudgetMs } } : {}),
+    });
+  }
+
+  #log(msg: string): void {
+    this.#o.logger?.debug(redactText(msg, this.#secrets));
+  }
+
+  #observe(kind: WaitKind, waitMs: number, leftMs: number): void {
+    if (!this.#o.onWait) return;
+    try {
+      const [waitedMs, attempt] = [this.#o.clock.now() - this.#bounds.started, { next: this.#attempts + 1, of: this.#o.retry.maxAttempts + this.#notCounted }];
+      this.#o.onWait({ kind, method: this.#method, path: this.#path, requestId: this.#requestId, waitMs, waitedMs, leftMs: Math.max(0, leftMs), attempt });
+    } catch {
+      // An observer's failure is not the call's.
     }
   }
 
   /**
-   * Waits before the next attempt, or throws when attempts or time have run out. `counted` is the
-   * number of attempts that count against maxAttempts (undefined: this failure does not count, as
-   * for a lock); `backoffStep` the attempt number the backoff grows with.
+   * Waits for the rate limit (a token, or a 429's Retry-After) against the rate budget. The
+   * deadline of other failures is paused meanwhile and moved back by the time spent. With
+   * `lastChance` (a token wait), the end of the budget lets one last attempt go out.
    */
-  async #pause(
-    counted: number | undefined,
-    retryAfterMs: number | undefined,
-    until: number,
-    signal: AbortSignal,
-    lastError: NeonError,
-    log: (m: string) => void,
-    timeout: () => NeonTimeoutError,
-    backoffStep = counted ?? 1,
-    observe?: (kind: WaitKind, waitMs: number, leftMs: number) => void,
-  ): Promise<void> {
-    if (counted !== undefined && counted >= this.#o.retry.maxAttempts) {
-      log(`giving up after ${counted} attempts`);
-      throw lastError;
+  async #rateWait(kind: "pacing" | "rate-limit", expectedMs: number, wait: (signal: AbortSignal) => Promise<void>, lastChance = false): Promise<void> {
+    const left = this.#bounds.rateLeftMs();
+    if (left <= 0) {
+      this.#log("the rate-limit budget is used up");
+      throw this.#timeout(false, "rate");
     }
-    let delay = retryAfterMs ?? backoffDelay(backoffStep, this.#o.random, this.#o.retry);
-    if (counted === undefined) {
-      // A lock is waited for to the end of its budget: the last attempt goes out when it ends.
-      const left = until - this.#o.clock.now();
-      if (left <= 0) {
-        log("the lock budget is used up");
-        throw timeout();
-      }
-      delay = Math.min(delay, left);
-      observe?.("lock", delay, left);
-    } else if (this.#o.clock.now() + delay >= until) {
-      log(`next attempt in ${delay} ms would pass the deadline`);
-      throw timeout();
-    }
-    log(`retrying in ${delay} ms${retryAfterMs !== undefined ? " (Retry-After)" : ""}`);
-    try {
-      await this.#o.clock.sleep(delay, signal);
-    } catch {
-      throw timeout();
-    }
+    this.#observe(kind, Math.min(expectedMs, left), left);
+    const { failed, budgetEnded } = await this.#bounds.rateWait(wait);
+    // The budget ran out waiting for a token: as with a lock, the last attempt goes out as it ends.
+    if (failed && !(lastChance && budgetEnded)) throw this.#timeout(false, "rate");
+    this.#bounds.arm();
   }
 
+  /** Takes a token of the limiter, if the client has one; answers how long that took. */
+  async #pace(): Promise<number> {
+    const limiter = this.#o.limiter;
+    if (!limiter) return 0;
+    const clock = this.#o.clock;
+    // A retry, or a batch engine steps wait on, is already under way: it goes first.
+    const urgent = this.#attempts > 0 || this.#spec.urgent === true;
+    const expected = limiter.expectedWaitMs(urgent);
+    const before = clock.now();
+    if (expected === 0) {
+      // A token is there; at most a slow start's round trip or a route's second stands between.
+      try {
+        await limiter.acquire(this.#routeKey, this.#bounds.signal, urgent);
+      } catch {
+        throw this.#timeout(false);
+      }
+    }
+    else await this.#rateWait(this.#lastStatus() === 429 ? "rate-limit" : "pacing", expected, (signal) => limiter.acquire(this.#routeKey, signal, urgent), true);
+    return clock.now() - before;
+  }
+
+  #send(): Promise<AttemptResponse> {
+    const o = this.#o;
+    const headers: Record<string, string> = { authorization: `Bearer ${o.apiKey}`, accept: "application/json", "user-agent": o.userAgent, "x-request-id": this.#requestId };
+    if (this.#bodyText !== undefined) headers["content-type"] = "application/json";
+    return sendAttempt(o.dispatcher, {
+      origin: o.origin,
+      path: o.prefix + this.#path,
+      method: this.#method,
+      headers,
+      ...(this.#bodyText === undefined ? {} : { body: this.#bodyText }),
+      headersTimeoutMs: this.#o.timeouts.headers,
+      bodyTimeoutMs: this.#o.timeouts.body,
+      signal: this.#bounds.signal,
+    });
+  }
+
+  /** A 2xx: checked against the endpoint's success statuses and its schema. */
+  #success(res: AttemptResponse, requestId: string | undefined, { tag, t0 }: Attempt): T {
+    const method = this.#method;
+    const spec = this.#spec;
+    this.#log(`${tag}: ${res.status} in ${this.#o.clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);
+    if (spec.success !== undefined && !spec.success.includes(res.status)) {
+      const issue = `(status): ${res.status} is not a success status of ${method} ${spec.route} (expected ${spec.success.join(" or ")})`;
+      throw new NeonResponseError({ method, path: this.#path, attempts: this.#attempts, status: res.status, issues: [issue], requestId: requestId ?? this.#requestId });
+    }
+    if (!spec.schema) return undefined as T;
+    const parsed = parseAnswer(spec.schema, res, { method, path: this.#path, attempts: this.#attempts, requestId: requestId ?? this.#requestId });
+    rememberSecrets(collectSecrets(parsed));
+    return parsed;
+  }
+
+  /** No answer: thrown, or retried after a backoff when the policy allows. */
+  async #afterNetworkError(e: unknown, { tag, t0 }: Attempt): Promise<void> {
+    if (!(e instanceof AttemptNetworkError)) throw e;
+    this.#o.limiter?.succeeded();
+    const code = errorCode(e.original);
+    const acted = this.#method !== "GET" && networkMayHaveActed(code, e.requestSent);
+    if (e.aborted && this.#bounds.signal.aborted) {
+      this.#log(`${tag}: deadline reached in flight after ${this.#o.clock.now() - t0} ms`);
+      throw this.#timeout(acted);
+    }
+    this.#anyActed ||= acted;
+    const detail = redactText(`${code ? `${code}: ` : ""}${serverText(e.message, 300)}`, this.#secrets);
+    const err = this.#networkError(e, code, detail);
+    this.#log(`${tag}: network error ${detail}${e.requestSent ? " after the request was sent" : " before the request was sent"}`);
+    if (!shouldRetry(this.#method, { kind: "network", mayHaveActed: acted, ...(code ? { code } : {}) })) throw err;
+    if (isConnectFailure(code) && this.#attempts >= CONNECT_ATTEMPTS) throw err;
+    this.#lastError = err;
+    await this.#backoff(undefined);
+  }
+
+  #networkError(e: AttemptNetworkError, code: string | undefined, detail: string): NeonNetworkError {
+    const permanent = isPermanentNetworkCode(code);
+    return new NeonNetworkError({
+      method: this.#method,
+      path: this.#path,
+      attempts: this.#attempts,
+      // A request that never left this machine has no id anyone could look up.
+      ...(e.requestSent ? { requestId: this.#requestId } : {}),
+      detail: permanent ? `${detail}; ${remedy(this.#o, code!)}` : isConnectFailure(code) ? `${detail}${this.#o.urlHint}` : detail,
+      mayHaveActed: this.#anyActed,
+      retryable: !permanent,
+      ...(code ? { errorCode: code } : {}),
+      cause: redactedCause(e.original, this.#secrets),
+    });
+  }
+
+  /** An error answer: thrown, or waited out by its kind (rate limit, lock, other) when the policy allows. */
+  async #afterFailedAnswer(res: AttemptResponse, attempt: Attempt): Promise<void> {
+    const at = { method: this.#method, path: this.#path, attempts: this.#attempts, requestId: this.#requestId };
+    const err = apiError(this.#o, res, at, this.#secrets, this.#anyActed);
+    this.#anyActed = err.mayHaveActed;
+    this.#log(`${attempt.tag}: ${res.status} in ${this.#o.clock.now() - attempt.t0} ms${err.neonMessage ? ` (${err.neonMessage})` : ""}`);
+    if (!shouldRetry(this.#method, { kind: "status", status: res.status })) throw err;
+    this.#lastError = err;
+    const retryAfter = parseRetryAfter(res.headers["retry-after"], this.#o.clock.now(), this.#o.retry.maxRetryAfterMs);
+    if (res.status === 429) await this.#afterRateLimited(retryAfter, attempt);
+    else if (res.status === 423) await this.#afterLocked(retryAfter);
+    else await this.#backoff(retryAfter);
+  }
+
+  /**
+   * Waited out against the rate budget, not the attempts: the limiter (slowed down, and drained)
+   * spaces the retry; a Retry-After, when the service sends one, comes first.
+   */
+  async #afterRateLimited(retryAfter: number | undefined, { tag, t0 }: Attempt): Promise<void> {
+    this.#notCounted++;
+    this.#limited++;
+    this.#o.limiter?.drain(this.#routeKey, t0);
+    const wait = retryAfter ?? (this.#o.limiter ? 0 : backoffDelay(this.#limited, this.#o.random, this.#o.retry));
+    this.#log(`${tag}: rate limited; retrying ${wait > 0 ? `in ${wait} ms${retryAfter !== undefined ? " (Retry-After)" : ""}` : "at the next token"}`);
+    if (wait > 0) await this.#rateWait("rate-limit", wait, (signal) => this.#o.clock.sleep(wait, signal));
+    else if (this.#bounds.rateLeftMs() <= 0) throw this.#timeout(false, "rate");
+  }
+
+  async #afterLocked(retryAfter: number | undefined): Promise<void> {
+    this.#notCounted++;
+    this.#bounds.armLock();
+    await this.#lockWait(retryAfter);
+  }
+
+  /** Waits before the next counted attempt, or throws when attempts or the deadline have run out. */
+  async #backoff(retryAfterMs: number | undefined): Promise<void> {
+    const counted = this.#attempts - this.#notCounted;
+    if (counted >= this.#o.retry.maxAttempts) {
+      this.#log(`giving up after ${counted} attempts`);
+      throw this.#lastError!;
+    }
+    const delay = retryAfterMs ?? backoffDelay(counted, this.#o.random, this.#o.retry);
+    if (this.#bounds.passesDeadline(delay)) {
+      this.#log(`next attempt in ${delay} ms would pass the deadline`);
+      throw this.#timeout();
+    }
+    await this.#sleepBeforeRetry(delay, retryAfterMs);
+  }
+
+  /** A lock is waited for to the end of its budget: the last attempt goes out when it ends. */
+  async #lockWait(retryAfterMs: number | undefined): Promise<void> {
+    const delay = retryAfterMs ?? backoffDelay(this.#attempts, this.#o.random, this.#o.retry);
+    const left = this.#bounds.lockLeftMs();
+    if (left <= 0) {
+      this.#log("the lock budget is used up");
+      throw this.#timeout();
+    }
+    this.#observe("lock", Math.min(delay, left), left);
+    await this.#sleepBeforeRetry(Math.min(delay, left), retryAfterMs);
+  }
+
+  async #sleepBeforeRetry(delay: number, retryAfterMs: number | undefined): Promise<void> {
+    this.#log(`retrying in ${delay} ms${retryAfterMs !== undefined ? " (Retry-After)" : ""}`);
+    try {
+      await this.#o.clock.sleep(delay, this.#bounds.signal);
+    } catch {
+      throw this.#timeout();
+    }
+  }
+}
+
+/** The request's path: the route with its parameters filled in, then the query. */
+function requestPath(spec: CallSpec<unknown>): string {
+  let path = spec.route.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = spec.params?.[name];
+    if (v === undefined) throw new Error(`internal: missing path parameter ${name}`);
+    return encodeURIComponent(pathParam(name, v));
+  });
+  if (path === "") path = "/";
+  return path + (spec.query ?? "");
 }
 
 /** A value that can stand as one path segment; `.` or `..` would send the request elsewhere. */

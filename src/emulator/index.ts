@@ -17,7 +17,7 @@ import type { EmulatorCore, Route } from "./core/context";
 import { Router } from "./core/router";
 import { allControlRoutes, allRoutes, API_PREFIX, CONTROL_PREFIX, createHandler } from "./server";
 import { Databases } from "./core/database";
-import { recordHistory } from "./branch/history";
+import { generations } from "./generations";
 import { Store } from "./core/store";
 
 export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./core/http";
@@ -133,23 +133,25 @@ function parseSeed(s: string | SeedProject): SeedProject {
   return seed;
 }
 
-export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
-  const clock = options.clock ?? systemClock;
+/** The options checked, each refusal before anything is opened. */
+function checkedOptions(options: EmulatorOptions) {
   const apiKeys = options.apiKeys !== undefined && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   for (const k of apiKeys) if (!/^\S+$/.test(k)) throw new Error("API keys must be non-empty and contain no whitespace");
-  const keys = new Map(apiKeys.map((k) => [k, keyLabel(k)] as const));
-  const owner = keyLabel(apiKeys[0] as string);
   const seeds = (options.seedProjects ?? []).map(parseSeed);
   const faultSettings =
     options.faults === undefined ? noFaults() : typeof options.faults === "string" ? parseFaultSpec(options.faults) : checkFaultSettings(options.faults);
-
   const controlToken = options.controlToken ?? randomBytes(24).toString("base64url");
   if (!/^[\x21-\x7e]{16,}$/.test(controlToken)) throw new Error("controlToken must be at least 16 visible ASCII characters");
-  const store = Store.open({ file: options.stateFile, clock });
-  const databases = new Databases(store, { reachable: options.databaseReachable ?? true });
-  // Before seeding: a seeded branch's history starts when it is made.
-  store.onChange(() => recordHistory(store));
-  const core: EmulatorCore = {
+  return { apiKeys, seeds, faultSettings, controlToken };
+}
+
+/** What the running emulator holds, from the checked options (the state already open). */
+function coreOf(options: EmulatorOptions, checked: ReturnType<typeof checkedOptions>, store: Store): EmulatorCore {
+  const { apiKeys, seeds, faultSettings, controlToken } = checked;
+  const clock = store.clock;
+  const keys = new Map(apiKeys.map((k) => [k, keyLabel(k)] as const));
+  const owner = keyLabel(apiKeys[0] as string);
+  return {
     store,
     clock,
     limiter: new RequestThrottle(options.rateLimit ?? "spec", clock),
@@ -157,6 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
     config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false },
     keys,
+    generations,
     router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, allControlRoutes),
     validateResponses: options.validateResponses ?? true,
     port: 0,
@@ -169,6 +172,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
     },
   };
+}
+
+async function listen(server: http.Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const clock = options.clock ?? systemClock;
+  const checked = checkedOptions(options);
+  const { apiKeys, controlToken } = checked;
+  const store = Store.open({ file: options.stateFile, clock });
+  const databases = new Databases(store, { reachable: options.databaseReachable ?? true, tables: generations.flatMap((g) => g.tables) });
+  // Before seeding: a seeded branch's history starts when it is made.
+  for (const g of generations) if (g.onChange !== undefined) store.onChange(() => g.onChange!(store));
+  const core = coreOf(options, checked, store);
   core.seed();
 
   // A client gets a minute to send its headers and two to send its request; timeouts are checked
@@ -185,14 +210,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     createHandler(core),
   );
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port ?? 0, host);
   core.port = port;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 

@@ -2,11 +2,10 @@
  * HTTP server: the request pipeline (guards, routing, authentication, rate limits, faults, the
  * handler, response check, request log). The exchange itself is core/wire.ts's, the guards
  * core/guards.ts's. Handlers live in one file per API area, by generation (project/, branch/, and what
- * hosts both in core/); control routes in core/control.ts; one router (core.router) serves both.
+ * hosts both in core/), each generation's listed by generations.ts; control routes in core/control.ts;
+ * one router (core.router) serves both.
  */
 import type * as http from "node:http";
-import { branchControlRoutes } from "./branch/control";
-import { branchScopedRoutes } from "./branch/routes";
 import { databaseControlRoutes, databaseRoutes } from "./core/databaseRoutes";
 import type { ControlRoute, EmulatorCore, Route } from "./core/context";
 import { controlRoutes } from "./core/control";
@@ -15,18 +14,17 @@ import { HttpError, LOCKED_MESSAGE, keyLabel, type ApiContext, type ApiRoute, ty
 import type { RequestLogEntry } from "./core/log";
 import { newerNeonReply, todaysAnswer, type Exchange } from "./core/newerNeon";
 import { projectRoutes } from "./core/projects";
-import { projectControlRoutes } from "./project/control";
-import { projectAuthRoutes } from "./project/routes";
+import { generations } from "./generations";
 import { errorBody, parseJsonBody, readBody, requestIdOf, send, toErrorReply } from "./core/wire";
 
 export const API_PREFIX = "/api/v2";
 export const CONTROL_PREFIX = "/_emulator";
 
 /** The hosting slice (projects, operations, connection URIs), then each auth generation. */
-export const allRoutes: ApiRoute[] = [...projectRoutes, ...databaseRoutes, ...projectAuthRoutes, ...branchScopedRoutes];
+export const allRoutes: ApiRoute[] = [...projectRoutes, ...databaseRoutes, ...generations.flatMap((g) => g.routes)];
 
 /** The control routes: test tooling, then what stands in for the world outside each generation's API. */
-export const allControlRoutes: ControlRoute[] = [...controlRoutes, ...projectControlRoutes, ...branchControlRoutes, ...databaseControlRoutes];
+export const allControlRoutes: ControlRoute[] = [...controlRoutes, ...generations.flatMap((g) => g.controlRoutes), ...databaseControlRoutes];
 
 /** Largest path kept in the request log; longer ones are cut (request heads may take 8 KB). */
 const LOGGED_PATH_MAX = 256;
@@ -66,37 +64,57 @@ function routeOf<R extends Route>(
   return { route: m.route, params: m.params };
 }
 
+/** One request on its way through the pipeline. */
+interface Incoming {
+  core: EmulatorCore;
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  method: string;
+  url: URL;
+  requestId: string;
+}
+
+/** What an API request met on its way: for its request log entry, and for newer-Neon mode. */
+interface ApiTrace {
+  started: number;
+  /** The label of the API key, once it was accepted. */
+  account: string | null;
+  fault?: string;
+  /** An injected `lost` fault: the answer is made and logged, and the connection dropped instead. */
+  lose: boolean;
+  exchange: Exchange;
+}
+
 export function createHandler(core: EmulatorCore) {
   return async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const requestId = requestIdOf(req);
     res.setHeader("x-neon-ret-request-id", requestId);
-    const method = (req.method ?? "GET").toUpperCase();
-    const url = new URL(req.url ?? "/", "http://emulator.invalid");
-    const pathname = url.pathname;
+    const x: Incoming = { core, req, res, method: (req.method ?? "GET").toUpperCase(), url: new URL(req.url ?? "/", "http://emulator.invalid"), requestId };
+    const pathname = x.url.pathname;
     try {
-      if (pathname === CONTROL_PREFIX || pathname.startsWith(CONTROL_PREFIX + "/")) {
-        let reply: Reply;
-        try {
-          if (!isLoopback(req.socket)) throw new HttpError(403, "control routes answer loopback clients only");
-          const refused = sourceProblem(core, req);
-          if (refused !== undefined) throw new HttpError(403, refused);
-          if (method !== "GET" && method !== "HEAD") requireJson(req);
-          const raw = await readBody(req);
-          const body = parseJsonBody(req, raw);
-          const { route, params } = routeOf(core, method, pathname, "control route", isControl);
-          reply = await route.control({ core, params, query: url.searchParams, body, secretsAllowed: mayReadSecrets(core, req) });
-          persistWrite(core, method);
-        } catch (e) {
-          reply = toErrorReply(e, requestId);
-        }
-        send(res, reply);
-        return;
-      }
-      await handleApi(core, req, res, method, pathname, url.searchParams, requestId);
+      if (pathname === CONTROL_PREFIX || pathname.startsWith(CONTROL_PREFIX + "/")) send(res, await controlReply(x));
+      else await handleApi(x);
     } catch (e) {
       send(res, toErrorReply(e, requestId));
     }
   };
+}
+
+async function controlReply({ core, req, method, url, requestId }: Incoming): Promise<Reply> {
+  try {
+    if (!isLoopback(req.socket)) throw new HttpError(403, "control routes answer loopback clients only");
+    const refused = sourceProblem(core, req);
+    if (refused !== undefined) throw new HttpError(403, refused);
+    if (method !== "GET" && method !== "HEAD") requireJson(req);
+    const raw = await readBody(req);
+    const body = parseJsonBody(req, raw);
+    const { route, params } = routeOf(core, method, url.pathname, "control route", isControl);
+    const reply = await route.control({ core, params, query: url.searchParams, body, secretsAllowed: mayReadSecrets(core, req) });
+    persistWrite(core, method);
+    return reply;
+  } catch (e) {
+    return toErrorReply(e, requestId);
+  }
 }
 
 function logEntry(
@@ -117,110 +135,118 @@ function logEntry(
   };
 }
 
-async function handleApi(
-  core: EmulatorCore,
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  method: string,
-  pathname: string,
-  query: URLSearchParams,
-  requestId: string,
-): Promise<void> {
-  const started = core.clock.now();
-  let account: string | null = null;
-  let template: string | null = null;
-  let fault: string | undefined;
-  const finish = (status: number) => {
-    core.log.add(
-      logEntry(core, { method, path: loggedPath(pathname), route: template, status, requestId, started, key: account, fault }),
-    );
-  };
+function logApi(x: Incoming, trace: ApiTrace, status: number): void {
+  const { method, requestId } = x;
+  const path = loggedPath(x.url.pathname);
+  const { started, account: key, fault } = trace;
+  x.core.log.add(logEntry(x.core, { method, path, route: trace.exchange.template, status, requestId, started, key, fault }));
+}
 
-  let reply: Reply;
-  let lose = false;
-  let exchange: Exchange = { method, template: null, params: {}, body: undefined };
+async function handleApi(x: Incoming): Promise<void> {
+  const { core, method } = x;
+  const trace: ApiTrace = { started: core.clock.now(), account: null, lose: false, exchange: { method, template: null, params: {}, body: undefined } };
+  let reply: Reply | undefined;
   try {
-    const refused = sourceProblem(core, req);
-    if (refused !== undefined) throw new HttpError(403, refused);
-    if (pathname !== API_PREFIX && !pathname.startsWith(API_PREFIX + "/")) {
-      throw new HttpError(404, `no route for ${method} ${pathname}`);
-    }
-    const rel = pathname.slice(API_PREFIX.length) || "/";
-    const { route, params } = routeOf(core, method, pathname, "route for", (r): r is ApiRoute => !isControl(r));
-    template = route.template;
-    exchange = { method, template, params, body: undefined };
-
-    // Authentication: bearer API key, before anything of the body is read.
-    const bearer = bearerOf(req);
-    if (bearer === undefined) throw new HttpError(401, "authentication required: send Authorization: Bearer <API key>");
-    const label = core.keys.get(bearer);
-    if (label === undefined) throw new HttpError(401, "authentication failed: unknown API key");
-    account = label;
-
-    const rl = core.limiter.take(account, `${method} ${template}`);
-    if (!rl.ok) {
-      throw new HttpError(429, rl.message ?? "rate limit exceeded", "", { "retry-after": String(rl.retryAfter ?? 1) });
-    }
-
-    const decision = core.faults.decide(method, rel, template);
-    if (decision.latencyMs > 0) await core.clock.sleep(decision.latencyMs);
-    if (decision.kind === "reset") {
-      fault = "reset";
-      finish(0);
-      req.socket.destroy();
-      return;
-    }
-    if (decision.kind === "error") {
-      fault = "error";
-      throw new HttpError(decision.status ?? 503, "service temporarily unavailable (injected fault)");
-    }
-    if (decision.kind === "lock") {
-      fault = "lock";
-      throw new HttpError(423, LOCKED_MESSAGE);
-    }
-    lose = decision.kind === "lost";
-
-    const raw = await readBody(req);
-    const ctx: ApiContext = {
-      method,
-      path: rel,
-      params,
-      query,
-      body: parseJsonBody(req, raw),
-      account,
-      store: core.store,
-      clock: core.clock,
-      config: core.config,
-    };
-    exchange.body = ctx.body;
-    reply = await route.handler(ctx);
-    persistWrite(core, method);
-    // In newer-Neon mode the check is of what today's Neon would answer: the package's schemas
-    // describe that, and what a newer Neon adds is the point of the mode.
-    const checked = core.config.newerNeon ? todaysAnswer(reply.body) : { body: reply.body };
-    if (core.validateResponses && route.response !== undefined && checked !== undefined) {
-      const check = route.response.safeParse(checked.body);
-      if (!check.success) {
-        reply = errorBody(
-          500,
-          { message: `emulator produced a response that does not match its schema: ${check.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` },
-          requestId,
-        );
-      }
-    }
+    reply = await answerApi(x, trace);
+    // An injected reset: the connection is gone, and the request logged.
+    if (reply === undefined) return;
   } catch (e) {
-    reply = toErrorReply(e, requestId);
+    reply = toErrorReply(e, x.requestId);
   }
   // The one place newer-Neon mode changes an answer (core/newerNeon.ts), errors included.
-  if (core.config.newerNeon) reply = newerNeonReply(core.store, exchange, reply);
-  if (lose) {
-    fault = "lost";
-    finish(reply.status);
-    req.socket.destroy();
+  if (core.config.newerNeon) reply = newerNeonReply(core.store, trace.exchange, reply);
+  if (trace.lose) {
+    trace.fault = "lost";
+    logApi(x, trace, reply.status);
+    x.req.socket.destroy();
     return;
   }
-  finish(reply.status);
-  send(res, reply);
+  logApi(x, trace, reply.status);
+  send(x.res, reply);
+}
+
+/** The API's answer in the order of the checks (README, "Errors"); undefined after an injected reset. */
+async function answerApi(x: Incoming, trace: ApiTrace): Promise<Reply | undefined> {
+  const { core, req, method } = x;
+  const pathname = x.url.pathname;
+  const refused = sourceProblem(core, req);
+  if (refused !== undefined) throw new HttpError(403, refused);
+  if (pathname !== API_PREFIX && !pathname.startsWith(API_PREFIX + "/")) {
+    throw new HttpError(404, `no route for ${method} ${pathname}`);
+  }
+  const rel = pathname.slice(API_PREFIX.length) || "/";
+  const { route, params } = routeOf(core, method, pathname, "route for", (r): r is ApiRoute => !isControl(r));
+  trace.exchange = { method, template: route.template, params, body: undefined };
+  trace.account = accountOf(core, req);
+  const rl = core.limiter.take(trace.account, `${method} ${route.template}`);
+  if (!rl.ok) {
+    throw new HttpError(429, rl.message ?? "rate limit exceeded", "", { "retry-after": String(rl.retryAfter ?? 1) });
+  }
+  if ((await injectFault(x, trace, rel)) === "reset") return undefined;
+  const raw = await readBody(req);
+  const ctx: ApiContext = {
+    method,
+    path: rel,
+    params,
+    query: x.url.searchParams,
+    body: parseJsonBody(req, raw),
+    account: trace.account,
+    store: core.store,
+    clock: core.clock,
+    config: core.config,
+  };
+  trace.exchange.body = ctx.body;
+  const reply = await route.handler(ctx);
+  persistWrite(core, method);
+  return checkedReply(x, route, reply);
+}
+
+/** Authentication: the label of the request's bearer API key, before anything of the body is read. */
+function accountOf(core: EmulatorCore, req: http.IncomingMessage): string {
+  const bearer = bearerOf(req);
+  if (bearer === undefined) throw new HttpError(401, "authentication required: send Authorization: Bearer <API key>");
+  const label = core.keys.get(bearer);
+  if (label === undefined) throw new HttpError(401, "authentication failed: unknown API key");
+  return label;
+}
+
+/** The fault decided for this request, if any: injected latency, then a reset, an error, a lock, or a lost answer (noted in `trace`). */
+async function injectFault(x: Incoming, trace: ApiTrace, rel: string): Promise<"reset" | undefined> {
+  const { core, method } = x;
+  const decision = core.faults.decide(method, rel, trace.exchange.template as string);
+  if (decision.latencyMs > 0) await core.clock.sleep(decision.latencyMs);
+  if (decision.kind === "reset") {
+    trace.fault = "reset";
+    logApi(x, trace, 0);
+    x.req.socket.destroy();
+    return "reset";
+  }
+  if (decision.kind === "error") {
+    trace.fault = "error";
+    throw new HttpError(decision.status ?? 503, "service temporarily unavailable (injected fault)");
+  }
+  if (decision.kind === "lock") {
+    trace.fault = "lock";
+    throw new HttpError(423, LOCKED_MESSAGE);
+  }
+  trace.lose = decision.kind === "lost";
+  return undefined;
+}
+
+/** The reply, or a 500 when it does not match its route's response schema (validateResponses). */
+function checkedReply(x: Incoming, route: ApiRoute, reply: Reply): Reply {
+  const { core } = x;
+  // In newer-Neon mode the check is of what today's Neon would answer: the package's schemas
+  // describe that, and what a newer Neon adds is the point of the mode.
+  const checked = core.config.newerNeon ? todaysAnswer(reply.body) : { body: reply.body };
+  if (!core.validateResponses || route.response === undefined || checked === undefined) return reply;
+  const check = route.response.safeParse(checked.body);
+  if (check.success) return reply;
+  return errorBody(
+    500,
+    { message: `emulator produced a response that does not match its schema: ${check.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` },
+    x.requestId,
+  );
 }
 
 export { keyLabel, type EmulatorCore };

@@ -14,6 +14,13 @@ import { FROM_INTEGRATION, isChild, secretNames } from "./props";
 import type { Kind } from "../provider/kit";
 
 export const PACKAGE = "neon-auth";
+const REPOSITORY = "https://github.com/pulumi-neon-auth/pulumi-neon-auth";
+/**
+ * Where the engine fetches the plugin a program's SDK names and no one installed: the GitHub
+ * releases of the repository, whose assets the release workflow names as the engine asks for them
+ * (`pulumi-resource-neon-auth-v<version>-<os>-<arch>.tar.gz`).
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.github.com${new URL(REPOSITORY).pathname}`;
 /** The type token of a kind: `neon-auth:index:RedirectDomain`. */
 export const tokenOf = (kind: Kind) => `${PACKAGE}:index:${kind}`;
 /** The object type a child takes as its `integration`, and each integration outputs as `ref`. */
@@ -47,6 +54,7 @@ export interface PackageSchema {
   license: string;
   keywords: string[];
   repository: string;
+  pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   resources: Record<string, ResourceSpec>;
@@ -174,7 +182,8 @@ export function packageSchema(): PackageSchema {
     description: "Neon Auth as code: both API generations (branch-scoped Better Auth and the project-level integration).",
     license: "Apache-2.0",
     keywords: ["pulumi", "neon", "neon-auth", "category/database"],
-    repository: "https://github.com/pulumi-neon-auth/pulumi-neon-auth",
+    repository: REPOSITORY,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables },
     provider: { inputProperties: variables, requiredInputs: [], properties: {} },
     resources,

@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { declaredTwice, isHalfMade, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
+import { setWaitSink } from "../provider/waits";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provider/diff";
@@ -29,6 +30,8 @@ const provrpc = fromPulumi("./proto/provider_grpc_pb");
 const plugproto = fromPulumi("./proto/plugin_pb");
 const statusproto = fromPulumi("./proto/status_pb");
 const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
+const engineproto = fromPulumi("./proto/engine_pb");
+const enginerpc = fromPulumi("./proto/engine_grpc_pb");
 
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
@@ -313,7 +316,25 @@ export async function serve(): Promise<void> {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, p: number) => (err ? reject(err) : resolve(p))),
   );
   process.stdout.write(`${port}\n`);
+  logToEngine(process.argv[2]);
   exitWithEngine();
+}
+
+/**
+ * Wait lines (provider/waits.ts) go to the engine's log, as the dynamic resources' do: the Node
+ * SDK's `pulumi.log` has no engine to talk to in a plugin, so the line would be lost. The engine
+ * gives its address as the plugin's first argument.
+ */
+function logToEngine(address: string | undefined): void {
+  if (address === undefined || address === "") return;
+  const engine = new enginerpc.EngineClient(address, grpc.credentials.createInsecure());
+  setWaitSink((line) => {
+    const req = new engineproto.LogRequest();
+    req.setSeverity(engineproto.LogSeverity.INFO);
+    req.setMessage(line);
+    // A line that cannot be delivered is not the request's failure.
+    engine.log(req, () => undefined);
+  });
 }
 
 /**

@@ -59,7 +59,11 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.
   const failures = parsed.error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       // A misspelt input would otherwise be dropped and its default used without a word.
-      return issue.keys.map((key) => ({ property: "", reason: `${kind} ${safeName(key)} ${unknownField(key, knownFields(schema))}` }));
+      if (issue.path.length === 0) return issue.keys.map((key) => ({ property: "", reason: `${kind} ${safeName(key)} ${unknownField(key, knownFields(schema))}` }));
+      // Inside a settings object it is named by its path, against that object's fields.
+      const where = issue.path.map(String).join(".");
+      const fields = Object.keys(shapeAt(schema, issue.path) ?? {});
+      return issue.keys.map((key) => ({ property: "", reason: `${kind} ${where}.${safeName(key)} ${unknownNested(where, key, fields)}` }));
     }
     if (unknown.has(String(issue.path[0] ?? ""))) return [];
     // A child's project comes from its integration: when that is missing, it alone is the problem.
@@ -102,9 +106,42 @@ function knownFields(schema: z.ZodType): string[] {
 }
 
 function unknownField(key: string, known: string[]): string {
-  if (key.length > 64) return `is not an input of this resource; known inputs: ${known.join(", ")}`;
-  const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
+  const near = nearest(key, known);
   return `is not an input of this resource${near ? ` (did you mean ${near}?)` : ""}; known inputs: ${known.join(", ")}`;
+}
+
+function unknownNested(where: string, key: string, known: string[]): string {
+  const near = nearest(key, known);
+  return `is not a field of ${where}${near ? ` (did you mean ${where}.${near}?)` : ""}; its fields: ${known.join(", ")}`;
+}
+
+function nearest(key: string, known: string[]): string | undefined {
+  if (key.length > 64) return undefined;
+  return known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
+}
+
+/**
+ * The shape of the object at `path` in `schema`, through what wraps it (optional, default, a
+ * secret's pipe, an array's elements); undefined when there is none.
+ */
+function shapeAt(schema: z.ZodType, path: readonly PropertyKey[]): Record<string, z.ZodType> | undefined {
+  let at: unknown = schema;
+  for (let i = 0; i <= path.length; i++) {
+    for (let guard = 0; guard < 20; guard++) {
+      const def = (at as { _zod?: { def?: Record<string, unknown> } })?._zod?.def;
+      const inner = def?.innerType ?? def?.in ?? (def?.type === "array" ? def.element : undefined);
+      if (def === undefined || def.shape !== undefined || inner === undefined) break;
+      at = inner;
+    }
+    if (i === path.length) break;
+    const shape = knownShape(at as z.ZodType);
+    const segment = path[i];
+    // An array index stays on the elements the unwrapping above reached.
+    if (typeof segment === "number") continue;
+    at = shape?.[String(segment)];
+    if (at === undefined) return undefined;
+  }
+  return knownShape(at as z.ZodType);
 }
 
 function editDistance(a: string, b: string): number {

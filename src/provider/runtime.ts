@@ -4,12 +4,14 @@
  * secret inputs carried on, and each call named in the wait notices. The dynamic resources'
  * entry point is resources/runtime.ts; the plugin's is plugin/server.ts.
  */
-import { collectSecrets, leaves, redactText, rememberSecrets } from "../client";
+import { collectSecrets, DEFAULT_BASE_URL, leaves, NeonNetworkError, redactText, rememberSecrets } from "../client";
+import { isConnectFailure } from "../client/retry";
+import { isLoopbackHost } from "../schemas";
 import { isEncodable } from "../schemas/fields";
 import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { processContext, type Context } from "./context";
 import type { FieldsDiff } from "./diff";
-import { forResource } from "./waits";
+import { currentResource, forResource } from "./waits";
 
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
@@ -36,6 +38,46 @@ export function guardedCalls(decl: KindDeclaration, ctx?: Context): Provided {
   let g = kinds.get(decl.kind);
   if (!g) kinds.set(decl.kind, (g = guarded(decl.kind, decl.handler, on)));
   return g;
+}
+
+/** The resource that first met an API it could not connect to, per context: one run's provider process. */
+const firstUnreachable = new WeakMap<Context, string>();
+
+/**
+ * A connection the API refused (or a host name that does not resolve) is one fault of the run,
+ * not one per resource: the first resource to meet it says where the URL came from and what to do;
+ * every other one says only that it met the same, and whose error explains it.
+ */
+function unreachable(ctx: Context, e: unknown): unknown {
+  if (!(e instanceof NeonNetworkError) || !isConnectFailure(e.errorCode) || isHalfMade(e)) return e;
+  const s = ctx.settings;
+  const url = (s.apiUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const who = currentResource() ?? "another resource";
+  const first = firstUnreachable.get(ctx);
+  if (first !== undefined && first !== who) {
+    e.message = `cannot connect to the Neon API at ${url} either: see the error of ${first}`;
+    return e;
+  }
+  firstUnreachable.set(ctx, who);
+  const from = s.apiUrl === undefined ? `the default base URL; ${s.apiUrlFrom} sets another` : `the base URL from ${s.apiUrlFrom}`;
+  const what = e.errorCode === "ENOTFOUND" ? "its host name does not resolve" : "the connection was refused";
+  let host = "";
+  let port = "";
+  try {
+    ({ hostname: host, port } = new URL(url));
+  } catch {
+    // The settings checked it already; without it the hint is the generic one.
+  }
+  const hint =
+    e.errorCode === "ENOTFOUND"
+      ? `check the host name in ${s.apiUrlFrom}, or this machine's DNS`
+      : isLoopbackHost(host.toLowerCase())
+        ? `nothing listens there: start the emulator (\`npx neon-auth-emulator --port ${port || "80"}\`) or correct ${s.apiUrlFrom}`
+        : `check the network path to it (a proxy, a firewall) or correct ${s.apiUrlFrom}`;
+  e.message =
+    `cannot connect to the Neon API at ${url} (${from}): ${what} (${e.errorCode}, ${e.attempts === 1 ? "1 attempt" : `${e.attempts} attempts`} ` +
+    `of ${e.method} ${e.path}); ${hint}. The other resources of this run that need the API refer to this error`;
+  return e;
 }
 
 /** How a wait line names the resource: its kind and what tells it apart (never a secret). */
@@ -65,7 +107,7 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
         rememberSecrets(secretsIn(result));
         return result;
       } catch (e) {
-        throw scrub(e);
+        throw scrub(unreachable(ctx, e));
       }
     };
   const check = wrap(h.check.bind(h));

@@ -24,6 +24,11 @@ export function forResource<R>(label: string, fn: () => Promise<R>): Promise<R> 
   return current.run(label, fn);
 }
 
+/** The resource the provider method under way works on (`forResource`), if any. */
+export function currentResource(): string | undefined {
+  return current.getStore();
+}
+
 /** A pacing or operation wait shorter than this, in a request under way for less, is not worth a line. */
 const VISIBLE_MS = 2_000;
 /** At most one line per kind of wait in this long: a paced run of 300 domains says so a few times, not 300. */
@@ -62,13 +67,15 @@ function seconds(ms: number): string {
 export function waitLine(w: WaitEvent, resource: string | undefined): string {
   const who = resource ?? `${w.method} ${w.path}`;
   const left = `; it may wait ${seconds(w.leftMs)} more`;
+  // Each retry says which it is: a line that only repeated the wait would read as one stuck wait.
+  const retry = `retrying in ${seconds(w.waitMs)}${w.attempt ? ` (attempt ${w.attempt.next} of ${w.attempt.of})` : ""}`;
   switch (w.kind) {
     case "pacing":
       return `neon-auth: ${who} waits its turn under Neon's rate limit (pacing), about ${seconds(w.waitMs)}${left} (${SETTING.rateLimitTimeout})`;
     case "rate-limit":
-      return `neon-auth: ${who} waits after a 429 from Neon (rate limit: the account's budget is spent, other stacks or tools use it too), ${seconds(w.waitMs)}${left} (${SETTING.rateLimitTimeout})`;
+      return `neon-auth: ${who} waits after a 429 from Neon (rate limit: the account's budget is spent, other stacks or tools use it too), ${retry}${left} (${SETTING.rateLimitTimeout})`;
     case "lock":
-      return `neon-auth: ${who} waits: the project is locked by another operation (423), retrying in ${seconds(w.waitMs)}${left} (${SETTING.lockTimeout})`;
+      return `neon-auth: ${who} waits: the project is locked by another operation (423), ${retry}${left} (${SETTING.lockTimeout})`;
     case "operation":
       return `neon-auth: ${who} waits for Neon operation ${w.requestId} to finish, next look in ${seconds(w.waitMs)}${left}`;
   }

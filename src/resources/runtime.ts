@@ -24,7 +24,14 @@ const PROVIDER_KEY = "__provider";
  * and the errors the host prints itself are marked so (host.ts `reported`).
  */
 export function handler(kind: Kind, ctx?: Context): Omit<Provided, "diff"> & { diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> } {
-  const c = calls(kind, ctx);
+  let c: Provided;
+  try {
+    c = calls(kind, ctx);
+  } catch (e) {
+    // A missing key or settings that disagree: the engine shows it under each resource; the
+    // host's own print of it (with a stack trace, under the stack) would only repeat it.
+    throw reported(e);
+  }
   const printed = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A) => fn(...args).catch((e: unknown) => Promise.reject(reported(e)));
   return {
     check: printed(c.check),

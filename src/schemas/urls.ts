@@ -41,7 +41,7 @@ const ORIGIN_FORM = "must be an origin of the form https://host[:port], with no 
  */
 export function canonicalOrigin(value: string, opts: { exact?: boolean; wildcard?: boolean } = {}): { origin: string } | { problem: string } {
   const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/*)([?#].*)?$/is.exec(opts.exact ? value : value.trim());
-  if (!m) return { problem: ORIGIN_FORM };
+  if (!m) return { problem: withSuggestion(value, opts) };
   if (opts.exact && m[3] !== "") return { problem: "must have no path, not even a trailing slash" };
   const scheme = `${m[1]!.toLowerCase()}:`;
   const authority = m[2]!;
@@ -69,6 +69,21 @@ export function canonicalOrigin(value: string, opts: { exact?: boolean; wildcard
   }
   if (scheme === "http:" && !isLoopbackHost(host)) return { problem: "must use https (http is accepted for loopback hosts only)" };
   return { origin: `${scheme}//${host}${portPart}` };
+}
+
+/**
+ * The origin rule, with the origin meant when the value is a bare host name (`app.example.com`,
+ * `localhost:3000`): the scheme is what is most often left out. Only a dotted name or localhost is
+ * echoed, never a single word: the value could be a secret pasted into the wrong field, and a key
+ * or password is one word, not a domain name.
+ */
+function withSuggestion(value: string, opts: { wildcard?: boolean }): string {
+  const bare = value.trim();
+  if (!/^(localhost|(\*\.)?([a-z0-9-]+\.)+[a-z]{2,63}|(\d{1,3}\.){3}\d{1,3})(:\d{1,5})?\/?$/i.test(bare)) return ORIGIN_FORM;
+  const host = bare.replace(/(:\d+)?\/?$/, "");
+  const scheme = isLoopbackHost(host.toLowerCase()) ? "http" : "https";
+  const meant = canonicalOrigin(`${scheme}://${bare}`, { ...opts, exact: false });
+  return "origin" in meant ? `${ORIGIN_FORM}: did you mean ${meant.origin}?` : ORIGIN_FORM;
 }
 
 /**

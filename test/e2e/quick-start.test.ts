@@ -100,6 +100,8 @@ describe("the README's quick start, verbatim", () => {
         const up = await e2e.stack.up({ color: "never" });
         // "creates the 6 resources" (the README's words), and the stack itself.
         expect(changesOf(up.summary.resourceChanges)).toEqual({ create: creates + 1 });
+        // What the app needs, under the name Neon's Next.js guide reads it from.
+        if (which === "branch") expect(up.outputs.NEON_AUTH_BASE_URL?.value).toMatch(/^https?:\/\/\S+$/);
         await expectNoChanges(e2e.stack);
         // `protect: true` on the project-level integration: the README says to remove it before a destroy.
         if (which === "project") e2e.cli("state", "unprotect", "--all", "--yes");

@@ -132,7 +132,7 @@ describe("a 429 is waited out against the rate-limit budget", () => {
     const client = make("k-1", { pacing: false, rateLimitTimeoutMs: 100_000, onWait: (w) => waits.push(w) });
     await clock.run(client.listDomains("p-1"));
     expect(waits).toEqual([
-      { kind: "rate-limit", method: "GET", path: "/projects/p-1/auth/domains", requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), waitMs: 3_000, waitedMs: 0, leftMs: 100_000 },
+      { kind: "rate-limit", method: "GET", path: "/projects/p-1/auth/domains", requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), waitMs: 3_000, waitedMs: 0, leftMs: 100_000, attempt: { next: 2, of: 11 } },
     ]);
   });
 });

@@ -222,7 +222,7 @@ describe("requests", () => {
 
   it("a missing or empty API key fails at creation", () => {
     expect(() => createClient({ apiKey: "" })).toThrow(NeonConfigError);
-    expect(() => createClient({ apiKey: "  " })).toThrow(/Neon API key is missing/);
+    expect(() => createClient({ apiKey: "  " })).toThrow("the Neon API key (apiKey) is missing or blank");
     expect(() => createClient({} as ClientOptions)).toThrow(NeonConfigError);
   });
 });

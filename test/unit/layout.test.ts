@@ -76,9 +76,8 @@ const ALLOWED: Record<string, string[]> = {
   plugin: [...BASE, "client", "provider", "kinds"],
   import: [...BASE, "client", "provider", "kinds", "resources", "plugin"],
   policy: [...BASE, "client", "provider", "kinds"],
-  // Until the core stops reaching into the generations (issue 40, in progress on branch house).
-  "emulator/core": [...BASE, "emulator/branch", "emulator/project"],
-  "emulator/branch": [...BASE, "emulator/core", "emulator/project"],
+  "emulator/core": BASE,
+  "emulator/branch": [...BASE, "emulator/core"],
   "emulator/project": [...BASE, "emulator/core"],
   emulator: [...BASE, "emulator/core", "emulator/branch", "emulator/project"],
 };

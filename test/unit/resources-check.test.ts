@@ -53,7 +53,7 @@ describe("check", () => {
       {
         property: "",
         reason:
-          "RedirectDomain domain must be an origin of the form https://host[:port], with no path, query, fragment or credentials",
+          "RedirectDomain domain must be an origin of the form https://host[:port], with no path, query, fragment or credentials: did you mean https://app.example.com?",
       },
     ]);
   });

@@ -10,11 +10,11 @@ describe("wait lines", () => {
     expect(waitLine({ ...base, kind: "pacing", waitMs: 4_200, leftMs: 895_800 }, who)).toBe(
       "neon-auth: RedirectDomain https://a.example.com waits its turn under Neon's rate limit (pacing), about 4.2 s; it may wait 14 min 56 s more (neon-auth:rateLimitTimeoutSeconds)",
     );
-    expect(waitLine({ ...base, kind: "rate-limit", waitMs: 1_000, leftMs: 60_000 }, who)).toBe(
-      "neon-auth: RedirectDomain https://a.example.com waits after a 429 from Neon (rate limit: the account's budget is spent, other stacks or tools use it too), 1.0 s; it may wait 1 min more (neon-auth:rateLimitTimeoutSeconds)",
+    expect(waitLine({ ...base, kind: "rate-limit", waitMs: 1_000, leftMs: 60_000, attempt: { next: 2, of: 11 } }, who)).toBe(
+      "neon-auth: RedirectDomain https://a.example.com waits after a 429 from Neon (rate limit: the account's budget is spent, other stacks or tools use it too), retrying in 1.0 s (attempt 2 of 11); it may wait 1 min more (neon-auth:rateLimitTimeoutSeconds)",
     );
-    expect(waitLine({ ...base, kind: "lock", waitMs: 500, leftMs: 118_000 }, who)).toBe(
-      "neon-auth: RedirectDomain https://a.example.com waits: the project is locked by another operation (423), retrying in 0.5 s; it may wait 1 min 58 s more (neon-auth:lockTimeoutSeconds)",
+    expect(waitLine({ ...base, kind: "lock", waitMs: 500, leftMs: 118_000, attempt: { next: 3, of: 12 } }, who)).toBe(
+      "neon-auth: RedirectDomain https://a.example.com waits: the project is locked by another operation (423), retrying in 0.5 s (attempt 3 of 12); it may wait 1 min 58 s more (neon-auth:lockTimeoutSeconds)",
     );
     // Rounded as a whole: 119.9 s is 2 min, never "1 min 60 s".
     expect(waitLine({ ...base, kind: "lock", waitMs: 100, leftMs: 119_900 }, who)).toMatch(/it may wait 2 min more/);

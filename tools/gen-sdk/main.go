@@ -3,6 +3,10 @@
 // That command needs Pulumi's language hosts, which the module proxy of our machines does not
 // serve; the generators themselves are in pkg/v3, which it does.
 //
+// The Go SDK gets a go.mod whose module path is the schema's importBasePath, so that `go get`
+// of that path finds it (Pulumi's generator writes one only for "support pack" schemas, one
+// folder above the package, where the import path and the module path would differ).
+//
 //	gen-sdk go|nodejs|python SCHEMA.json OUT_DIR
 package main
 
@@ -12,13 +16,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	nodejs "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	python "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"golang.org/x/mod/modfile"
 )
 
 const tool = "pulumi-neon-auth gen-sdk"
@@ -55,6 +62,9 @@ func run(lang, schemaPath, out string) error {
 	switch lang {
 	case "go":
 		files, err = gogen.GeneratePackage(tool, pkg, nil)
+		if err == nil {
+			err = addGoMod(pkg, files)
+		}
 	case "nodejs":
 		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
 	case "python":
@@ -74,6 +84,43 @@ func run(lang, schemaPath, out string) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// addGoMod gives the Go SDK a go.mod in its package folder, the module path being its import path.
+// It requires the Pulumi Go SDK this tool was built with (tools/go.mod: one version pinned in one
+// place); the release completes it with `go mod tidy`.
+func addGoMod(pkg *schema.Package, files map[string][]byte) error {
+	info, _ := pkg.Language["go"].(gogen.GoPackageInfo)
+	if info.ImportBasePath == "" {
+		return errors.New("the schema names no Go importBasePath")
+	}
+	const sdk = "github.com/pulumi/pulumi/sdk/v3"
+	build, ok := debug.ReadBuildInfo()
+	if !ok {
+		return errors.New("no build information to read the Pulumi SDK's version from")
+	}
+	version := ""
+	for _, dep := range build.Deps {
+		if dep.Path == sdk {
+			version = dep.Version
+		}
+	}
+	var mod modfile.File
+	if err := mod.AddModuleStmt(info.ImportBasePath); err != nil {
+		return err
+	}
+	if err := mod.AddGoStmt("1.26"); err != nil {
+		return err
+	}
+	if err := mod.AddRequire(sdk, version); err != nil {
+		return err
+	}
+	b, err := mod.Format()
+	if err != nil {
+		return err
+	}
+	files[path.Join(path.Base(info.ImportBasePath), "go.mod")] = b
 	return nil
 }
 

@@ -2,9 +2,9 @@
 import { branchEndpoints as B, BRANCH_SETTINGS, type BranchSettingKey } from "../../schemas/endpointsBranch";
 import { branchAuth, findBranch, route, sameText, setField, type BranchAuthRec } from "./kit";
 import { HttpError, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
-import { jwksUrl as stackJwksUrl, SCHEMA_NAME, TABLE_NAME } from "../project/integration";
 import { changeUser, createUser, deleteUser } from "./neonAuthTables";
-import { DEFAULT_DATABASE } from "../core/database";
+import { DEFAULT_DATABASE, NEON_AUTH_SCHEMA } from "../core/database";
+import { stackJwksUrl, USERS_SYNC_TABLE } from "../core/stackAuth";
 import { iso, type ProjectRec } from "../core/store";
 
 /** Better Auth's base URL for a branch; `.invalid` so that nothing ever resolves it. */
@@ -67,8 +67,8 @@ function enable(ctx: ApiContext, branchId: string, req: { auth_provider: BranchA
       pub_client_key: a.pub_client_key,
       secret_server_key: a.secret_server_key,
       jwks_url: jwksUrl(a),
-      schema_name: SCHEMA_NAME,
-      table_name: TABLE_NAME,
+      schema_name: NEON_AUTH_SCHEMA,
+      table_name: USERS_SYNC_TABLE,
       ...(a.auth_provider === "stack" ? {} : { base_url: betterAuthBaseUrl(a) }),
     },
   };
@@ -119,7 +119,7 @@ export const branchAuthRoutes: ApiRoute[] = [
   }),
   route(B.setBranchUserRoles, async (ctx, { params, body }) => {
     const { project, branch } = branchAuth(ctx, params);
-    await changeUser(ctx.store, project.id, branch, params.auth_user_id, { roles: body.roles }, ctx.clock.now());
+    await changeUser(ctx.store, project.id, branch, params.auth_user_id, { roles: body.roles });
     return { body: { id: params.auth_user_id } };
   }),
 ];

@@ -4,18 +4,14 @@
  * columns, email unique, roles comma-separated in `role`). neonAuthTables.ts says who writes them.
  */
 import type { AuthBranchRec, BranchAuthRec, BranchUserRec } from "./kit";
+import { lit, NEON_AUTH_SCHEMA, type SqlSession } from "../core/database";
 import { iso } from "../core/store";
 
-/** What this code needs of a database (apart from PGlite's own types, which stay out of the published ones). */
-export interface SqlSession {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
-}
-
-export const USER_TABLE = 'neon_auth."user"';
-export const CONFIG_TABLE = "neon_auth.project_config";
+export const USER_TABLE = `${NEON_AUTH_SCHEMA}."user"`;
+export const CONFIG_TABLE = `${NEON_AUTH_SCHEMA}.project_config`;
 
 export const USER_DDL = `
-CREATE SCHEMA IF NOT EXISTS neon_auth;
+CREATE SCHEMA IF NOT EXISTS ${NEON_AUTH_SCHEMA};
 CREATE TABLE IF NOT EXISTS ${USER_TABLE} (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   name text NOT NULL,
@@ -31,7 +27,7 @@ CREATE TABLE IF NOT EXISTS ${USER_TABLE} (
 );`;
 
 export const CONFIG_DDL = `
-CREATE SCHEMA IF NOT EXISTS neon_auth;
+CREATE SCHEMA IF NOT EXISTS ${NEON_AUTH_SCHEMA};
 CREATE TABLE IF NOT EXISTS ${CONFIG_TABLE} (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   endpoint_id text NOT NULL UNIQUE,
@@ -46,11 +42,6 @@ CREATE TABLE IF NOT EXISTS ${CONFIG_TABLE} (
   "createdAt" timestamptz NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "updatedAt" timestamptz NOT NULL DEFAULT CURRENT_TIMESTAMP
 );`;
-
-/** A SQL literal (standard_conforming_strings is on: only quotes need doubling). */
-export function lit(v: string | null): string {
-  return v === null ? "NULL" : `'${v.replace(/'/g, "''")}'`;
-}
 
 /** Roles as Better Auth's admin plugin keeps them: one comma-separated text. */
 export function roleText(roles: readonly string[]): string | null {

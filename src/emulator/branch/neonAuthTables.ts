@@ -11,14 +11,47 @@
  * each change (the configuration is managed through the API; SQL changes to it are not read back).
  */
 import type { AuthBranchRec, BranchUserRec } from "./kit";
-import { databasesOf } from "../core/database";
+import { databasesOf, type TableSet } from "../core/database";
+import type { UserChange, UserParams } from "../core/context";
 import { HttpError, uuid } from "../core/http";
-import { pull, roleText, rolesOf, USER_TABLE } from "./neonAuthSql";
-import { iso, type Store } from "../core/store";
+import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, pull, roleText, rolesOf, USER_DDL, USER_TABLE } from "./neonAuthSql";
+import { iso, type ProjectRec, type Store } from "../core/store";
+
+function branchIn(p: ProjectRec | undefined, branchId: string): AuthBranchRec | undefined {
+  return p?.branches.find((b) => b.id === branchId) as AuthBranchRec | undefined;
+}
+
+/**
+ * `neon_auth."user"`: made and seeded from the stored users once, then changed only by statements
+ * (the API's and SQL clients'), and copied back into the state. The users are kept after a
+ * disable without delete_data, so the table outlives the integration.
+ */
+export const userTable: TableSet<BranchUserRec[]> = {
+  wanted: (p, branchId) => branchIn(p, branchId)?.neon_auth?.users,
+  // Only whether the table is there: its rows are the truth, not the snapshot.
+  key: () => true,
+  script: (users, present) => {
+    if (users !== undefined) return present ? "" : USER_DDL + insertUsersSql(users);
+    return present ? ` DROP TABLE IF EXISTS ${USER_TABLE};` : "";
+  },
+  keep: async (db, p, branchId) => {
+    const branch = branchIn(p, branchId);
+    return branch === undefined ? false : pull(db, branch);
+  },
+};
+
+/** `neon_auth.project_config`, rewritten from the API's settings after each change (SQL changes are not read back). */
+export const configTable: TableSet<string> = {
+  wanted: (p, branchId) => {
+    const auth = branchIn(p, branchId)?.auth;
+    return p === undefined || auth === undefined ? undefined : configRowSql(auth, p.name);
+  },
+  script: (row) => (row === undefined ? ` DROP TABLE IF EXISTS ${CONFIG_TABLE};` : `${CONFIG_DDL} DELETE FROM ${CONFIG_TABLE};${row}`),
+};
 
 /** Copies the running table of a branch into the snapshot (for readers of the snapshot: dumps, branching, persistence). */
 export async function refreshSnapshot(store: Store, projectId: string, branch: AuthBranchRec): Promise<void> {
-  const changed = await databasesOf(store).onUserTable(projectId, branch.id, (db) => pull(db, branch));
+  const changed = await databasesOf(store).onTables(userTable, projectId, branch.id, (db) => pull(db, branch));
   if (changed === true) store.mutated();
 }
 
@@ -27,7 +60,7 @@ export async function refreshSnapshot(store: Store, projectId: string, branch: A
  * table into the snapshot; undefined when the database does not run (work on the snapshot then).
  */
 async function onTable<R>(store: Store, projectId: string, branch: AuthBranchRec, sql: string, params: unknown[]): Promise<{ rows: R[] } | undefined> {
-  return databasesOf(store).onUserTable(projectId, branch.id, async (db) => {
+  return databasesOf(store).onTables(userTable, projectId, branch.id, async (db) => {
     let rows: R[];
     try {
       rows = (await db.query<R>(sql, params)).rows;
@@ -106,8 +139,8 @@ export async function changeUser(
   branch: AuthBranchRec,
   id: string,
   change: { roles?: string[] | undefined; name?: string | undefined; email?: string | undefined },
-  now: number,
 ): Promise<void> {
+  const now = store.now();
   const role = change.roles === undefined ? null : roleText([...new Set(change.roles)]);
   const done = await onTable(
     store,
@@ -126,4 +159,27 @@ export async function changeUser(
   if (change.name !== undefined) u.name = change.name;
   if (change.email !== undefined) u.email = change.email;
   u.updated_ms = now;
+}
+
+/**
+ * The branch holding a branch-scoped user, for a change made in Neon's console; deleting one goes
+ * through the public API (`DELETE …/auth/users/{id}`).
+ */
+async function branchOfUser(store: Store, params: UserParams): Promise<AuthBranchRec | undefined> {
+  const projectId = params.project_id as string;
+  for (const b of (store.data.projects[projectId]?.branches ?? []) as AuthBranchRec[]) {
+    if (b.neon_auth === undefined) continue;
+    await refreshSnapshot(store, projectId, b);
+    if (b.neon_auth.users.some((u) => u.id === params.user_id)) return b;
+  }
+  return undefined;
+}
+
+/** A change of a user's name or email made in Neon's console (the table's name column takes no null). */
+export async function changeInConsole(store: Store, params: UserParams, change: UserChange): Promise<boolean> {
+  const branch = await branchOfUser(store, params);
+  if (branch === undefined) return false;
+  const name = change.name === null ? "" : change.name;
+  await changeUser(store, params.project_id as string, branch, params.user_id as string, { name, email: change.email });
+  return true;
 }

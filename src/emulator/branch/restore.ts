@@ -27,7 +27,7 @@ import { iso, type ProjectRec } from "../core/store";
 import { historyStart, versionAt } from "./history";
 import { route, type AuthBranchRec, type BranchAuthRec, type BranchUserRec } from "./kit";
 import { insertUsersSql, USER_TABLE } from "./neonAuthSql";
-import { refreshSnapshot } from "./neonAuthTables";
+import { refreshSnapshot, userTable } from "./neonAuthTables";
 
 type RestoreRequest = z.output<typeof restoreBranchRequest>;
 
@@ -125,7 +125,7 @@ function preserve(project: ProjectRec, target: AuthBranchRec, name: string, now:
  */
 async function replaceUserRows(ctx: ApiContext, projectId: string, target: AuthBranchRec, users: readonly BranchUserRec[] | undefined): Promise<void> {
   if (users === undefined) return;
-  await databasesOf(ctx.store).onUserTable(projectId, target.id, async (db) => {
+  await databasesOf(ctx.store).onTables(userTable, projectId, target.id, async (db) => {
     await db.query(`DELETE FROM ${USER_TABLE}`);
     const insert = insertUsersSql(users);
     if (insert !== "") await db.query(insert);

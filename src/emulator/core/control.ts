@@ -6,29 +6,46 @@
  * request log, stats, faults); each generation adds its own (project/control.ts,
  * branch/control.ts), and the databases theirs (databaseRoutes.ts).
  */
-import { integrationDump, transferDump } from "../project/control";
 import type { ControlRoute, EmulatorCore } from "./context";
 import { checkFaultSettings, checkOneShot, parseFaultSpec, type OneShotFault } from "./faults";
 import { HttpError, jsonObject } from "./http";
 import { branchView, operationView } from "./projects";
 import { emptyState, iso, STATE_VERSION } from "./store";
 
+/** One project in the state dump: what the hosting slice knows, then each generation's part. */
+export interface ProjectDump extends Record<string, unknown> {
+  id: string;
+  name: string;
+  owner: string;
+  created_at: string;
+  branches: ReturnType<typeof branchView>[];
+  operations: ReturnType<typeof operationView>[];
+}
+
+/** The whole state as the control route `/state` shows it, each generation's parts included. */
+export interface StateDump extends Record<string, unknown> {
+  version: number;
+  projects: ProjectDump[];
+}
+
 /** The whole state as JSON, secrets redacted unless asked for. Never contains an API key. */
-export function stateDump(core: EmulatorCore, secrets: boolean) {
+export function stateDump(core: EmulatorCore, secrets: boolean): StateDump {
   const now = core.clock.now();
-  return {
-    version: STATE_VERSION,
-    projects: Object.values(core.store.data.projects).map((p) => ({
+  const projects = Object.values(core.store.data.projects).map((p) => {
+    const dump: ProjectDump = {
       id: p.id,
       name: p.name,
       owner: p.owner,
       created_at: iso(p.created_ms),
       branches: p.branches.map((b) => branchView(p, b, now)),
       operations: p.operations.map((op) => operationView(op, now)),
-      integrations: Object.values(p.integrations).map((i) => integrationDump(i, secrets)),
-    })),
-    transfers: Object.values(core.store.data.transfers).map((t) => transferDump(t, secrets)),
-  };
+    };
+    for (const g of core.generations) Object.assign(dump, g.projectDump?.(p, secrets));
+    return dump;
+  });
+  const dump: StateDump = { version: STATE_VERSION, projects };
+  for (const g of core.generations) Object.assign(dump, g.stateDump?.(core.store, secrets));
+  return dump;
 }
 
 function badRequest(e: unknown): never {

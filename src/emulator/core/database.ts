@@ -5,10 +5,11 @@
  * the machine, no temp cluster, works on a fresh CI runner. A database starts on first need (a
  * `connection_uri` request), keeping start-up fast for everything that never connects.
  *
- * What a branch's `neon_auth` schema holds depends on the generation:
- * - a project-level (Stack Auth) integration: `users_sync`, a projection of the state rewritten
- *   after each change (live users, and deleted users with `deleted_at` set, as Neon's sync
- *   soft-deletes), since Neon's sync writes that table and nothing reads it back;
+ * What a branch's `neon_auth` schema holds depends on the generation, each declaring its tables as
+ * a `TableSet` (below) that the assembled emulator hands to the databases:
+ * - a project-level (Stack Auth) integration: `users_sync` (project/users.ts), a projection of the
+ *   state rewritten after each change (live users, and deleted users with `deleted_at` set, as
+ *   Neon's sync soft-deletes), since Neon's sync writes that table and nothing reads it back;
  * - a branch-scoped integration: `"user"` and `project_config` (branch/neonAuthTables.ts). Once the
  *   database runs, `"user"` is the truth for that branch's users: the API reads and writes it, and
  *   a row changed by SQL is what the API sees next. `project_config` follows the API's settings.
@@ -19,85 +20,56 @@
 import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import type { AuthBranchRec } from "../branch/kit";
 import { NEON_DEFAULTS } from "../../schemas/common";
 import { HttpError } from "./http";
-import { SCHEMA_NAME, TABLE_NAME } from "../project/integration";
-import { CONFIG_DDL, CONFIG_TABLE, configRowSql, insertUsersSql, lit, pull, USER_DDL, USER_TABLE, type SqlSession } from "../branch/neonAuthSql";
-import { iso, type ProjectRec, type Store } from "./store";
+import type { ProjectRec, Store } from "./store";
 
 /** The database and owner role every emulated project has (Neon's defaults). */
 export const DEFAULT_DATABASE = NEON_DEFAULTS.database;
 export const DEFAULT_ROLE = NEON_DEFAULTS.role;
 
-export interface UsersSyncRow {
-  id: string;
-  email: string;
-  name: string | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  raw_json: Record<string, unknown>;
+/** The schema of a branch database that every generation's tables live in. */
+export const NEON_AUTH_SCHEMA = "neon_auth";
+
+/** What a table set needs of a database (apart from PGlite's own types, which stay out of the published ones). */
+export interface SqlSession {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
 }
 
-const DDL = `
-CREATE SCHEMA IF NOT EXISTS ${SCHEMA_NAME};
-CREATE TABLE IF NOT EXISTS ${SCHEMA_NAME}.${TABLE_NAME} (
-  id text PRIMARY KEY,
-  email text,
-  name text,
-  created_at timestamptz,
-  updated_at timestamptz,
-  deleted_at timestamptz,
-  raw_json jsonb NOT NULL
-);`;
-
-function row(u: { id: string; email: string; name: string | null; created_ms: number; updated_ms?: number }, deletedMs?: number): UsersSyncRow {
-  const updated = iso(deletedMs ?? u.updated_ms ?? u.created_ms);
-  return {
-    id: u.id,
-    email: u.email,
-    name: u.name,
-    created_at: iso(u.created_ms),
-    updated_at: updated,
-    deleted_at: deletedMs === undefined ? null : iso(deletedMs),
-    raw_json: { id: u.id, primary_email: u.email, display_name: u.name, signed_up_at_millis: u.created_ms },
-  };
+/** A SQL literal (standard_conforming_strings is on: only quotes need doubling). */
+export function lit(v: string | null): string {
+  return v === null ? "NULL" : `'${v.replace(/'/g, "''")}'`;
 }
 
 /**
- * The rows `neon_auth.users_sync` of one branch's database holds, or undefined when the branch has
- * no such table: a project-level integration syncs into the branch it was created on. A
- * branch-scoped integration has no `users_sync` (its users are rows of `neon_auth."user"`).
+ * Some tables of a branch database's `neon_auth` schema, kept by one generation (Generation in context.ts):
+ * the databases write them from the state after each change.
  */
-export function usersSyncOf(p: ProjectRec, branchId: string): UsersSyncRow[] | undefined {
-  let rows: UsersSyncRow[] | undefined;
-  for (const i of Object.values(p.integrations)) {
-    if (i.branch_id !== branchId) continue;
-    rows = [...(rows ?? []), ...i.users.map((u) => row(u)), ...(i.deleted_users ?? []).map((u) => row(u, u.deleted_ms))];
-  }
-  return rows;
-}
-
-/** What the schema of one branch's database should hold, from the state. */
-function wantedOf(p: ProjectRec | undefined, branchId: string) {
-  const branch = p?.branches.find((b) => b.id === branchId) as AuthBranchRec | undefined;
-  return {
-    usersSync: p === undefined ? undefined : usersSyncOf(p, branchId),
-    /** The stored users, when the branch has Better Auth tables (kept after a disable without delete_data). */
-    users: branch?.neon_auth?.users,
-    config: p === undefined || branch?.auth === undefined ? undefined : configRowSql(branch.auth, p.name),
-  };
+export interface TableSet<W = unknown> {
+  /** What the tables of one branch should hold, from the state; undefined: the branch has none of them. */
+  wanted(p: ProjectRec | undefined, branchId: string): W | undefined;
+  /** The part of `want` a rewrite depends on, compared as JSON with the last one written. Default: all of it. */
+  key?(want: W): unknown;
+  /**
+   * The statements that bring the tables to `want` (undefined: none wanted). `present`: an earlier
+   * write made them (they were wanted then).
+   */
+  script(want: W | undefined, present: boolean): string;
+  /**
+   * For tables that are the truth while the database runs (the API and SQL clients change them):
+   * copies them into the state before the database stops; true when the state changed.
+   */
+  keep?(db: SqlSession, p: ProjectRec, branchId: string): Promise<boolean>;
 }
 
 interface Running {
   db: PGlite;
   server: PGLiteSocketServer;
   port: number;
-  /** JSON of the projections last written (users_sync, project_config), to skip rewrites when nothing changed. */
+  /** JSON of the table sets' keys last written, to skip rewrites when nothing changed. */
   written: string;
-  /** `neon_auth."user"` exists: made (and seeded from the state) once, then changed only by statements. */
-  usersTable: boolean;
+  /** The table sets the last write made (or kept): their tables exist. */
+  present: Set<TableSet>;
   /** Writes run one after another, in the order of the changes. */
   queue: Promise<void>;
 }
@@ -105,6 +77,8 @@ interface Running {
 export interface DatabasesOptions {
   /** False: every database refuses connections (as behind a network policy). Default true. */
   reachable?: boolean;
+  /** The generations' tables in the `neon_auth` schema, written in this order. Default none. */
+  tables?: readonly TableSet[];
 }
 
 const registry = new WeakMap<Store, Databases>();
@@ -119,12 +93,14 @@ export function databasesOf(store: Store): Databases {
 export class Databases {
   reachable: boolean;
   readonly #store: Store;
+  readonly #tables: readonly TableSet[];
   readonly #running = new Map<string, Promise<Running>>();
   #closed = false;
 
   constructor(store: Store, opts: DatabasesOptions = {}) {
     this.#store = store;
     this.reachable = opts.reachable ?? true;
+    this.#tables = opts.tables ?? [];
     registry.set(store, this);
     store.onChange(() => this.#syncAll());
   }
@@ -161,15 +137,18 @@ export class Databases {
   }
 
   /**
-   * Stops every database; the users tables are copied into the state first, so what SQL clients
-   * changed is kept (and seeded again at the next start).
+   * Stops every database; the tables that are the truth while it runs are copied into the state
+   * first, so what SQL clients changed is kept (and seeded again at the next start).
    */
   async #stopAll(): Promise<void> {
     const all = [...this.#running.entries()];
-    const pulled = await Promise.all(all.map(([key]) => {
+    const pulled = await Promise.all(all.flatMap(([key]) => {
       const [projectId, branchId] = key.split("/") as [string, string];
-      const branch = this.#store.data.projects[projectId]?.branches.find((b) => b.id === branchId);
-      return branch === undefined ? false : this.onUserTable(projectId, branchId, (db) => pull(db, branch)).catch(() => false);
+      const p = this.#store.data.projects[projectId];
+      if (p === undefined) return [];
+      return this.#tables.map((t) =>
+        t.keep === undefined ? false : this.onTables(t, projectId, branchId, (db) => t.keep!(db, p, branchId)).catch(() => false),
+      );
     }));
     if (pulled.includes(true)) this.#store.mutated();
     this.#running.clear();
@@ -197,7 +176,7 @@ export class Databases {
         const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 16 });
         await server.start();
         const port = Number(server.getServerConn().split(":").pop());
-        const running: Running = { db, server, port, written: "", usersTable: false, queue: Promise.resolve() };
+        const running: Running = { db, server, port, written: "", present: new Set(), queue: Promise.resolve() };
         this.#sync(projectId, branchId, running);
         await running.queue;
         return running;
@@ -218,35 +197,39 @@ export class Databases {
   }
 
   #sync(projectId: string, branchId: string, running: Running): void {
-    const want = wantedOf(this.#store.data.projects[projectId], branchId);
-    const text = JSON.stringify([want.usersSync ?? null, want.config ?? null, want.users !== undefined]);
+    const p = this.#store.data.projects[projectId];
+    const wanted = this.#tables.map((t) => t.wanted(p, branchId));
+    const text = JSON.stringify(this.#tables.map((t, n) => {
+      const want = wanted[n];
+      return want === undefined ? null : t.key === undefined ? want : t.key(want);
+    }));
     if (text === running.written) return;
     running.written = text;
     let script = "";
-    if (want.users !== undefined && !running.usersTable) script += USER_DDL + insertUsersSql(want.users);
-    if (want.users === undefined && running.usersTable) script += ` DROP TABLE IF EXISTS ${USER_TABLE};`;
-    running.usersTable = want.users !== undefined;
-    script += want.config === undefined ? ` DROP TABLE IF EXISTS ${CONFIG_TABLE};` : `${CONFIG_DDL} DELETE FROM ${CONFIG_TABLE};${want.config}`;
-    script += usersSyncScript(want.usersSync);
-    if (want.users === undefined && want.config === undefined && want.usersSync === undefined) script += ` DROP SCHEMA IF EXISTS ${SCHEMA_NAME} CASCADE;`;
+    this.#tables.forEach((t, n) => {
+      script += t.script(wanted[n], running.present.has(t));
+      if (wanted[n] === undefined) running.present.delete(t);
+      else running.present.add(t);
+    });
+    if (wanted.every((w) => w === undefined)) script += ` DROP SCHEMA IF EXISTS ${NEON_AUTH_SCHEMA} CASCADE;`;
     running.queue = running.queue.then(() => writeScript(running.db, script)).catch((e: Error) => {
       running.written = "";
-      process.emitWarning(`neon-auth-emulator: could not write the ${SCHEMA_NAME} schema: ${e.message}`);
+      process.emitWarning(`neon-auth-emulator: could not write the ${NEON_AUTH_SCHEMA} schema: ${e.message}`);
     });
   }
 
   /**
    * @internal
-   * Runs `fn` on a branch's `neon_auth."user"` table, after the writes queued before it and before
-   * those queued after; undefined when the database does not run or has no such table (then
-   * nobody can have changed the users since the state was written).
+   * Runs `fn` on the tables of `tables` in a branch's database, after the writes queued before it
+   * and before those queued after; undefined when the database does not run or lacks those tables
+   * (then nobody can have changed them since the state was written).
    */
-  async onUserTable<T>(projectId: string, branchId: string, fn: (db: SqlSession) => Promise<T>): Promise<T | undefined> {
+  async onTables<T>(tables: TableSet, projectId: string, branchId: string, fn: (db: SqlSession) => Promise<T>): Promise<T | undefined> {
     const r = this.#running.get(`${projectId}/${branchId}`);
     const running = await r?.catch(() => undefined);
     if (running === undefined) return undefined;
     await running.queue;
-    if (!running.usersTable) return undefined;
+    if (!running.present.has(tables)) return undefined;
     const result = running.queue.then(() => fn(running.db));
     running.queue = result.then(() => undefined, () => undefined);
     return result;
@@ -259,17 +242,6 @@ export class Databases {
       if (running !== undefined) await running.queue;
     }
   }
-}
-
-function usersSyncScript(rows: UsersSyncRow[] | undefined): string {
-  if (rows === undefined) return ` DROP TABLE IF EXISTS ${SCHEMA_NAME}.${TABLE_NAME};`;
-  const values = rows.map((r) =>
-    `(${[r.id, r.email, r.name, r.created_at, r.updated_at, r.deleted_at].map(lit).join(", ")}, ${lit(JSON.stringify(r.raw_json))})`,
-  );
-  return (
-    `${DDL} DELETE FROM ${SCHEMA_NAME}.${TABLE_NAME};` +
-    (values.length === 0 ? "" : ` INSERT INTO ${SCHEMA_NAME}.${TABLE_NAME} (id, email, name, created_at, updated_at, deleted_at, raw_json) VALUES ${values.join(", ")};`)
-  );
 }
 
 /**

@@ -1,19 +1,17 @@
 /**
  * `GET /projects/{project_id}/connection_uri` (from its endpoint-table entry) and the control routes
  * of the emulated databases: the reachability switch, and changes to a user made outside the API
- * (as in the auth provider's dashboard), which the database's `users_sync` then shows.
+ * (as in the auth provider's dashboard or Neon's console), which the database then shows; the
+ * generation holding the user applies them (Generation in core/context.ts).
  */
 import { z } from "zod";
-import { email, projectId as projectIdRule, userName } from "../../schemas/common";
+import { email, userName } from "../../schemas/common";
 import { hostingEndpoints } from "../../schemas/endpointsProject";
 import { projectFromPath } from "./access";
-import type { AuthBranchRec } from "../branch/kit";
 import { checkDatabaseAndRole, databasesOf } from "./database";
 import type { ControlRoute } from "./context";
-import { HttpError, parseParam, parseWith, type ApiContext, type ApiRoute, type Reply } from "./http";
-import { changeUser, refreshSnapshot } from "../branch/neonAuthTables";
+import { HttpError, parseWith, type ApiContext, type ApiRoute, type Reply } from "./http";
 import type { Store } from "./store";
-import { removeUser } from "../project/users";
 
 const E = hostingEndpoints.getConnectionUri;
 
@@ -34,30 +32,8 @@ export const databaseRoutes: ApiRoute[] = [{ method: E.method, template: E.path,
 const reachability = z.strictObject({ reachable: z.boolean() });
 const userChange = z.strictObject({ name: userName.nullable().optional(), email: email.optional() });
 
-/** A user of the project-level integration, or undefined. */
-function projectUser(store: Store, params: Record<string, string>) {
-  const id = parseParam(projectIdRule, "project_id", params.project_id);
-  const i = store.data.projects[id]?.integrations.stack;
-  const at = i?.users.findIndex((u) => u.id === params.user_id) ?? -1;
-  return i === undefined || at < 0 ? undefined : { i, at, user: i.users[at]! };
-}
-
 function notFound(params: Record<string, string>): HttpError {
   return new HttpError(404, `user ${params.user_id} not found in project ${params.project_id}`);
-}
-
-/**
- * The branch holding a branch-scoped user, for a change made in Neon's console; deleting one goes
- * through the public API (`DELETE …/auth/users/{id}`).
- */
-async function branchOfUser(store: Store, params: Record<string, string>): Promise<AuthBranchRec | undefined> {
-  const projectId = params.project_id as string;
-  for (const b of (store.data.projects[projectId]?.branches ?? []) as AuthBranchRec[]) {
-    if (b.neon_auth === undefined) continue;
-    await refreshSnapshot(store, projectId, b);
-    if (b.neon_auth.users.some((u) => u.id === params.user_id)) return b;
-  }
-  return undefined;
 }
 
 async function database(store: Store): Promise<Reply> {
@@ -89,11 +65,10 @@ export const databaseControlRoutes: ControlRoute[] = [
   {
     method: "DELETE",
     template: "/projects/{project_id}/users/{user_id}",
-    control: ({ core, params }) => {
-      const found = projectUser(core.store, params);
-      if (found === undefined) throw notFound(params);
-      removeUser(found.i, found.at, core.store.now());
-      return changed(core.store);
+    control: async ({ core, params }) => {
+      // The first generation that holds the user takes the deletion.
+      for (const g of core.generations) if (await g.removeUser?.(core.store, params)) return changed(core.store);
+      throw notFound(params);
     },
   },
   {
@@ -101,18 +76,8 @@ export const databaseControlRoutes: ControlRoute[] = [
     template: "/projects/{project_id}/users/{user_id}",
     control: async ({ core, params, body }) => {
       const change = parseWith(userChange, body);
-      const found = projectUser(core.store, params);
-      if (found !== undefined) {
-        if (change.name !== undefined) found.user.name = change.name;
-        if (change.email !== undefined) found.user.email = change.email;
-        found.user.updated_ms = core.store.now();
-        return changed(core.store);
-      }
-      const branch = await branchOfUser(core.store, params);
-      if (branch === undefined) throw notFound(params);
-      const name = change.name === null ? "" : change.name;
-      await changeUser(core.store, params.project_id as string, branch, params.user_id as string, { name, email: change.email }, core.store.now());
-      return changed(core.store);
+      for (const g of core.generations) if (await g.changeUser?.(core.store, params, change)) return changed(core.store);
+      throw notFound(params);
     },
   },
 ];

@@ -8,7 +8,9 @@ import { REDACTED } from "../../schemas/redact";
 import type { ControlRoute } from "../core/context";
 import { HttpError, jsonObject, parseParam } from "../core/http";
 import { iso, type IntegrationRec, type TransferRec } from "../core/store";
-import { confirmTransfer, integrationView, SCHEMA_NAME, TABLE_NAME } from "./integration";
+import { NEON_AUTH_SCHEMA } from "../core/database";
+import { USERS_SYNC_TABLE } from "../core/stackAuth";
+import { confirmTransfer, integrationView } from "./integration";
 import { usersSyncRows } from "./users";
 
 function redact(value: string, show: boolean): string {
@@ -67,8 +69,8 @@ export const projectControlRoutes: ControlRoute[] = [
       const p = core.store.data.projects[id];
       if (p === undefined) throw new HttpError(404, `project ${id} not found`);
       const i = p.integrations.stack;
-      if (i === undefined) throw new HttpError(404, `relation "${SCHEMA_NAME}.${TABLE_NAME}" does not exist in project ${id}`);
-      return { status: 200, body: { schema: SCHEMA_NAME, table: TABLE_NAME, rows: usersSyncRows(i) } };
+      if (i === undefined) throw new HttpError(404, `relation "${NEON_AUTH_SCHEMA}.${USERS_SYNC_TABLE}" does not exist in project ${id}`);
+      return { status: 200, body: { schema: NEON_AUTH_SCHEMA, table: USERS_SYNC_TABLE, rows: usersSyncRows(i) } };
     },
   },
 ];

@@ -3,15 +3,11 @@ import { projectEndpoints as P } from "../../schemas/endpointsProject";
 import { findProject, projectFromPath, requireIntegration } from "../core/access";
 import { HttpError, oneTimeCode, token, uuid, type ApiContext, type ApiRoute } from "../core/http";
 import { route, type Call } from "../core/route";
+import { NEON_AUTH_SCHEMA } from "../core/database";
+import { stackJwksUrl, USERS_SYNC_TABLE } from "../core/stackAuth";
 import { iso, type IntegrationRec, type KeySetRec, type Store } from "../core/store";
 
-export const SCHEMA_NAME = "neon_auth";
-export const TABLE_NAME = "users_sync";
 export const TRANSFER_URL = "https://app.stack-auth.com/integrations/neon/projects/transfer/confirm";
-
-export function jwksUrl(authProjectId: string): string {
-  return `https://api.stack-auth.com/api/v1/projects/${authProjectId}/.well-known/jwks.json`;
-}
 
 function newKeys(now: number): KeySetRec {
   return { pub_client_key: `pck_${token(24)}`, secret_server_key: `ssk_${token(24)}`, created_ms: now };
@@ -23,9 +19,9 @@ function keySetView(i: IntegrationRec, k: KeySetRec) {
     auth_provider_project_id: i.auth_provider_project_id,
     pub_client_key: k.pub_client_key,
     secret_server_key: k.secret_server_key,
-    jwks_url: jwksUrl(i.auth_provider_project_id),
-    schema_name: SCHEMA_NAME,
-    table_name: TABLE_NAME,
+    jwks_url: stackJwksUrl(i.auth_provider_project_id),
+    schema_name: NEON_AUTH_SCHEMA,
+    table_name: USERS_SYNC_TABLE,
   };
 }
 
@@ -37,7 +33,7 @@ export function integrationView(i: IntegrationRec) {
     db_name: i.db_name,
     created_at: iso(i.created_ms),
     owned_by: i.owned_by,
-    jwks_url: jwksUrl(i.auth_provider_project_id),
+    jwks_url: stackJwksUrl(i.auth_provider_project_id),
     ...(i.transfer_status === undefined ? {} : { transfer_status: i.transfer_status }),
   };
 }
