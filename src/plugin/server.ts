@@ -19,7 +19,7 @@ import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provide
 import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
 import { DECLARATIONS, calls } from "../kinds";
-import { placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../provider/placeholders";
+import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../provider/placeholders";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = fromPulumi("@grpc/grpc-js");
@@ -75,16 +75,6 @@ const kindsOfDiff: Record<string, number> = {
 /** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
 let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
 const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
-
-/** A placeholder an import wrote is never sent: the program was to read that value from its configuration. */
-function refusePlaceholders(kind: Kind, inputs: Props): void {
-  const [first] = placeholdersIn(inputs);
-  if (first === undefined) return;
-  throw new Error(
-    `${kind} ${first.path} is still the placeholder neon-auth-import wrote: run \`neon-auth-import --program <file>\` on the written program ` +
-      `and \`pulumi config set --secret ${first.key} <value>\`, so that the program reads it from the stack's configuration`,
-  );
-}
 
 /** An answer the engine takes as it is: a gRPC status with its details (a half-made object's). */
 class RpcStatus {

@@ -58,3 +58,13 @@ export function placeholdersRecorded(read: unknown, recorded: unknown): unknown 
   if (!isObject(read) || !isObject(recorded)) return read;
   return Object.fromEntries(Object.entries(read).map(([k, x]) => [k, placeholdersRecorded(x, recorded[k])]));
 }
+
+/** A placeholder an import wrote is never sent: the program was to read that value from its configuration. */
+export function refusePlaceholders(kind: string, inputs: Props): void {
+  const [first] = placeholdersIn(inputs);
+  if (first === undefined) return;
+  throw new Error(
+    `${kind} ${first.path} is still the placeholder neon-auth-import wrote: run \`neon-auth-import --program <file>\` on the written program ` +
+      `and \`pulumi config set --secret ${first.key} <value>\`, so that the program reads it from the stack's configuration`,
+  );
+}

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { diffFields } from "../../src/provider/diff";
 import { configLines, languageOf, programWithConfig } from "../../src/import/importProgram";
-import { placeholder, placeholderKey, placeholdersIn, placeholdersRecorded, placeholdersTaken } from "../../src/provider/placeholders";
+import { placeholder, placeholderKey, placeholdersIn, placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../../src/provider/placeholders";
 import { webhookUrlProblem } from "../../src/schemas/urls";
 
 const GH = placeholder("githubClientSecret");
@@ -35,6 +35,13 @@ describe("placeholders", () => {
       "webhooks.enabled": "update",
     });
   });
+  it("are never sent: a create or update carrying one names the config line", () => {
+    expect(() => refusePlaceholders("NeonAuth", { webhooks: { enabled: true, webhookUrl: HOOK } })).toThrow(
+      "NeonAuth webhooks.webhookUrl is still the placeholder neon-auth-import wrote: run `neon-auth-import --program <file>` on the written program and `pulumi config set --secret webhookUrl <value>`",
+    );
+    expect(() => refusePlaceholders("OAuthProvider", { clientSecret: "s1" })).not.toThrow();
+  });
+
   it("stay in a refresh's inputs until the program gives the value, which then stays", () => {
     // Just imported: Neon's webhook URL is no program's, the recorded placeholder stays.
     expect(placeholdersRecorded({ webhooks: { enabled: true, webhookUrl: "https://h.example.com/t" } }, { webhooks: { enabled: true, webhookUrl: HOOK } })).toEqual({
