@@ -2,7 +2,8 @@
  * `npm run gen`: writes what derives from the declarations and is checked in (scripts/gen/):
  * the published types of the NeonAuth settings and of every kind, the README's reference
  * tables, the provider plugin's pages per resource (docs/plugin/), and from the policy pack's rules
- * the README's rule table and the pack folder's package.json. A unit test (test/unit/generated.test.ts)
+ * the README's rule table and the pack folder's package.json; the Pulumi Registry's pages
+ * (docs/_index.md, docs/installation-configuration.md). A unit test (test/unit/generated.test.ts)
  * fails when any is stale.
  */
 import { spawnSync } from "node:child_process";
@@ -11,6 +12,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "./gen/kinds.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "./gen/plugin-docs.mts";
+import { REGISTRY_DOCS_DIR, renderRegistryDocs } from "./gen/registry-docs.mts";
 import { POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable, withRuleTable } from "./gen/policy.mts";
 import { renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "./gen/settings.mts";
 
@@ -43,4 +45,7 @@ fs.mkdirSync(docsDir, { recursive: true });
 for (const [file, page] of Object.entries(renderPluginDocs(packageSchema()))) fs.writeFileSync(path.join(docsDir, file), page);
 const { version } = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as { version: string };
 fs.writeFileSync(path.join(repo, POLICY_PACKAGE_FILE), renderPolicyPackage(version));
-process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE} and the README's reference tables\n`);
+for (const [file, page] of Object.entries(renderRegistryDocs(packageSchema(), Object.values(DECLARATIONS), version))) {
+  fs.writeFileSync(path.join(repo, REGISTRY_DOCS_DIR, file), page);
+}
+process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the README's reference tables\n`);

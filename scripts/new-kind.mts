@@ -83,7 +83,7 @@ fs.writeFileSync(
 edit("src/resources/providers/index.ts", /\nexport const PROVIDERS[^{]*\{\n/, (s) => s + `  ${kind},\n`);
 edit("src/resources/providers/index.ts", /\nimport [^\n]*\n(?=\nexport const PROVIDERS)/, (s) => s + `import ${kind} from "./${kind}";\n`);
 edit("src/resources/classes.ts", /\nimport type \{ ([^}]*) \} from "\.\/types";/, (s) => s.replace(" } from", `, ${kind}Args, ${kind}Outputs } from`));
-edit("src/resources/classes.ts", /\nimport \{ registration \} from "\.\/registration";/, (s) => `\nimport { ${camel}Kind } from "../kinds/${camel}";` + s);
+edit("src/resources/classes.ts", /\nimport \{ [^}]*\bregistration \} from "\.\/registration";/, (s) => `\nimport { ${camel}Kind } from "../kinds/${camel}";` + s);
 fs.appendFileSync(
   at("src/resources/classes.ts"),
   `\n/** A ${kind} of a NeonAuth: what it is, its id, an example (the README's reference shows this). */\n` +

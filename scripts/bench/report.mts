@@ -1,6 +1,8 @@
 /** The bench's result as markdown tables (bench/out/bench.md, and DEVELOPMENT.md's performance section). */
 
 export interface OpRow {
+  /** The TypeScript classes (dynamic provider) or the provider plugin through a YAML program. */
+  face?: string;
   generation: string;
   n: number;
   /** Dynamic resources: the integration and the N domains. */
@@ -28,8 +30,8 @@ export interface Result {
   machine: Record<string, unknown>;
   limits: { perMinute: number; burst: number };
   rows: OpRow[];
-  memory: Array<{ generation: string; n: number; providerPeakMiB: number | null; noopPeakMiB: number | null }>;
-  state: Array<{ generation: string; n: number; bytesPerResource: number; domainEntryBytes: number; noopBytesPerResource: number; noopEntryBytes: number; providerBytesPerResource: number }>;
+  memory: Array<{ face?: string; generation: string; n: number; providerPeakMiB: number | null; noopPeakMiB: number | null }>;
+  state: Array<{ face?: string; generation: string; n: number; bytesPerResource: number; domainEntryBytes: number; noopBytesPerResource: number; noopEntryBytes: number; providerBytesPerResource: number }>;
   benchWallS: number;
 }
 
@@ -46,8 +48,9 @@ export function markdownTable(head: string[], body: string[][]): string {
 export function report(r: Result): string {
   let out = `Bench of ${r.date} (${JSON.stringify(r.machine)}); emulator at ${r.limits.perMinute}/min, burst ${r.limits.burst}.\n\n`;
   out += markdownTable(
-    ["generation", "N", "op", "parallel", "wall s", "floor s", "do-nothing s", "bound s", "wall/bound", "requests", "DELETE domains", "429s", "failed"],
+    ["face", "generation", "N", "op", "parallel", "wall s", "floor s", "do-nothing s", "bound s", "wall/bound", "requests", "DELETE domains", "429s", "failed"],
     r.rows.map((t) => [
+      t.face ?? "classes",
       t.generation,
       String(t.n),
       t.op,
@@ -67,12 +70,16 @@ export function report(r: Result): string {
     "\nfloor = max(0, R − burst) × 60/perMinute s for R = one request per resource (the integration and N domains).\n" +
     "do-nothing = the same command on bench/noop-stack (as many dynamic resources, same shape, a provider that makes no\n" +
     "request). bound = for up, the larger of the no-op up and (its first create + floor + its tail); for destroy, refresh\n" +
-    "and preview, the no-op command itself. preview: median of 5, interleaved with the no-op stack's.\n\n";
+    "and preview, the no-op command itself. preview: median of 5, interleaved with the no-op stack's.\n" +
+    "face: classes = the TypeScript program (bench/domains-stack) on the dynamic provider; plugin = the same resources\n" +
+    "in a YAML program on the provider plugin (scripts/bench/plugin.mts). Both against the same do-nothing stack and bound.\n" +
+    "Peak MiB: VmHWM of the provider process during the up (dynamic provider, or plugin). __provider: none on the plugin.\n\n";
   out += markdownTable(
-    ["generation", "N", "provider peak MiB (up)", "do-nothing peak MiB", "state B/resource", "do-nothing B/resource", "domain entry B", "do-nothing entry B", "__provider B/resource"],
+    ["face", "generation", "N", "provider peak MiB (up)", "do-nothing peak MiB", "state B/resource", "do-nothing B/resource", "domain entry B", "do-nothing entry B", "__provider B/resource"],
     r.memory.map((m) => {
-      const s = r.state.find((x) => x.generation === m.generation && x.n === m.n);
+      const s = r.state.find((x) => (x.face ?? "classes") === (m.face ?? "classes") && x.generation === m.generation && x.n === m.n);
       return [
+        m.face ?? "classes",
         m.generation,
         String(m.n),
         fmt(m.providerPeakMiB),

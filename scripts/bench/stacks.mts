@@ -40,18 +40,23 @@ export function engineTimes(createLog: string, op: { startedAt: number; endedAt:
 
 
 // ---- peak memory of the dynamic-provider process ----------------------------------------------
+/** What the provider process's command line holds: the classes' dynamic-provider host, or the plugin. */
+export const PROVIDER_PROCESS = { classes: "dynamic-provider", plugin: "pulumi-resource-neon-auth" } as const;
+
 /**
- * Polls /proc every 200 ms for processes whose command line names `dynamic-provider` and whose
- * working folder is the program's (the engine starts plugins there), so concurrent runs of other
- * people on the machine are not counted. VmHWM is the process's own peak RSS, so the last sample
- * of each process is its peak.
+ * Polls /proc every 200 ms for processes whose command line names the provider (`PROVIDER_PROCESS`)
+ * and whose working folder is the program's (the engine starts plugins there), so concurrent runs
+ * of other people on the machine are not counted. VmHWM is the process's own peak RSS, so the last
+ * sample of each process is its peak.
  */
 export class MemorySampler {
   private peaks = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private dir: string;
-  constructor(dir: string) {
+  private process: string;
+  constructor(dir: string, process: string = PROVIDER_PROCESS.classes) {
     this.dir = dir;
+    this.process = process;
   }
 
   start(): void {
@@ -62,7 +67,7 @@ export class MemorySampler {
         if (!/^\d+$/.test(entry)) continue;
         try {
           const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
-          if (!cmdline.includes("dynamic-provider") || cmdline.includes("require.resolve")) continue;
+          if (!cmdline.includes(this.process) || cmdline.includes("require.resolve")) continue;
           if (fs.readlinkSync(`/proc/${entry}/cwd`) !== dir) continue;
           const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${entry}/status`, "utf8"));
           if (m) this.peaks.set(Number(entry), Math.max(this.peaks.get(Number(entry)) ?? 0, Number(m[1])));
@@ -167,6 +172,17 @@ export interface OpResult {
 export type Op = "up" | "destroy" | "refresh" | "preview";
 
 /**
+ * Why a command failed, in one line: its error lines, or when it printed none (killed, crashed)
+ * its last lines, with the exit code or signal.
+ */
+function failureOf(output: string, code: number | null, signal: NodeJS.Signals | null): string {
+  const lines = output.split("\n").map((l) => l.trim()).filter(Boolean);
+  const errors = lines.filter((l) => /error|fail/i.test(l)).slice(0, 5);
+  const how = signal === null ? `exit ${code}` : `killed by ${signal}`;
+  return `${how}: ${(errors.length > 0 ? errors : lines.slice(-5)).join(" | ") || "(no output)"}`;
+}
+
+/**
  * Runs one CLI command on the stack, timed from spawn to exit, and reads the engine's event log
  * (`--event-log`, one JSON event per line) for failed resources, surfaced 429s and the change
  * summary. Asynchronous, so the in-process emulator keeps answering meanwhile.
@@ -181,7 +197,7 @@ export async function timedOp(s: BenchStack, op: Op, opts: { sampler?: MemorySam
   sampler?.start();
   const startedAt = Date.now();
   const t0 = performance.now();
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+  const { code, signal, output } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve, reject) => {
     const child = spawn("bash", ["-c", CPU_WRAPPER, "bench", "pulumi", ...args], {
       cwd: s.dir,
       // `--event-log` exists only with PULUMI_DEBUG_COMMANDS (the Automation API sets it too).
@@ -192,7 +208,7 @@ export async function timedOp(s: BenchStack, op: Op, opts: { sampler?: MemorySam
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
-    child.on("close", (c) => resolve({ code: c, output }));
+    child.on("close", (c, sig) => resolve({ code: c, signal: sig, output }));
   });
   const wallS = (performance.now() - t0) / 1000;
   const endedAt = Date.now();
@@ -204,7 +220,13 @@ export async function timedOp(s: BenchStack, op: Op, opts: { sampler?: MemorySam
   const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
   for (const line of lines) {
     if (!line.trim()) continue;
-    const e = JSON.parse(line);
+    let e;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      // A CLI that was killed can leave half a line; what was written before it still counts.
+      continue;
+    }
     if (e.resOpFailedEvent) failed.add(e.resOpFailedEvent.metadata.urn);
     const d = e.diagnosticEvent;
     if (d && d.severity === "error") {
@@ -215,14 +237,7 @@ export async function timedOp(s: BenchStack, op: Op, opts: { sampler?: MemorySam
   }
   // Failed resources are custom resources; the stack's own error line is not one.
   const failedResources = [...failed].filter((u) => !u.includes("pulumi:pulumi:Stack")).length;
-  const error =
-    code === 0
-      ? undefined
-      : output
-          .split("\n")
-          .filter((l) => /error|fail/i.test(l))
-          .slice(0, 5)
-          .join(" | ") || `exit ${code}`;
+  const error = code === 0 ? undefined : failureOf(output, code, signal);
   return {
     ok: code === 0,
     wallS,

@@ -33,7 +33,8 @@ export function stateFigures(s: BenchStack): StateFigures {
   });
   const doc = JSON.parse(text);
   const resources: any[] = doc.deployment?.resources ?? [];
-  const dynamic = resources.filter((r) => String(r.type).startsWith("pulumi-nodejs:dynamic/"));
+  // The package's resources: dynamic ones (the classes, the do-nothing stack) or the plugin's.
+  const dynamic = resources.filter((r) => /^(pulumi-nodejs:dynamic\/|neon-auth:index:)/.test(String(r.type)));
   const providerBytes: Record<string, number> = {};
   let providerTotal = 0;
   for (const r of dynamic) {

@@ -28,9 +28,11 @@ export function notOwned(object: string, how: { adopt?: string; extra?: string }
  * harmless: what a lost attempt made was never seen by anyone, and nothing can be taken over.
  *
  * With `find` (objects with a natural key), ownership is decided by what existed before:
- * - `find` is asked once before the first POST, with `fresh` false: a list this run read a moment
- *   ago for a sibling serves (60 domains made at once read their list once, not 60 times), since
- *   an object made since that read makes our POST answer 409, which is refused below. An object found there is not ours: with `adopt`
+ * - `find` is asked once before the first POST, with `fresh` false: a list this run read a few
+ *   seconds ago for a sibling serves (60 domains made at once read their list once, not 60 times;
+ *   how long, and what that costs, at `Reads.BEFORE_CREATE_TTL_MS`). Where the service refuses a
+ *   second object of the key (an integration, a provider id) an object made since that read makes
+ *   our POST answer 409, which is refused below. An object found there is not ours: with `adopt`
  *   it is returned as `{ adopted }` (no POST), otherwise `notOwned` (no POST either: the service
  *   would answer 409).
  * - After an ambiguous failure, or a 409 on a later attempt (an earlier one acted after all), `find`

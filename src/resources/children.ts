@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { IntegrationIdentity } from "../provider/parent";
 import { placeFromParent } from "../provider/generation";
 import type { KindDeclaration, Props } from "../provider/kit";
-import { registration } from "./registration";
+import { plainOutput, registration } from "./registration";
 
 /** What both generations' integrations offer a child. */
 interface AnyIntegration {
@@ -90,9 +90,10 @@ function childInputs<A extends { integration?: ParentIntegration }>(args: A, wit
     projectId: integration.projectId,
     ...placeFromParent(integration),
     ...(withProvider ? { authProvider: integration.authProvider } : {}),
-    integration: pulumi
-      .all([integration.authProviderProjectId, integration.createdAt])
-      .apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt })),
+    integration: plainOutput(
+      pulumi.all([integration.authProviderProjectId, integration.createdAt]).apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt })),
+      [integration.authProviderProjectId, integration.createdAt],
+    ),
   };
 }
 

@@ -19,7 +19,7 @@ import { redirectDomainKind } from "../kinds/redirectDomain";
 import type { KindDeclaration, Props } from "../provider/kit";
 import { ADOPTS_CHILDREN, childRegistration } from "./children";
 import { checkClientResources, declareOAuthServer, noteTrustedDomain } from "./oauthServerChecks";
-import { registration } from "./registration";
+import { notePlainOutputs, registration } from "./registration";
 import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs } from "./types";
 
 type Options = pulumi.CustomResourceOptions;
@@ -45,7 +45,10 @@ type Registers = (decl: KindDeclaration, name: string, args: Props, opts: Option
 export function kindClass<A extends object>(decl: KindDeclaration, registers: Registers = registration): KindClass<A> {
   return class extends pulumi.dynamic.Resource {
     constructor(name: string, args: A, opts?: Options) {
-      super(...registers(decl, name, args, opts));
+      const registered = registers(decl, name, args, opts);
+      super(...registered);
+      // What its children take from it is then known plain when it is (registration.ts plainOutputs).
+      notePlainOutputs(this, registered[2], registered[3].additionalSecretOutputs);
     }
   };
 }

@@ -102,13 +102,50 @@ export function secretArgs(
   const marked = secretKeys(schema);
   const made: Props = { ...inputs };
   for (const k of marked) if (made[k] !== undefined) made[k] = pulumi.secret(made[k]);
-  const others = Object.keys(made).filter((k) => made[k] !== undefined && !marked.includes(k));
-  const wrapped = Promise.all(others.map(async (k) => ((await pulumi.isSecret(pulumi.output(made[k]))) ? k : undefined)));
-  // Left out when none, so that a stack without such secrets has the inputs it always had.
-  made[SECRET_INPUTS] = pulumi.output(wrapped.then((ks) => {
-    const names = ks.filter((k): k is string => k !== undefined);
-    return names.length > 0 ? names : undefined;
-  }));
+  const others = Object.keys(made).filter((k) => !marked.includes(k) && mayBeSecret(made[k]));
+  // Left out when none, so that a stack without such secrets has the inputs it always had; and
+  // not registered at all when none can be (each registered property costs the SDK four promises
+  // with a stack trace each, the most of a preview's time in the program).
+  if (others.length > 0) {
+    const wrapped = Promise.all(others.map(async (k) => ((await pulumi.isSecret(pulumi.output(made[k]))) ? k : undefined)));
+    made[SECRET_INPUTS] = pulumi.output(wrapped.then((ks) => {
+      const names = ks.filter((k): k is string => k !== undefined);
+      return names.length > 0 ? names : undefined;
+    }));
+  }
   const secretOuts = [...new Set([...marked, ...outputs, ...(opts?.additionalSecretOutputs ?? [])])];
   return [made, { ...opts, additionalSecretOutputs: secretOuts }];
+}
+
+/**
+ * Outputs the package knows hold no secret: a resource's outputs whose inputs were plain values and
+ * that no secret-output list names, and what a child derives from only those (its place and its
+ * integration's identity). A program's value is a secret only through an Output or a promise.
+ */
+const plainOutputs = new WeakSet<object>();
+
+/** @internal Whether a program value may be, or hold, a secret (`plainOutputs` are not). */
+export function mayBeSecret(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return false;
+  if (plainOutputs.has(v)) return false;
+  if (pulumi.Output.isInstance(v) || v instanceof Promise || pulumi.Resource.isInstance(v)) return true;
+  return Object.values(v).some(mayBeSecret);
+}
+
+/** @internal Marks an Output the package derived from plain values only (`plainOutputs`); returns it. */
+export function plainOutput<T>(o: T, from: readonly unknown[]): T {
+  if (typeof o === "object" && o !== null && !from.some(mayBeSecret)) plainOutputs.add(o);
+  return o;
+}
+
+/**
+ * @internal
+ * After a class registered `res` with `inputs` (as `registration` made them): each output property
+ * whose input was a plain value, and which no secret-output list names, holds no secret.
+ */
+export function notePlainOutputs(res: object, inputs: Props, secretOutputs: readonly string[] = []): void {
+  for (const [k, v] of Object.entries(res)) {
+    if (!pulumi.Output.isInstance(v) || secretOutputs.includes(k) || k === SECRET_INPUTS || k === "urn" || k === "id") continue;
+    if (!mayBeSecret(inputs[k])) plainOutputs.add(v);
+  }
 }

@@ -47,6 +47,22 @@ describe("reads shared by a run", () => {
     expect(await reads.get("p-1", "domains", load)).toBe(2);
   });
 
+  it("a read before a create serves the creates of other objects for BEFORE_CREATE_TTL_MS, a plain read for TTL_MS", async () => {
+    const { clock, reads, load } = setup();
+    expect(Reads.BEFORE_CREATE_TTL_MS).toBe(8571);
+    expect(await reads.get("p-1", "domains", load, "beforeCreate")).toBe(1);
+    reads.written({ projectId: "p-1", branchId: undefined, created: true });
+    await clock.advance(Reads.BEFORE_CREATE_TTL_MS - 1);
+    expect(await reads.get("p-1", "domains", load, "beforeCreate")).toBe(1);
+    await clock.advance(1);
+    expect(await reads.get("p-1", "domains", load, "beforeCreate")).toBe(2);
+    await clock.advance(Reads.TTL_MS);
+    expect(await reads.get("p-1", "domains", load)).toBe(3);
+    // A delete (any write but a create) forgets the list for reads before creates too.
+    reads.written({ projectId: "p-1", branchId: undefined, created: false });
+    expect(await reads.get("p-1", "domains", load, "beforeCreate")).toBe(4);
+  });
+
   it("a failed read is not kept", async () => {
     const { reads } = setup();
     await expect(reads.get("p-1", "auth", () => Promise.reject(new Error("404")))).rejects.toThrow("404");

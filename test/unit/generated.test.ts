@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "../../scripts/gen/kinds.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
+import { REGISTRY_DOCS, REGISTRY_DOCS_DIR, renderRegistryDocs } from "../../scripts/gen/registry-docs.mts";
 import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable, withRuleTable } from "../../scripts/gen/policy.mts";
 import { CHECKLIST } from "../../src/policy/rule";
 import { RULES } from "../../src/policy/rules";
@@ -73,6 +74,14 @@ describe("generated from the kinds' declarations", () => {
     const want = renderPluginDocs(packageSchema());
     expect(fs.readdirSync(path.join(repo, PLUGIN_DOCS_DIR)).sort()).toEqual(Object.keys(want).sort());
     for (const [file, text] of Object.entries(want)) expect(read(path.join(PLUGIN_DOCS_DIR, file)), file).toBe(text);
+  });
+
+  it("the Pulumi Registry's pages (overview, installation and configuration) are current", () => {
+    const want = renderRegistryDocs(packageSchema(), decls, JSON.parse(read("package.json")).version);
+    expect(Object.keys(want)).toEqual([...REGISTRY_DOCS]);
+    for (const [file, text] of Object.entries(want)) expect(read(path.join(REGISTRY_DOCS_DIR, file)), file).toBe(text);
+    // The Registry reads these three keys of the front matter.
+    for (const text of Object.values(want)) expect(/^---\ntitle: .+\nmeta_desc: .+\nlayout: package\n---\n/.test(text)).toBe(true);
   });
 
   it("each declared input is a runtime input, and each runtime input is declared or comes from the integration", () => {

@@ -5,7 +5,7 @@
 // machines does not serve, so the project builds this one instead. It implements only what the
 // engine needs to run a program from disk: plugin info, required packages (none: the dynamic
 // providers need no download, and the neon-auth plugin is found on PATH), Run,
-// GenerateProgram for `pulumi import` (program.go), and RunPlugin for Node.js policy packs
+// InstallDependencies for `pulumi new` and `pulumi install` (install.go), GenerateProgram for `pulumi import` (program.go), and RunPlugin for Node.js policy packs
 // (`--policy-pack`, policy.go). For Node.js,
 // Run starts `@pulumi/pulumi/cmd/run` from the program's own node_modules with the arguments and
 // environment that script reads; for Go, it builds the program with `go build` and runs it with

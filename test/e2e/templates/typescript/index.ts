@@ -1,0 +1,2 @@
+// The program: `pulumi new` leaves it for you to write.
+export {};
