@@ -18,6 +18,7 @@ import { PACKAGE, tokenOf } from "../plugin/schema";
 import { plain, toRuntime } from "../plugin/props";
 import { resolveSettings, SETTING, type Settings } from "../provider/settings";
 import { DECLARATIONS, calls } from "../kinds";
+import { placeholdersIn } from "../provider/placeholders";
 
 export type { ImportableKind };
 
@@ -109,8 +110,12 @@ async function entriesOf(resources: readonly ImportResource[], ctx: Context): Pr
     const read = await h.read(r.id, {});
     if (read.props === undefined) throw new NeonConfigError(`${r.kind} ${r.name}: ${r.id} does not exist at Neon`);
     // Check fills the defaults the program's inputs will have (e.g. `adopt: false`).
-    const { inputs = read.inputs ?? read.props } = await h.check({}, read.inputs ?? read.props);
-    const outputs = { ...inputs, ...read.props };
+    // The classes' state keeps no placeholder (their diff cannot see the program's last inputs, so
+    // it would hide every later change of that secret) nor the webhook URL (this file is plain
+    // text): each is left out, and the first `up` sets it as the program declares it.
+    const unknown = withoutPlaceholders(read.inputs ?? read.props, placeholdersIn(read.inputs ?? read.props));
+    const { inputs = unknown } = await h.check({}, unknown);
+    const outputs = withoutPlaceholders({ ...inputs, ...read.props }, placeholdersIn(read.inputs ?? read.props));
     // The provider the engine runs for this entry; a later `up` records the program's own.
     const provider = `exports.handler = () => require("pulumi-neon-auth/dist/resources/providers/${r.kind}.js");\n`;
     entries.push({
@@ -122,6 +127,19 @@ async function entriesOf(resources: readonly ImportResource[], ctx: Context): Pr
     });
   }
   return entries;
+}
+
+/** Props without the fields at `paths` (a client id goes with its secret, as the two are set together). */
+function withoutPlaceholders(props: Props, paths: readonly { path: string }[]): Props {
+  const out = structuredClone(props);
+  for (const { path } of paths) {
+    const keys = path.split(".");
+    let at: Props | undefined = out;
+    for (const k of keys.slice(0, -1)) at = at?.[k] as Props | undefined;
+    if (at !== undefined) delete at[keys.at(-1)!];
+    if (path === "clientSecret") delete out.clientId;
+  }
+  return out;
 }
 
 /** The settings importFile reads: the options given, over the stack's configuration when a stack is named. */
@@ -202,6 +220,8 @@ export async function pendingImportFile(
 export interface BranchImportOptions extends ImportFileOptions {
   /** `plugin` (default): entries of type, name and id for the provider plugin; `dynamic`: with the state the dynamic resources need. */
   for?: "plugin" | "dynamic";
+  /** Told of each object the branch holds that the package cannot manage, which the file leaves out. */
+  leftOut?: (note: string) => void;
 }
 
 /** A plugin import file: the engine reads each object by its id. */
@@ -220,17 +240,20 @@ function nameOf(prefix: string, label: string): string {
 }
 
 /** What the branch holds, as resources to import, read with GET requests only. */
-async function branchResources(ctx: Context, projectId: string, branchId: string): Promise<ImportResource[]> {
+async function branchResources(ctx: Context, projectId: string, branchId: string, leftOut: (note: string) => void = () => {}): Promise<ImportResource[]> {
   const scope = { projectId, branchId };
   const auth = await calls("NeonAuth", ctx).read(`${projectId}/${branchId}`, {});
   if (auth.props === undefined) throw new NeonConfigError(`branch ${branchId} of project ${projectId} has no Neon Auth to import`);
   const api = generationOf(scope).calls(ctx, scope);
   const [domains, providers] = await Promise.all([api.domains.list(), api.oauthProviders.list()]);
   const clients = auth.props.oauthServer?.enabled === true ? await oauthClients(ctx, scope) : [];
+  // Objects this package cannot manage (a provider id or a client type Neon added) are left out, said.
+  const outside = "the package cannot manage it; it stays at Neon, outside the stack";
+  for (const p of providers) if (!(BRANCH_OAUTH_PROVIDER_IDS as readonly string[]).includes(p.id)) leftOut(`left out OAuthProvider "${p.id}" (type ${p.type}): ${outside}`);
+  for (const c of clients) if (!(OAUTH_CLIENT_TYPES as readonly string[]).includes(c.type)) leftOut(`left out OAuthClient "${c.name}" (type ${c.type}): ${outside}`);
   return [
     { kind: "NeonAuth", name: "auth", id: `${projectId}/${branchId}` },
     ...domains.map((d) => ({ kind: "RedirectDomain" as const, name: nameOf("domain", d.domain), id: childId(scope, d.domain) })),
-    // Objects this package cannot manage (a provider id or a client type Neon added) are left out.
     ...providers.filter((p) => (BRANCH_OAUTH_PROVIDER_IDS as readonly string[]).includes(p.id)).map((p) => ({ kind: "OAuthProvider" as const, name: p.id, id: childId(scope, p.id) })),
     { kind: "EmailServer", name: "email", id: childId(scope, "email-server") },
     ...clients.filter((c) => (OAUTH_CLIENT_TYPES as readonly string[]).includes(c.type)).map((c) => ({ kind: "OAuthClient" as const, name: nameOf("client", c.name), id: childId(scope, c.client_id) })),
@@ -250,7 +273,7 @@ async function branchResources(ctx: Context, projectId: string, branchId: string
 export async function branchImportFile(projectId: string, branchId: string, options: BranchImportOptions = {}): Promise<PluginImportFile | ImportFile> {
   // One context (one read of the stack's configuration, one client) for the listing and the entries.
   return withImportContext(options, async (ctx) => {
-    const resources = await branchResources(ctx, projectId, branchId);
+    const resources = await branchResources(ctx, projectId, branchId, options.leftOut);
     if (options.for === "dynamic") return { resources: await entriesOf(resources, ctx) };
     return { resources: resources.map((r) => ({ type: tokenOf(r.kind), name: r.name, id: r.id })) };
   });

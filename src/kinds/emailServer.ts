@@ -7,6 +7,7 @@ import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDec
 import type { InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "../provider/parent";
+import { placeholder } from "../provider/placeholders";
 
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
@@ -177,7 +178,9 @@ export const emailServerHandler: Handler = {
     if (!parent) return {};
     try {
       const server = await calls(ctx, where).get();
-      const current = { ...propsOf(where, parent.identity, server as ApiEmailServer, props.password, props.testRecipient), ...compact({ adopt: props.adopt }) };
+      // Nothing recorded (an import by id): the password is a placeholder for the program's configuration.
+      const password = props.type === undefined ? placeholder("smtpPassword") : props.password;
+      const current = { ...propsOf(where, parent.identity, server as ApiEmailServer, password, props.testRecipient), ...compact({ adopt: props.adopt }) };
       return { id, props: current, inputs: current };
     } catch (err) {
       if (isNotFound(err)) return {};

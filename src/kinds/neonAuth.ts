@@ -13,6 +13,7 @@ import { createOwned } from "../provider/converge";
 import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { sameValue } from "../provider/diff";
 import { deleteUnlessHidden, liveIntegration } from "../provider/parent";
+import { placeholder } from "../provider/placeholders";
 
 const KIND = "NeonAuth";
 
@@ -188,7 +189,12 @@ export const neonAuthHandler: Handler = {
       adopt: props.adopt,
       ...(await liveSettings(ctx, p, record, managed)),
     });
-    return { id, props: outputsOf(inputs, record), inputs };
+    // Nothing recorded (an import by id or a lookup): the webhook URL, a secret, goes into the
+    // inputs (what `pulumi import` writes into a program) as a placeholder for its configuration.
+    const webhooks = (inputs as Props).webhooks as Props | undefined;
+    const url = props.projectId === undefined ? webhooks?.webhookUrl : undefined;
+    const given = url === undefined ? inputs : { ...inputs, webhooks: { ...webhooks, webhookUrl: placeholder("webhookUrl", true) } };
+    return { id, props: outputsOf(inputs, record), inputs: given };
   },
 
   async update(_id, olds, news, ctx) {

@@ -9,6 +9,7 @@ import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, 
 import { literalUnion, type InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
+import { placeholder } from "../provider/placeholders";
 
 const KIND = "OAuthProvider";
 const BRANCH_ONLY_IDS = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !(OAUTH_PROVIDER_IDS as readonly string[]).includes(id));
@@ -184,14 +185,16 @@ export const oauthProviderHandler: Handler = {
     // returns is read back (a client id changed elsewhere is drift), the rest stays as last set.
     // A provider switched to shared keys elsewhere loses them here, so the next `up` sets them again.
     const standard = found.type === "standard";
+    // Nothing recorded (an import by id): the secret is a placeholder for the program's configuration.
+    const imported = props.providerId === undefined;
+    const secret = imported ? placeholder(`${providerId}ClientSecret`) : props.clientSecret;
     const inputs = compact({
       ...where,
       integration: parent.identity,
       providerId,
-      // Only beside a secret the stack holds: an import, which has none, leaves both out (the
-      // client id alone would fail the check, as the two go together).
-      clientId: standard ? (props.clientSecret !== undefined ? (found.client_id ?? props.clientId) : props.clientId) : undefined,
-      clientSecret: standard ? props.clientSecret : undefined,
+      // Only beside a secret: the two go together (a client id alone would fail the check).
+      clientId: standard ? (secret !== undefined ? (found.client_id ?? props.clientId) : props.clientId) : undefined,
+      clientSecret: standard ? secret : undefined,
       // Never returned by Neon: kept as the program last set it.
       microsoftTenantId: standard ? props.microsoftTenantId : undefined,
       // Its rule's default when nothing was recorded (an import by id), as `check` gives it.

@@ -19,6 +19,7 @@ import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provide
 import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
 import { DECLARATIONS, calls } from "../kinds";
+import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../provider/placeholders";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = fromPulumi("@grpc/grpc-js");
@@ -217,7 +218,10 @@ export class Provider {
       diff: this.#rpc(async (req) => {
         const kind = kindOf(req.getUrn());
         const d = decl(kind);
-        const r: FieldsDiff = await this.#on(kind).diff(req.getId(), toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
+        const news = toRuntime(d, plain(jsOf(req.getNews())));
+        // An imported secret: compared with what the program last gave, once it gave one.
+        const olds = placeholdersTaken(toRuntime(d, plain(jsOf(req.getOlds()))), news, toRuntime(d, plain(jsOf(req.getOldInputs())))) as Props;
+        const r: FieldsDiff = await this.#on(kind).diff(req.getId(), olds, news);
         const resp = new provproto.DiffResponse();
         resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
         resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
@@ -243,6 +247,7 @@ export class Provider {
           resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
           return resp;
         }
+        refusePlaceholders(kind, inputs);
         const r = await this.#on(kind).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
         resp.setId(r.id);
         resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
@@ -257,7 +262,10 @@ export class Provider {
         if (r.props === undefined) return resp;
         resp.setId(r.id ?? req.getId());
         resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
-        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
+        // An imported secret's place in the inputs changes only when the program gives it: the
+        // diff compares with that while the outputs hold the placeholder (placeholders.ts).
+        const recorded = toRuntime(d, plain(jsOf(req.getInputs())));
+        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersRecorded(r.inputs, recorded) as Props))));
         return resp;
       }),
       update: this.#rpc(async (req) => {
@@ -272,6 +280,7 @@ export class Provider {
           resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
           return resp;
         }
+        refusePlaceholders(kind, news);
         const r = await this.#on(kind).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
         resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
         return resp;

@@ -3,6 +3,7 @@
  * the engine shows in `preview --diff`.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { placeholdersTaken } from "./placeholders";
 
 type Props = Record<string, any>;
 
@@ -51,6 +52,10 @@ export function diffFields(
   fields: readonly FieldRule[],
   opts: { deleteBeforeReplace?: boolean } = {},
 ): FieldsDiff {
+  // An imported secret the state never knew is the program's, and a placeholder the program (or,
+  // in a refresh's diff, the recorded inputs) still holds is whatever the other side has (placeholders.ts).
+  news = placeholdersTaken(news, olds) as Props;
+  olds = placeholdersTaken(olds, news) as Props;
   const changed = fields.filter((f) => !sameValue(olds[f.name], news[f.name]) && !(f.unknownIsSame && containsUnknown(news[f.name])));
   const replaces = changed.filter((f) => f.replaces).map((f) => f.name);
   const detailedDiff: Record<string, PropertyChange> = {};
