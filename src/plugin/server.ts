@@ -8,8 +8,7 @@
  * declarations"). grpc-js and google-protobuf are taken from `@pulumi/pulumi`'s own dependencies,
  * so that the messages and the server are the instances the stubs were made with.
  */
-import { createRequire } from "node:module";
-import { declaredTwice, isHalfMade, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { declaredTwice, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
 import { setWaitSink } from "../provider/waits";
@@ -19,19 +18,9 @@ import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provide
 import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
 import { DECLARATIONS, calls } from "../kinds";
+import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, plugproto, provproto, provrpc, RpcStatus, structOf } from "./protocol";
 import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../provider/placeholders";
 
-const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
-const grpc = fromPulumi("@grpc/grpc-js");
-const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
-const emptyproto = fromPulumi("google-protobuf/google/protobuf/empty_pb");
-const provproto = fromPulumi("./proto/provider_pb");
-const provrpc = fromPulumi("./proto/provider_grpc_pb");
-const plugproto = fromPulumi("./proto/plugin_pb");
-const statusproto = fromPulumi("./proto/status_pb");
-const anyproto = fromPulumi("google-protobuf/google/protobuf/any_pb");
-const engineproto = fromPulumi("./proto/engine_pb");
-const enginerpc = fromPulumi("./proto/engine_grpc_pb");
 
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
@@ -44,14 +33,6 @@ function kindOf(urnOrType: string): Kind {
   return kind;
 }
 
-/** A Struct of props; a key without a value (an output not known yet, at any depth) is left out, as protobuf has no undefined. */
-const structOf = (props: Props) => structproto.Struct.fromJavaScript(defined(props));
-function defined(v: any): any {
-  if (Array.isArray(v)) return v.map(defined);
-  if (v === null || typeof v !== "object") return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, defined(x)]));
-}
-const jsOf = (s: any): Props => (s ? s.toJavaScript() : {});
 
 /** The stack-configuration reader the settings expect, over `Configure`'s arguments. */
 function configFrom(args: Props): (name: string) => string | undefined {
@@ -63,46 +44,11 @@ function configFrom(args: Props): (name: string) => string | undefined {
   };
 }
 
-const kindsOfDiff: Record<string, number> = {
-  add: provproto.PropertyDiff.Kind.ADD,
-  addReplace: provproto.PropertyDiff.Kind.ADD_REPLACE,
-  delete: provproto.PropertyDiff.Kind.DELETE,
-  deleteReplace: provproto.PropertyDiff.Kind.DELETE_REPLACE,
-  update: provproto.PropertyDiff.Kind.UPDATE,
-  updateReplace: provproto.PropertyDiff.Kind.UPDATE_REPLACE,
-};
 
 /** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
 let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
 const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
 
-/** An answer the engine takes as it is: a gRPC status with its details (a half-made object's). */
-class RpcStatus {
-  constructor(readonly status: { code: number; details: string; metadata: unknown }) {}
-}
-
-/**
- * A create or update that failed after the object came to exist (kit.ts `halfMade`), answered as
- * native providers do: Pulumi's init-failed detail with the id and properties, so that the engine
- * records the object instead of losing it.
- */
-function initFailed(e: unknown, d: KindDeclaration): unknown {
-  if (!isHalfMade(e)) return e;
-  const message = redactText(e.message);
-  const detail = new provproto.ErrorResourceInitFailed();
-  detail.setId(e.id);
-  detail.setProperties(structOf(marked(d, toPlugin(d, e.properties))));
-  detail.setReasonsList(e.reasons.map((r) => redactText(r)));
-  const any = new anyproto.Any();
-  any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-  const status = new statusproto.Status();
-  status.setCode(grpc.status.UNKNOWN);
-  status.setMessage(message);
-  status.addDetails(any);
-  const metadata = new grpc.Metadata();
-  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-  return new RpcStatus({ code: grpc.status.UNKNOWN, details: message, metadata });
-}
 
 /** The outputs an in-place update keeps for certain, for a preview: where the object lives and which it is. */
 const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration", "authProviderProjectId", "createdAt"];
@@ -155,8 +101,132 @@ export class Provider {
     };
   }
 
+  // A new key or URL changes where requests go, never the objects: an update of the provider
+  // (so that the engine configures it with the new settings), never a replacement.
+  async #diffConfig(req: any): Promise<unknown> {
+      const olds = plain(jsOf(req.getOlds()));
+      const news = plain(jsOf(req.getNews()));
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== SECRET_INPUTS && !sameValue(olds[k], news[k]));
+      const resp = new provproto.DiffResponse();
+      resp.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+      resp.setDiffsList(changed);
+      return resp;
+  }
+
+  async #configure(req: any): Promise<unknown> {
+      try {
+        this.#ctx = contextOf(resolveSettings(configFrom(jsOf(req.getArgs())), process.env));
+      } catch (e) {
+        // Reported by every call, so preview names it for each resource (as the dynamic resources do).
+        this.#ctx = e as Error;
+      }
+      const resp = new provproto.ConfigureResponse();
+      resp.setAcceptsecrets(true);
+      resp.setSupportspreview(true);
+      resp.setAcceptresources(false);
+      return resp;
+  }
+
+  async #check(req: any): Promise<unknown> {
+      const kind = kindOf(req.getUrn());
+      const d = DECLARATIONS[kind];
+      const r = await this.#on(kind).check(toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
+      const resp = new provproto.CheckResponse();
+      if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
+      const twice = r.failures === undefined && r.inputs ? this.#secondOwner(d, req.getUrn(), r.inputs) : undefined;
+      const failures = twice === undefined ? (r.failures ?? []) : [{ property: "", reason: twice }];
+      resp.setFailuresList(
+        failures.map((f) => {
+          const failure = new provproto.CheckFailure();
+          failure.setProperty(pluginField(d, f.property));
+          failure.setReason(pluginReason(d, f.reason, pluginInputs(kind)));
+          return failure;
+        }),
+      );
+      return resp;
+  }
+
+  async #diff(req: any): Promise<unknown> {
+      const kind = kindOf(req.getUrn());
+      const d = DECLARATIONS[kind];
+      const news = toRuntime(d, plain(jsOf(req.getNews())));
+      // An imported secret: compared with what the program last gave, once it gave one.
+      const olds = placeholdersTaken(toRuntime(d, plain(jsOf(req.getOlds()))), news, toRuntime(d, plain(jsOf(req.getOldInputs())))) as Props;
+      const r: FieldsDiff = await this.#on(kind).diff(req.getId(), olds, news);
+      const resp = new provproto.DiffResponse();
+      resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
+      resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
+      resp.setDeletebeforereplace(r.deleteBeforeReplace === true);
+      const detail = Object.entries(r.detailedDiff ?? {});
+      const map = resp.getDetaileddiffMap();
+      for (const [path, change] of detail) {
+        const pd = new provproto.PropertyDiff();
+        pd.setKind(kindsOfDiff[change]);
+        pd.setInputdiff(true);
+        map.set(pluginField(d, path), pd);
+      }
+      resp.setDiffsList([...new Set(detail.map(([p]) => pluginField(d, p).split(".")[0]!))]);
+      resp.setHasdetaileddiff(r.changes !== undefined);
+      return resp;
+  }
+
+  async #create(req: any): Promise<unknown> {
+      const kind = kindOf(req.getUrn());
+      const d = DECLARATIONS[kind];
+      const inputs = toRuntime(d, plain(jsOf(req.getProperties())));
+      const resp = new provproto.CreateResponse();
+      if (req.getPreview()) {
+        resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
+        return resp;
+      }
+      refusePlaceholders(kind, inputs);
+      const r = await this.#on(kind).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
+      resp.setId(r.id);
+      resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+      return resp;
+  }
+
+  async #read(req: any): Promise<unknown> {
+      const kind = kindOf(req.getUrn());
+      const d = DECLARATIONS[kind];
+      const r = await this.#on(kind).read(req.getId(), toRuntime(d, plain(jsOf(req.getProperties()))));
+      const resp = new provproto.ReadResponse();
+      // An empty id says the object is gone.
+      if (r.props === undefined) return resp;
+      resp.setId(r.id ?? req.getId());
+      resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
+      // An imported secret's place in the inputs changes only when the program gives it: the
+      // diff compares with that while the outputs hold the placeholder (placeholders.ts).
+      const recorded = toRuntime(d, plain(jsOf(req.getInputs())));
+      if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersRecorded(r.inputs, recorded) as Props))));
+      return resp;
+  }
+
+  async #update(req: any): Promise<unknown> {
+      const kind = kindOf(req.getUrn());
+      const d = DECLARATIONS[kind];
+      const olds = toRuntime(d, plain(jsOf(req.getOlds())));
+      const news = toRuntime(d, plain(jsOf(req.getNews())));
+      const resp = new provproto.UpdateResponse();
+      if (req.getPreview()) {
+        const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
+        const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
+        resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
+        return resp;
+      }
+      refusePlaceholders(kind, news);
+      const r = await this.#on(kind).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
+      resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+      return resp;
+  }
+
+  async #delete(req: any): Promise<unknown> {
+      const kind = kindOf(req.getUrn());
+      await this.#on(kind).delete(req.getId(), toRuntime(DECLARATIONS[kind], plain(jsOf(req.getProperties()))));
+      return new emptyproto.Empty();
+  }
+
   service() {
-    const decl = (kind: Kind) => DECLARATIONS[kind];
     return {
       getPluginInfo: this.#rpc(async () => {
         const info = new plugproto.PluginInfo();
@@ -173,129 +243,21 @@ export class Provider {
         resp.setInputs(req.getNews());
         return resp;
       }),
-      // A new key or URL changes where requests go, never the objects: an update of the provider
-      // (so that the engine configures it with the new settings), never a replacement.
-      diffConfig: this.#rpc(async (req) => {
-        const olds = plain(jsOf(req.getOlds()));
-        const news = plain(jsOf(req.getNews()));
-        const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== SECRET_INPUTS && !sameValue(olds[k], news[k]));
-        const resp = new provproto.DiffResponse();
-        resp.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-        resp.setDiffsList(changed);
-        return resp;
-      }),
-      configure: this.#rpc(async (req) => {
-        try {
-          this.#ctx = contextOf(resolveSettings(configFrom(jsOf(req.getArgs())), process.env));
-        } catch (e) {
-          // Reported by every call, so preview names it for each resource (as the dynamic resources do).
-          this.#ctx = e as Error;
-        }
-        const resp = new provproto.ConfigureResponse();
-        resp.setAcceptsecrets(true);
-        resp.setSupportspreview(true);
-        resp.setAcceptresources(false);
-        return resp;
-      }),
-      check: this.#rpc(async (req) => {
-        const kind = kindOf(req.getUrn());
-        const d = decl(kind);
-        const r = await this.#on(kind).check(toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
-        const resp = new provproto.CheckResponse();
-        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
-        const twice = r.failures === undefined && r.inputs ? this.#secondOwner(d, req.getUrn(), r.inputs) : undefined;
-        const failures = twice === undefined ? (r.failures ?? []) : [{ property: "", reason: twice }];
-        resp.setFailuresList(
-          failures.map((f) => {
-            const failure = new provproto.CheckFailure();
-            failure.setProperty(pluginField(d, f.property));
-            failure.setReason(pluginReason(d, f.reason, pluginInputs(kind)));
-            return failure;
-          }),
-        );
-        return resp;
-      }),
-      diff: this.#rpc(async (req) => {
-        const kind = kindOf(req.getUrn());
-        const d = decl(kind);
-        const news = toRuntime(d, plain(jsOf(req.getNews())));
-        // An imported secret: compared with what the program last gave, once it gave one.
-        const olds = placeholdersTaken(toRuntime(d, plain(jsOf(req.getOlds()))), news, toRuntime(d, plain(jsOf(req.getOldInputs())))) as Props;
-        const r: FieldsDiff = await this.#on(kind).diff(req.getId(), olds, news);
-        const resp = new provproto.DiffResponse();
-        resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
-        resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
-        resp.setDeletebeforereplace(r.deleteBeforeReplace === true);
-        const detail = Object.entries(r.detailedDiff ?? {});
-        const map = resp.getDetaileddiffMap();
-        for (const [path, change] of detail) {
-          const pd = new provproto.PropertyDiff();
-          pd.setKind(kindsOfDiff[change]);
-          pd.setInputdiff(true);
-          map.set(pluginField(d, path), pd);
-        }
-        resp.setDiffsList([...new Set(detail.map(([p]) => pluginField(d, p).split(".")[0]!))]);
-        resp.setHasdetaileddiff(r.changes !== undefined);
-        return resp;
-      }),
-      create: this.#rpc(async (req) => {
-        const kind = kindOf(req.getUrn());
-        const d = decl(kind);
-        const inputs = toRuntime(d, plain(jsOf(req.getProperties())));
-        const resp = new provproto.CreateResponse();
-        if (req.getPreview()) {
-          resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
-          return resp;
-        }
-        refusePlaceholders(kind, inputs);
-        const r = await this.#on(kind).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
-        resp.setId(r.id);
-        resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
-        return resp;
-      }),
-      read: this.#rpc(async (req) => {
-        const kind = kindOf(req.getUrn());
-        const d = decl(kind);
-        const r = await this.#on(kind).read(req.getId(), toRuntime(d, plain(jsOf(req.getProperties()))));
-        const resp = new provproto.ReadResponse();
-        // An empty id says the object is gone.
-        if (r.props === undefined) return resp;
-        resp.setId(r.id ?? req.getId());
-        resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
-        // An imported secret's place in the inputs changes only when the program gives it: the
-        // diff compares with that while the outputs hold the placeholder (placeholders.ts).
-        const recorded = toRuntime(d, plain(jsOf(req.getInputs())));
-        if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersRecorded(r.inputs, recorded) as Props))));
-        return resp;
-      }),
-      update: this.#rpc(async (req) => {
-        const kind = kindOf(req.getUrn());
-        const d = decl(kind);
-        const olds = toRuntime(d, plain(jsOf(req.getOlds())));
-        const news = toRuntime(d, plain(jsOf(req.getNews())));
-        const resp = new provproto.UpdateResponse();
-        if (req.getPreview()) {
-          const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
-          const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
-          resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
-          return resp;
-        }
-        refusePlaceholders(kind, news);
-        const r = await this.#on(kind).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
-        resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
-        return resp;
-      }),
-      delete: this.#rpc(async (req) => {
-        const kind = kindOf(req.getUrn());
-        await this.#on(kind).delete(req.getId(), toRuntime(decl(kind), plain(jsOf(req.getProperties()))));
-        return new emptyproto.Empty();
-      }),
+      diffConfig: this.#rpc((req) => this.#diffConfig(req)),
+      configure: this.#rpc((req) => this.#configure(req)),
+      check: this.#rpc((req) => this.#check(req)),
+      diff: this.#rpc((req) => this.#diff(req)),
+      create: this.#rpc((req) => this.#create(req)),
+      read: this.#rpc((req) => this.#read(req)),
+      update: this.#rpc((req) => this.#update(req)),
+      delete: this.#rpc((req) => this.#delete(req)),
       cancel: this.#rpc(async () => new emptyproto.Empty()),
       invoke: this.#rpc(async (req) => {
         throw new Error(`${PACKAGE} has no function ${req.getTok()}`);
       }),
     };
   }
+
 }
 
 /** Serves the plugin on a loopback port and prints it, as the engine expects of a plugin's first line. */
