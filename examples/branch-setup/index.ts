@@ -72,5 +72,6 @@ const users = cfg.getObject<{ email: string; name?: string; roles?: string[] }[]
 const created = users.map((u) => new AuthUser(`user-${u.email}`, { integration: auth, ...u }));
 
 export const jwksUrl = auth.jwksUrl;
-export const authBaseUrl = auth.baseUrl;
+// What the app needs: Neon's Next.js guide reads the auth URL from NEON_AUTH_BASE_URL.
+export const NEON_AUTH_BASE_URL = auth.baseUrl;
 export const userIds = created.map((u) => u.userId);

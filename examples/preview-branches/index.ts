@@ -50,4 +50,5 @@ new EmailServer(
 
 export const environment = pulumi.getStack();
 export const jwksUrl = auth.jwksUrl;
-export const authBaseUrl = auth.baseUrl;
+// What the app needs: Neon's Next.js guide reads the auth URL from NEON_AUTH_BASE_URL.
+export const NEON_AUTH_BASE_URL = auth.baseUrl;
