@@ -88,12 +88,6 @@ function taken(email: string): HttpError {
   return new HttpError(409, `email: a user with email ${email} already exists`);
 }
 
-/** The branch's users, read where they live. */
-export async function listUsers(store: Store, projectId: string, branch: AuthBranchRec): Promise<BranchUserRec[]> {
-  await refreshSnapshot(store, projectId, branch);
-  return branch.neon_auth?.users ?? [];
-}
-
 /**
  * A new user; one address is one user (compared case-insensitively, as Better Auth lower-cases
  * addresses). Without a name the row gets an empty one: the column is NOT NULL and Neon does not
