@@ -77,8 +77,8 @@ describe("waits are visible", () => {
     const domain = "RedirectDomain https://app-\\d{3}\\.example\\.com";
     const left = "it may wait (\\d+ min( \\d+ s)?|\\d+\\.\\d s) more";
     expect(lines.filter((l) => new RegExp(`neon-auth: ${domain} waits its turn under Neon's rate limit \\(pacing\\), about \\d+\\.\\d s; ${left} \\(neon-auth:rateLimitTimeoutSeconds\\)`).test(l)).length).toBeGreaterThan(0);
-    expect(lines.filter((l) => new RegExp(`neon-auth: ${domain} waits after a 429 from Neon \\(rate limit: .*\\), \\d+\\.\\d s; ${left} \\(neon-auth:rateLimitTimeoutSeconds\\)`).test(l)).length).toBeGreaterThan(0);
-    expect(lines.filter((l) => new RegExp(`neon-auth: ${domain} waits: the project is locked by another operation \\(423\\), retrying in \\d+\\.\\d s; ${left} \\(neon-auth:lockTimeoutSeconds\\)`).test(l)).length).toBeGreaterThan(0);
+    expect(lines.filter((l) => new RegExp(`neon-auth: ${domain} waits after a 429 from Neon \\(rate limit: .*\\), retrying in \\d+\\.\\d s \\(attempt \\d+ of \\d+\\); ${left} \\(neon-auth:rateLimitTimeoutSeconds\\)`).test(l)).length).toBeGreaterThan(0);
+    expect(lines.filter((l) => new RegExp(`neon-auth: ${domain} waits: the project is locked by another operation \\(423\\), retrying in \\d+\\.\\d s \\(attempt \\d+ of \\d+\\); ${left} \\(neon-auth:lockTimeoutSeconds\\)`).test(l)).length).toBeGreaterThan(0);
     // Throttled: a few lines per kind, not one per request.
     expect(lines.length).toBeLessThan(40);
 
