@@ -126,7 +126,8 @@ describe("400 validation names the field", () => {
   it.each([
     ["https://app.example.com/", "trailing slash", "must have no path, not even a trailing slash"],
     ["https://app.example.com/callback", "path", ORIGIN_FORM],
-    ["app.example.com", "no scheme", ORIGIN_FORM],
+    // The emulator checks with the package's own rule (wording: assumption), which answers a bare host with the origin meant.
+    ["app.example.com", "no scheme", `${ORIGIN_FORM}: did you mean https://app.example.com?`],
     ["ftp://app.example.com", "other scheme", "must use https (or http for a loopback host)"],
     ["https://app.example.com:70000", "port out of range", "port must be a number between 1 and 65535 without leading zeros"],
     ["http://app.example.com", "http off loopback", "must use https (http is accepted for loopback hosts only)"],
