@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { generateSdk, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
@@ -51,15 +51,21 @@ export interface StackOptions {
   workspace?: string;
 }
 
+/**
+ * The CLI, asked its version once per file: the Automation API otherwise runs `pulumi version` for
+ * every workspace, a CLI start (about 0.3 s of a core) that says nothing new.
+ */
+let pulumiCommand: Promise<PulumiCommand> | undefined;
+
 export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   const dir = copyProgram(opts.workspace ?? inject("e2eWorkspace"), opts.program);
   const ownBackend = opts.backendDir === undefined;
   const backendDir = opts.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-state-"));
   const env: Record<string, string> = { ...pulumiEnv(backendDir, PASSPHRASE), ...opts.env };
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: opts.stackName ?? "e2e", workDir: dir },
-    { envVars: env },
-  );
+  const args = { stackName: opts.stackName ?? "e2e", workDir: dir };
+  const wsOpts = { envVars: env, pulumiCommand: await (pulumiCommand ??= PulumiCommand.get()) };
+  // A backend of its own is empty: `stack init` alone, not the select that fails first.
+  const stack = ownBackend ? await LocalWorkspace.createStack(args, wsOpts) : await LocalWorkspace.createOrSelectStack(args, wsOpts);
   if (opts.config) await stack.setAllConfig(opts.config);
   return {
     stack,
@@ -81,20 +87,44 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
         })
       ).stdout,
     async cleanup() {
-      try {
-        await stack.destroy({ color: "never" });
-      } catch {
-        // Already gone or never created; the test's own assertions say what matters.
+      // Most tests end with their own destroy: a second one (and the history read after it) would
+      // cost two CLI runs to find nothing.
+      if (holdsResources(backendDir, stack.name)) {
+        try {
+          await stack.destroy({ color: "never" });
+        } catch {
+          // Already gone or never created; the test's own assertions say what matters.
+        }
       }
-      try {
-        await stack.workspace.removeStack(stack.name, { force: true });
-      } catch {
-        // The backend folder goes below anyway.
+      // A backend of its own goes with its folder below; a shared one keeps its other stacks.
+      if (!ownBackend) {
+        try {
+          await stack.workspace.removeStack(stack.name, { force: true });
+        } catch {
+          // Already removed by the test.
+        }
       }
       fs.rmSync(dir, { recursive: true, force: true });
       if (ownBackend) fs.rmSync(backendDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Whether the file backend holds anything of the stack a destroy would act on: a resource other
+ * than the Stack itself and its providers, or an operation left pending by an interrupted run.
+ * Read from the checkpoint (`.pulumi/stacks/<project>/<stack>.json`); no file, nothing made.
+ */
+function holdsResources(backendDir: string, stackName: string): boolean {
+  const stacks = path.join(backendDir, ".pulumi", "stacks");
+  if (!fs.existsSync(stacks)) return false;
+  return fs.readdirSync(stacks).some((project) => {
+    const file = path.join(stacks, project, `${stackName}.json`);
+    if (!fs.existsSync(file)) return false;
+    const latest = JSON.parse(fs.readFileSync(file, "utf8")).checkpoint?.latest;
+    const kept = (latest?.resources ?? []).filter((r: { type: string }) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+    return kept.length > 0 || (latest?.pending_operations ?? []).length > 0;
+  });
 }
 
 /**
