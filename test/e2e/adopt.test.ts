@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
+import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, projectConfig, requestLog, snapshot, yamlDomain } from "./neon";
 
 const P = "p-adopt";
 const BRANCH = "br-main-p-adopt";
@@ -86,14 +86,7 @@ const PP = "p-adopt-plugin";
 const PB = `br-main-${PP}`;
 const REFUSED = " already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). It is not taken over silently: set `adopt: true` on this ";
 /** A child that keeps itself strict inside an adopting NeonAuth: an origin the branch also has. */
-const STRICT = `
-  strict:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: https://strict.example.com
-      adopt: false
-`;
+const STRICT = yamlDomain("strict", "https://strict.example.com", "\n      adopt: false") + "\n";
 
 describe("adopting objects that already exist — the plugin", () => {
   it("refused without adopt; a NeonAuth's adopt takes over the children declared in it, a child's own adopt: false stays strict; destroy removes them", { timeout: 600_000 }, async () => {

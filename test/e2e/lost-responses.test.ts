@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { ALL_KINDS_EMAIL, clearRequestLog, emulator, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
+import { ALL_KINDS_EMAIL, clearRequestLog, emulator, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows, yamlDomain } from "./neon";
 
 const P = "p-lost";
 const B = "br-main-p-lost";
@@ -215,12 +215,7 @@ const RB = {
   rotateClient: `POST ${BRANCH}/oauth-provider/clients/{client_id}/rotate_secret`,
   deleteClient: `DELETE ${BRANCH}/oauth-provider/clients/{client_id}`,
 } as const;
-const MORE = `
-  www:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: https://www.example.com
+const MORE = `${yamlDomain("www", "https://www.example.com")}
   ci:
     type: neon-auth:index:OAuthClient
     properties:

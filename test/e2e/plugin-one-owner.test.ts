@@ -9,23 +9,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pluginStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+import { clearRequestLog, emulator, neonConfig, projectConfig, requestLog, yamlDomain } from "./neon";
 
 const P = "p-owner-yaml";
 const B = `br-main-${P}`;
 
-const DOMAINS = `
-  app:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: https://app.example.com
-  app-again:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: HTTPS://App.Example.com:443/
-`;
+const DOMAINS = yamlDomain("app", "https://app.example.com") + yamlDomain("app-again", "HTTPS://App.Example.com:443/") + "\n";
 const EMAIL = `
   mail:
     type: neon-auth:index:EmailServer
