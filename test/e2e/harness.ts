@@ -245,7 +245,7 @@ export interface EmulatorStackOptions {
   /** The stack; none for files whose tests make their own. */
   stack?: (em: EmulatorHandle) => StackOptions;
   /** Runs once set-up is done: hands the emulator and the stack to the file's variables. */
-  ready: (s: EmulatorStack) => void;
+  ready?: (s: EmulatorStack) => void;
   /** Runs first at teardown (the stack is still there), e.g. to switch faults off. */
   beforeTeardown?: (s: EmulatorStack) => void | Promise<void>;
   /** Runs between the stack's cleanup and the emulator's close, e.g. to read its figures. */
@@ -256,15 +256,19 @@ export interface EmulatorStackOptions {
  * Starts an emulator (then `prepare`, then the stack) before the tests of the calling describe
  * block, and after them destroys the stack and closes the emulator, whatever part of the set-up
  * failed. Without `stack`, `ready` gets no `e2e` (its type says it does: such files never read it).
+ * The object returned is filled in at the same moment, for blocks that read `s.em` and `s.e2e`
+ * rather than declaring variables for `ready` to set.
  */
-export function useEmulatorStack(opts: EmulatorStackOptions): void {
+export function useEmulatorStack(opts: EmulatorStackOptions): EmulatorStack {
+  const ready = {} as EmulatorStack;
   let em: EmulatorHandle | undefined;
   let e2e: E2eStack | undefined;
   beforeAll(async () => {
     em = await emulator(opts.emulator);
     await opts.prepare?.(em);
     if (opts.stack) e2e = await stackFor(opts.stack(em));
-    opts.ready({ em, e2e: e2e as E2eStack });
+    Object.assign(ready, { em, e2e });
+    opts.ready?.(ready);
   });
   afterAll(async () => {
     try {
@@ -275,6 +279,7 @@ export function useEmulatorStack(opts: EmulatorStackOptions): void {
       await em?.close();
     }
   });
+  return ready;
 }
 
 /**
