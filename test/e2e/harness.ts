@@ -70,6 +70,10 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   // After each up, refresh and destroy the Automation API reads the summary back with `pulumi stack
   // history` (a CLI start, about 0.45 s of a core); the file backend holds the same record.
   stack.info = async () => lastUpdate(backendDir, stack.name);
+  // And its outputs with two more (masked, then shown): read from the checkpoint unless one holds
+  // a secret or another special value, which only the CLI can decrypt or render.
+  const cliOutputs = stack.outputs.bind(stack);
+  stack.outputs = async () => plainOutputs(backendDir, stack.name) ?? cliOutputs();
   return {
     stack,
     dir,
@@ -139,15 +143,36 @@ function lastUpdate(backendDir: string, stackName: string): UpdateSummary | unde
  * Read from the checkpoint (`.pulumi/stacks/<project>/<stack>.json`); no file, nothing made.
  */
 function holdsResources(backendDir: string, stackName: string): boolean {
+  const latest = checkpoint(backendDir, stackName);
+  const kept = (latest?.resources ?? []).filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
+  return kept.length > 0 || (latest?.pending_operations ?? []).length > 0;
+}
+
+interface Checkpoint {
+  resources?: { type: string; outputs?: Record<string, unknown> }[];
+  pending_operations?: unknown[];
+}
+
+/** The stack's last written state in the file backend (`.pulumi/stacks/<project>/<stack>.json`); none before its first update. */
+function checkpoint(backendDir: string, stackName: string): Checkpoint | undefined {
   const stacks = path.join(backendDir, ".pulumi", "stacks");
-  if (!fs.existsSync(stacks)) return false;
-  return fs.readdirSync(stacks).some((project) => {
+  if (!fs.existsSync(stacks)) return undefined;
+  for (const project of fs.readdirSync(stacks)) {
     const file = path.join(stacks, project, `${stackName}.json`);
-    if (!fs.existsSync(file)) return false;
-    const latest = JSON.parse(fs.readFileSync(file, "utf8")).checkpoint?.latest;
-    const kept = (latest?.resources ?? []).filter((r: { type: string }) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
-    return kept.length > 0 || (latest?.pending_operations ?? []).length > 0;
-  });
+    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")).checkpoint?.latest;
+  }
+  return undefined;
+}
+
+/** Pulumi's marker of a secret, a resource reference, an asset: a value `stack output` renders itself. */
+const SPECIAL_SIG = "4dabf18193072939515e22adb298388d";
+
+/** The stack's outputs as `stack output --json` prints them, when every one is plain JSON; else undefined. */
+function plainOutputs(backendDir: string, stackName: string): Record<string, { value: unknown; secret: boolean }> | undefined {
+  const stackResource = checkpoint(backendDir, stackName)?.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+  const outputs = stackResource?.outputs ?? {};
+  if (JSON.stringify(outputs).includes(SPECIAL_SIG)) return undefined;
+  return Object.fromEntries(Object.entries(outputs).map(([k, value]) => [k, { value, secret: false }]));
 }
 
 /**
