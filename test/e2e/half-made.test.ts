@@ -8,6 +8,7 @@
  * plugin a YAML program (half-made-yaml) through Pulumi YAML's host.
  */
 import * as path from "node:path";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle, OneShotFault } from "../../src/emulator";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, stackFor, type E2eStack } from "./harness";
@@ -36,28 +37,17 @@ const REFUSED = {
 } satisfies Record<string, OneShotFault>;
 
 type Face = { name: string; stackOn(em: EmulatorHandle, project: string): Promise<E2eStack> };
+/** A face's stack on a test's project (its stack named after it): a test program on the classes or a YAML program on the plugin. */
+const face = (name: "classes" | "plugin", program: string, config: (em: EmulatorHandle, project: string) => ConfigMap): Face => ({
+  name,
+  stackOn: (em, project) => {
+    const opts = { program: path.join(__dirname, "programs", program), stackName: project, config: config(em, project) };
+    return name === "classes" ? stackFor(opts) : pluginStack(opts, "yaml");
+  },
+});
 const FACES: Face[] = [
-  {
-    name: "classes",
-    stackOn: (em, project) =>
-      stackFor({
-        program: path.join(__dirname, "programs", "neon-auth-children"),
-        stackName: project,
-        config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: project, branchId: `br-main-${project}`, ...DECLARED }), secret: true } },
-      }),
-  },
-  {
-    name: "plugin",
-    stackOn: (em, project) =>
-      pluginStack(
-        {
-          program: path.join(__dirname, "programs", "half-made-yaml"),
-          stackName: project,
-          config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`, { smtpPassword: SMTP_PASSWORD }) },
-        },
-        "yaml",
-      ),
-  },
+  face("classes", "neon-auth-children", (em, project) => ({ ...neonConfig(em), args: { value: JSON.stringify({ projectId: project, branchId: `br-main-${project}`, ...DECLARED }), secret: true } })),
+  face("plugin", "half-made-yaml", (em, project) => ({ ...neonConfig(em), ...projectConfig(project, `br-main-${project}`, { smtpPassword: SMTP_PASSWORD }) })),
 ];
 
 /** What the branch holds of the declared objects. */
@@ -150,19 +140,8 @@ describe.each(FACES)("half-made objects on the $name", (face) => {
 
 /** The project-level integration: created, then its read-back refused. */
 const PROJECT_FACES: Face[] = [
-  {
-    name: "classes",
-    stackOn: (em, project) =>
-      stackFor({
-        program: path.join(__dirname, "programs", "all-kinds"),
-        stackName: project,
-        config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`), without: { value: JSON.stringify(["keys", "transfer", "user", "oauth", "domain", "email"]) } },
-      }),
-  },
-  {
-    name: "plugin",
-    stackOn: (em, project) => pluginStack({ program: path.join(__dirname, "programs", "half-made-project-yaml"), stackName: project, config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`) } }, "yaml"),
-  },
+  face("classes", "all-kinds", (em, project) => ({ ...neonConfig(em), ...projectConfig(project, `br-main-${project}`), without: { value: JSON.stringify(["keys", "transfer", "user", "oauth", "domain", "email"]) } })),
+  face("plugin", "half-made-project-yaml", (em, project) => ({ ...neonConfig(em), ...projectConfig(project, `br-main-${project}`) })),
 ];
 
 describe.each(PROJECT_FACES)("a half-made AuthIntegration on the $name", (face) => {

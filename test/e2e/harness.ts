@@ -360,6 +360,12 @@ export function programOnProject(
 export function sharedBackend() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "neon-auth-backend-"));
   const others: E2eStack[] = [];
+  const teardown = {
+    beforeTeardown: async () => {
+      for (const s of others) await s.cleanup();
+    },
+    afterCleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  } satisfies Pick<EmulatorStackOptions, "beforeTeardown" | "afterCleanup">;
   return {
     dir,
     async stack(opts: Omit<StackOptions, "backendDir">): Promise<E2eStack> {
@@ -367,12 +373,11 @@ export function sharedBackend() {
       others.push(s);
       return s;
     },
-    teardown: {
-      beforeTeardown: async () => {
-        for (const s of others) await s.cleanup();
-      },
-      afterCleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
-    } satisfies Pick<EmulatorStackOptions, "beforeTeardown" | "afterCleanup">,
+    teardown,
+    /** `useEmulatorStack` with the fixture's stack on this backend, torn down in that order. */
+    use(opts: Omit<EmulatorStackOptions, "stack" | "beforeTeardown" | "afterCleanup"> & { stack: (em: EmulatorHandle) => Omit<StackOptions, "backendDir"> }): EmulatorStack {
+      return useEmulatorStack({ ...opts, stack: (em) => ({ ...opts.stack(em), backendDir: dir }), ...teardown });
+    },
   };
 }
 

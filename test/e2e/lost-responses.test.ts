@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
+import { projectEndpoints } from "../../src/schemas/endpointsProject";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
 import { ALL_KINDS_EMAIL, clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows, yamlDomain } from "./neon";
 
@@ -17,20 +18,8 @@ const B = "br-main-p-lost";
 const SECRET_1 = "gh-secret-lost-1a2b3c";
 const SECRET_2 = "gh-secret-lost-4d5e6f";
 
-const R = {
-  createIntegration: "POST /projects/auth/create",
-  keys: "POST /projects/auth/keys",
-  transfer: "POST /projects/auth/transfer_ownership",
-  createUser: "POST /projects/auth/user",
-  deleteUser: "DELETE /projects/{project_id}/auth/users/{auth_user_id}",
-  deleteIntegration: "DELETE /projects/{project_id}/auth/integration/{auth_provider}",
-  addProvider: "POST /projects/{project_id}/auth/oauth_providers",
-  patchProvider: "PATCH /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}",
-  deleteProvider: "DELETE /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}",
-  addDomain: "POST /projects/{project_id}/auth/domains",
-  deleteDomains: "DELETE /projects/{project_id}/auth/domains",
-  patchEmail: "PATCH /projects/{project_id}/auth/email_server",
-} as const;
+/** Each route as the emulator's faults name it (`METHOD template`), from the one endpoint table. */
+const R = Object.fromEntries(Object.entries(projectEndpoints).map(([name, e]) => [name, `${e.method} ${e.path}`])) as Record<keyof typeof projectEndpoints, string>;
 
 /** One-shot `lost` fault on a route given as `METHOD template`. */
 function lost(em: EmulatorHandle, ...routes: string[]): void {
@@ -71,7 +60,7 @@ describe("lost responses converge without duplicates or orphans — the classes"
     // The keys fault meets the integration's read-back first (it has to generate a key set, the
     // only way to get keys of an integration whose answer was lost); AuthSdkKeys' own create
     // loses its answer in the next test (rotation replaces it: a create).
-    lost(em, R.createIntegration, R.keys, R.transfer, R.addProvider, R.addDomain, R.patchEmail);
+    lost(em, R.createIntegration, R.generateSdkKeys, R.transferOwnership, R.addOAuthProvider, R.addDomain, R.updateEmailServer);
 
     const up = await e2e.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
@@ -90,12 +79,12 @@ describe("lost responses converge without duplicates or orphans — the classes"
 
     const log = await writes(em);
     expect(count(log, R.createIntegration)).toEqual(["201/lost"]); // found by read-back, not created twice
-    expect(count(log, R.keys)).toEqual(["201/lost", "201", "201"]); // an unseen key set: asked again
-    expect(count(log, R.transfer)).toEqual(["200/lost", "200"]);
-    expect(count(log, R.addProvider)).toEqual(["200/lost"]); // found by id ...
-    expect(count(log, R.patchProvider)).toEqual(["200"]); // ... and given the declared credentials
+    expect(count(log, R.generateSdkKeys)).toEqual(["201/lost", "201", "201"]); // an unseen key set: asked again
+    expect(count(log, R.transferOwnership)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.addOAuthProvider)).toEqual(["200/lost"]); // found by id ...
+    expect(count(log, R.updateOAuthProvider)).toEqual(["200"]); // ... and given the declared credentials
     expect(count(log, R.addDomain)).toEqual(["201/lost"]); // listed: nothing more to do
-    expect(count(log, R.patchEmail)).toEqual(["200/lost", "200"]); // PATCH is absolute: replayed by the client
+    expect(count(log, R.updateEmailServer)).toEqual(["200/lost", "200"]); // PATCH is absolute: replayed by the client
     expect(log).toHaveLength(11);
 
     // The outputs are usable: the integration's keys are the set generated after the loss.
@@ -115,7 +104,7 @@ describe("lost responses converge without duplicates or orphans — the classes"
     await e2e.stack.setConfig("rotation", { value: "r2" });
     await e2e.stack.setConfig("domain", { value: "https://www.example.com" });
     await clearRequestLog(em);
-    lost(em, R.patchProvider, R.patchEmail, R.keys, R.addDomain, R.deleteDomains);
+    lost(em, R.updateOAuthProvider, R.updateEmailServer, R.generateSdkKeys, R.addDomain, R.deleteDomains);
 
     const up = await e2e.stack.up({ color: "never" });
     expect(changesOf(up.summary.resourceChanges)).toEqual({ update: 2, replace: 2 });
@@ -131,9 +120,9 @@ describe("lost responses converge without duplicates or orphans — the classes"
     expect(await providerSecret()).toBe(SECRET_2);
 
     const log = await writes(em);
-    expect(count(log, R.patchProvider)).toEqual(["200/lost", "200"]);
-    expect(count(log, R.patchEmail)).toEqual(["200/lost", "200"]);
-    expect(count(log, R.keys)).toEqual(["201/lost", "201"]);
+    expect(count(log, R.updateOAuthProvider)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.updateEmailServer)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.generateSdkKeys)).toEqual(["201/lost", "201"]);
     expect(count(log, R.addDomain)).toEqual(["201/lost"]);
     expect(count(log, R.deleteDomains)).toEqual(["200/lost", "200"]);
     expect(log).toHaveLength(9);
@@ -175,7 +164,7 @@ describe("lost responses converge without duplicates or orphans — the classes"
   it("deletes: every delete's answer lost, nothing left behind", { timeout: 180_000 }, async () => {
     await e2e.stack.setConfig("without", { value: JSON.stringify(["keys", "transfer", "user", "oauth", "domain", "email"]) });
     await clearRequestLog(em);
-    lost(em, R.deleteUser, R.deleteProvider, R.deleteDomains, R.patchEmail);
+    lost(em, R.deleteUser, R.deleteOAuthProvider, R.deleteDomains, R.updateEmailServer);
 
     const up = await e2e.stack.up({ color: "never" });
     expect(changesOf(up.summary.resourceChanges)).toEqual({ delete: 6 });
@@ -189,9 +178,9 @@ describe("lost responses converge without duplicates or orphans — the classes"
     });
     const log = await writes(em);
     expect(count(log, R.deleteUser)).toEqual(["204/lost", "404"]);
-    expect(count(log, R.deleteProvider)).toEqual(["204/lost", "404"]);
+    expect(count(log, R.deleteOAuthProvider)).toEqual(["204/lost", "404"]);
     expect(count(log, R.deleteDomains)).toEqual(["200/lost", "200"]);
-    expect(count(log, R.patchEmail)).toEqual(["200/lost", "200"]);
+    expect(count(log, R.updateEmailServer)).toEqual(["200/lost", "200"]);
     expect(log).toHaveLength(8); // keys and transfers have no delete call
 
     await clearRequestLog(em);

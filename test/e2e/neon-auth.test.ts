@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
-import { API_KEY, clearRequestLog, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
+import { API_KEY, clearRequestLog, NEON_EMAIL_AND_PASSWORD, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "branch-auth");
 const P = "p-neon-auth";
@@ -91,13 +91,11 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
         name: "Acme",
         allow_localhost: false,
         email_and_password: {
-          enabled: true,
+          ...NEON_EMAIL_AND_PASSWORD,
           email_verification_method: "link",
           require_email_verification: true,
           auto_sign_in_after_verification: false,
           send_verification_email_on_sign_up: true,
-          send_verification_email_on_sign_in: false,
-          disable_sign_up: false,
         },
         organization: { enabled: true, organization_limit: 3, membership_limit: 100, creator_role: "admin", send_invitation_email: false },
         magic_link: { enabled: true, expires_in: 15, disable_sign_up: false },
@@ -121,48 +119,31 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
       // The webhook URL is a secret in state.
       expect(one.cli("stack", "export")).not.toContain("neon-auth-4c1f");
 
-      // One in-place change per area.
-      const changed = {
-        ...SETTINGS,
-        appName: "Acme 2",
-        allowLocalhost: true,
-        emailAndPassword: { ...SETTINGS.emailAndPassword, disableSignUp: true },
-        organization: { ...SETTINGS.organization, organizationLimit: 5 },
-        magicLink: { ...SETTINGS.magicLink, expiresIn: 30 },
-        phoneNumber: { ...SETTINGS.phoneNumber, otpExpiresIn: 300 },
-        webhooks: { ...SETTINGS.webhooks, enabledEvents: ["user.created"] },
-        oauthServer: { ...SETTINGS.oauthServer, mcp: { resource: "https://mcp.example.com/v2" }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] },
-      };
+      // One in-place change per area: the input changed, the one request it sends, what Neon then holds.
+      const areas: [string, Record<string, unknown>, Record<string, unknown>][] = [
+        ["PATCH /config", { appName: "Acme 2" }, { name: "Acme 2" }],
+        ["PATCH /allow_localhost", { allowLocalhost: true }, { allow_localhost: true }],
+        ["PATCH /email_and_password", { emailAndPassword: { ...SETTINGS.emailAndPassword, disableSignUp: true } }, { email_and_password: { ...expected.email_and_password, disable_sign_up: true } }],
+        ["PATCH /plugins/organization", { organization: { ...SETTINGS.organization, organizationLimit: 5 } }, { organization: { ...expected.organization, organization_limit: 5 } }],
+        ["PATCH /plugins/magic-link", { magicLink: { ...SETTINGS.magicLink, expiresIn: 30 } }, { magic_link: { ...expected.magic_link, expires_in: 30 } }],
+        ["PATCH /plugins/phone-number", { phoneNumber: { ...SETTINGS.phoneNumber, otpExpiresIn: 300 } }, { phone_number: { ...expected.phone_number, otp_expires_in: 300 } }],
+        ["PUT /webhooks", { webhooks: { ...SETTINGS.webhooks, enabledEvents: ["user.created"] } }, { webhooks: { ...expected.webhooks, enabled_events: ["user.created"] } }],
+        // Neon replaces `mcp` whole; the dynamic-registration flag the program no longer names is
+        // written back as Neon had it, never switched off by omission.
+        [
+          "PATCH /plugins/oauth-provider",
+          { oauthServer: { ...SETTINGS.oauthServer, mcp: { resource: "https://mcp.example.com/v2" }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] } },
+          { oauth_server: { ...expected.oauth_server, mcp: { resource: "https://mcp.example.com/v2", dynamic_registration: false }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] } },
+        ],
+      ];
+      const changed = Object.assign({ ...SETTINGS }, ...areas.map(([, input]) => input));
       await one.stack.setConfig("args", { value: JSON.stringify({ projectId: P, branchId: B1, ...changed }), secret: true });
       await clearRequestLog(em);
       const up3 = await one.stack.up({ color: "never" });
       expect(changesOf(up3.summary.resourceChanges)).toEqual({ update: 1 });
       const writes = (await requestLog(em)).filter((r) => r.method !== "GET" && r.path.includes("/branches/")).map((r) => `${r.method} ${r.path.split("/auth")[1]}`);
-      expect(writes.sort()).toEqual(
-        [
-          "PATCH /config",
-          "PATCH /allow_localhost",
-          "PATCH /email_and_password",
-          "PATCH /plugins/organization",
-          "PATCH /plugins/magic-link",
-          "PATCH /plugins/phone-number",
-          "PUT /webhooks",
-          "PATCH /plugins/oauth-provider",
-        ].sort(),
-      );
-      const after = {
-        ...expected,
-        name: "Acme 2",
-        allow_localhost: true,
-        email_and_password: { ...expected.email_and_password, disable_sign_up: true },
-        organization: { ...expected.organization, organization_limit: 5 },
-        magic_link: { ...expected.magic_link, expires_in: 30 },
-        phone_number: { ...expected.phone_number, otp_expires_in: 300 },
-        webhooks: { ...expected.webhooks, enabled_events: ["user.created"] },
-        // Neon replaces `mcp` whole; the dynamic-registration flag the program no longer names is
-        // written back as Neon had it, never switched off by omission.
-        oauth_server: { ...expected.oauth_server, mcp: { resource: "https://mcp.example.com/v2", dynamic_registration: false }, resources: ["https://mcp.example.com/v2", "https://api.example.com"] },
-      };
+      expect(writes.sort()).toEqual(areas.map(([request]) => request).sort());
+      const after = Object.assign({ ...expected }, ...areas.map(([, , state]) => state));
       expect(await live(em, B1)).toEqual(after);
       await expectNoChanges(one.stack);
 

@@ -6,6 +6,7 @@ import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { expect } from "vitest";
 import { apiConfig } from "../../scripts/workspace.mts";
 import { startEmulator, type EmulatorHandle } from "../../src/emulator";
+import { BRANCH_SETTINGS } from "../../src/schemas/endpointsBranch";
 
 export const API_KEY = "e2e-key-4f1d2c9a7b";
 
@@ -269,3 +270,16 @@ export const yamlDomain = (name: string, domain: string, more = "") => `
     properties:
       integration: \${auth.ref}
       domain: ${domain}${more}`;
+
+/** A NeonAuth's singleton settings as the e2e set them, all but the webhooks (each file names its own secret URL) and the OAuth server. */
+export const NEON_AUTH_SETTINGS = {
+  appName: "Acme",
+  allowLocalhost: false,
+  emailAndPassword: { enabled: true, requireEmailVerification: true },
+  organization: { enabled: true, creatorRole: "admin" },
+  magicLink: { enabled: true, expiresIn: 15 },
+  phoneNumber: { enabled: true, otpExpiresIn: 120 },
+};
+
+/** Neon's email-and-password settings of a new Neon Auth (the settings table's, pinned by the contract tests), which the e2e state as what differs from them. */
+export const NEON_EMAIL_AND_PASSWORD = BRANCH_SETTINGS.find((row) => row.key === "email_and_password")!.initial;

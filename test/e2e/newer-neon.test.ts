@@ -14,9 +14,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changedFields, changesOf, expectNoChanges, failureCollector, pluginStack, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { changedFields, changesOf, expectNoChanges, failureCollector, pluginStack, sharedBackend, type E2eStack } from "./harness";
 import { FOREIGN_BRANCH_PROVIDER, FOREIGN_CLIENT, FOREIGN_DOMAIN, FOREIGN_PROJECT_PROVIDER } from "../newer-neon";
-import { branchUserRows, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+import { branchUserRows, emulator, NEON_AUTH_SETTINGS, NEON_EMAIL_AND_PASSWORD, neonConfig, projectConfig, requestLog } from "./neon";
 
 const P = "p-newer-neon";
 const B = `br-main-${P}`;
@@ -36,12 +36,7 @@ const SECRETS = {
 
 /** Every setting a NeonAuth has. */
 const SETTINGS = {
-  appName: "Acme",
-  allowLocalhost: false,
-  emailAndPassword: { enabled: true, requireEmailVerification: true },
-  organization: { enabled: true, creatorRole: "admin" },
-  magicLink: { enabled: true, expiresIn: 15 },
-  phoneNumber: { enabled: true, otpExpiresIn: 120 },
+  ...NEON_AUTH_SETTINGS,
   webhooks: { enabled: true, webhookUrl: SECRETS.webhook, enabledEvents: ["user.created", "send.otp"] },
   oauthServer: { enabled: true, loginPage: `${APP}/sign-in`, consentPage: `${APP}/consent`, mcp: { resource: MCP }, resources: [MCP] },
 };
@@ -79,16 +74,14 @@ describe("a newer Neon (issue 39): both API generations' stacks work, and what t
   let legacy: E2eStack;
   const backend = sharedBackend();
 
-  useEmulatorStack({
+  backend.use({
     emulator: { seedProjects: [`${P}:${B}`, `${PL}:${BL}`], newerNeon: true },
     stack: (em) => ({
       program: path.join(__dirname, "programs", "neon-auth-children"),
       stackName: "branch",
-      backendDir: backend.dir,
       config: { ...neonConfig(em), args: { value: JSON.stringify(args("Acme")), secret: true } },
     }),
     ready: (s) => ({ em, e2e: branch } = s),
-    ...backend.teardown,
   });
 
   beforeAll(async () => {
@@ -152,15 +145,7 @@ describe("a newer Neon (issue 39): both API generations' stacks work, and what t
     }).toEqual({
       name: "Acme",
       allow_localhost: false,
-      email_and_password: {
-        enabled: true,
-        email_verification_method: "otp",
-        require_email_verification: true,
-        auto_sign_in_after_verification: true,
-        send_verification_email_on_sign_up: false,
-        send_verification_email_on_sign_in: false,
-        disable_sign_up: false,
-      },
+      email_and_password: { ...NEON_EMAIL_AND_PASSWORD, require_email_verification: true },
       organization: { enabled: true, organization_limit: 10, membership_limit: 100, creator_role: "admin", send_invitation_email: false },
       magic_link: { enabled: true, expires_in: 15, disable_sign_up: false },
       phone_number: { enabled: true, otp_expires_in: 120 },

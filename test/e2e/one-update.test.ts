@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, neonConfig, requestLog } from "./neon";
+import { API_KEY, clearRequestLog, NEON_AUTH_SETTINGS, neonConfig, requestLog } from "./neon";
 
 const P = "p-one-update";
 const B = `br-main-${P}`;
@@ -20,12 +20,7 @@ const AUTH = `/projects/${P}/branches/${B}/auth`;
 const P2 = "p-one-update-project";
 
 const SETTINGS = {
-  appName: "Acme",
-  allowLocalhost: false,
-  emailAndPassword: { enabled: true, requireEmailVerification: true },
-  organization: { enabled: true, creatorRole: "admin" },
-  magicLink: { enabled: true, expiresIn: 15 },
-  phoneNumber: { enabled: true, otpExpiresIn: 120 },
+  ...NEON_AUTH_SETTINGS,
   webhooks: { enabled: true, webhookUrl: "https://hooks.example.com/one-update-3c1f", enabledEvents: ["user.created"] },
 };
 /** The children of the NeonAuth, by resource name. */

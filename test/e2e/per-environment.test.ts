@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { expectNoChanges, sharedBackend, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchUserRows, neonConfig, secretConfig } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
@@ -16,11 +16,10 @@ describe("per-environment stacks (examples/per-environment)", () => {
   let staging: E2eStack;
   const backend = sharedBackend();
 
-  useEmulatorStack({
+  backend.use({
     emulator: { seedProjects: ["p-dev:br-main-p-dev", "p-staging:br-main-p-staging", "p-prod:br-main-p-prod"] },
-    stack: (em) => ({ program: PROGRAM, stackName: "dev", backendDir: backend.dir, config: neonConfig(em) }),
+    stack: (em) => ({ program: PROGRAM, stackName: "dev", config: neonConfig(em) }),
     ready: (s) => ({ em, e2e: dev } = s),
-    ...backend.teardown,
   });
 
   beforeAll(async () => {

@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { expectNoChanges, sharedBackend, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, neonConfig, projectConfig, neonApi, requestLog, secretConfig } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/preview-branches");
@@ -27,16 +27,14 @@ describe("one stack per Neon branch (examples/preview-branches)", () => {
   let pr: string;
   const backend = sharedBackend();
 
-  useEmulatorStack({
+  backend.use({
     emulator: { seedProjects: [`${P}:${MAIN}`], rateLimit: "off" },
     stack: (em) => ({
       program: PROGRAM,
       stackName: "prod",
-      backendDir: backend.dir,
       config: { ...neonConfig(em), ...secretConfig({ googleClientSecret: "prod-google-secret-7d21", smtpPassword: "prod-smtp-pw-93ab" }) },
     }),
     ready: (s) => ({ em, e2e: prod } = s),
-    ...backend.teardown,
   });
 
   const prodEmail = { type: "standard", host: "smtp.example.com", port: 587, username: "prod", password: "", sender_email: "auth@example.com", sender_name: "Acme" };

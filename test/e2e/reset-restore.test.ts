@@ -12,7 +12,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, pluginStack, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, pluginStack, sharedBackend, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, projectConfig, neonApi, outOfBand, requestLog } from "./neon";
 
 const P = "p-reset";
@@ -78,16 +78,14 @@ describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it
   let beforeAuth: string;
   const backend = sharedBackend();
 
-  useEmulatorStack({
+  backend.use({
     emulator: { seedProjects: [`${P}:${MAIN}`], rateLimit: "off" },
     stack: (em) => ({
       program: path.resolve(__dirname, "../../examples/mcp-server"),
       stackName: "prod",
-      backendDir: backend.dir,
       config: { ...neonConfig(em), ...projectConfig(P, MAIN) },
     }),
     ready: (s) => ({ em, e2e: prod } = s),
-    ...backend.teardown,
   });
 
   it("a preview branch reset from its parent: refresh shows what the reset took, up makes it again, then no changes", { timeout: 600_000 }, async () => {
