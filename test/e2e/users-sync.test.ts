@@ -92,34 +92,31 @@ describe("users read back from users_sync", () => {
 
 describe("database unreachable", () => {
   const P = "p-users-nodb";
-  let em: EmulatorHandle;
-  let e2e: E2eStack;
-  useEmulatorStack({
-    ...programOnProject("all-kinds", P, {
+  const s = useEmulatorStack(
+    programOnProject("all-kinds", P, {
       secrets: { clientSecret: "gh-secret-nodb-1a2b", smtpPassword: "smtp-pw-nodb-3c4d" },
       emulator: { rateLimit: "off", databaseReachable: false },
     }),
-    ready: (s) => ({ em, e2e } = s),
-  });
+  );
 
   it("the same stack converges without read-back and says why once", { timeout: 300_000 }, async () => {
-    const up = await e2e.stack.up({ color: "never" });
+    const up = await s.e2e.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toEqual({ create: 8 });
     // Every create first looks for its object (ownership): the user's look-up meets the unreachable
     // database, so the run says why once.
     const upOut = up.stdout + up.stderr;
     expect(occurrences(diagnostics(upOut), NOTICE), upOut).toBe(1);
-    expect((await snapshot(em, P)).users).toEqual([{ email: "ada@example.com", name: "Ada" }]);
+    expect((await snapshot(s.em, P)).users).toEqual([{ email: "ada@example.com", name: "Ada" }]);
 
-    const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
+    const refresh = await s.e2e.stack.refresh({ color: "never", expectNoChanges: true });
     expect(changesOf(refresh.summary.resourceChanges)).toEqual({});
     const out = refresh.stdout + refresh.stderr;
     expect(occurrences(diagnostics(out), NOTICE), out).toBe(1);
     expect(out).toContain("the database refused the connection");
     expect(out).toContain("neon-auth:readUsersFromDatabase false");
     expect(out).not.toMatch(/npg_[0-9a-f]+/);
-    const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+    const preview = await s.e2e.stack.preview({ color: "never", expectNoChanges: true });
     expect(preview.changeSummary).toEqual({ same: 8 });
   });
 });
