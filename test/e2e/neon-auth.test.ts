@@ -90,13 +90,8 @@ describe("NeonAuth: a branch-scoped integration with every singleton setting", (
       const expected = {
         name: "Acme",
         allow_localhost: false,
-        email_and_password: {
-          ...NEON_EMAIL_AND_PASSWORD,
-          email_verification_method: "link",
-          require_email_verification: true,
-          auto_sign_in_after_verification: false,
-          send_verification_email_on_sign_up: true,
-        },
+        // What the program sets differently from Neon's defaults.
+        email_and_password: { ...NEON_EMAIL_AND_PASSWORD, email_verification_method: "link", require_email_verification: true, auto_sign_in_after_verification: false, send_verification_email_on_sign_up: true },
         organization: { enabled: true, organization_limit: 3, membership_limit: 100, creator_role: "admin", send_invitation_email: false },
         magic_link: { enabled: true, expires_in: 15, disable_sign_up: false },
         phone_number: { enabled: true, otp_expires_in: 120 },

@@ -11,9 +11,7 @@ import { branchSnapshot, branchState, branchUserRows, neonConfig, secretConfig }
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
 
 describe("per-environment stacks (examples/per-environment)", () => {
-  let em: EmulatorHandle;
-  let dev: E2eStack;
-  let staging: E2eStack;
+  let em: EmulatorHandle, dev: E2eStack, staging: E2eStack;
   const backend = sharedBackend();
 
   backend.use({

@@ -21,10 +21,7 @@ const MAIN = "br-main-p-acme";
 
 
 describe("one stack per Neon branch (examples/preview-branches)", () => {
-  let em: EmulatorHandle;
-  let prod: E2eStack;
-  let preview: E2eStack;
-  let pr: string;
+  let em: EmulatorHandle, prod: E2eStack, preview: E2eStack, pr: string;
   const backend = sharedBackend();
 
   backend.use({
