@@ -69,11 +69,12 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   if (opts.config) await stack.setAllConfig(opts.config);
   // After each up, refresh and destroy the Automation API reads the summary back with `pulumi stack
   // history` (a CLI start, about 0.45 s of a core); the file backend holds the same record.
-  stack.info = async () => lastUpdate(backendDir, stack.name);
+  const files = backendFiles(backendDir, dir, stack.name);
+  stack.info = async () => lastUpdate(files);
   // And its outputs with two more (masked, then shown): read from the checkpoint unless one holds
   // a secret or another special value, which only the CLI can decrypt or render.
   const cliOutputs = stack.outputs.bind(stack);
-  stack.outputs = async () => plainOutputs(backendDir, stack.name) ?? cliOutputs();
+  stack.outputs = async () => plainOutputs(files) ?? cliOutputs();
   return {
     stack,
     dir,
@@ -96,7 +97,7 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
     async cleanup() {
       // Most tests end with their own destroy: a second one (and the history read after it) would
       // cost two CLI runs to find nothing.
-      if (holdsResources(backendDir, stack.name)) {
+      if (holdsResources(files)) {
         try {
           await stack.destroy({ color: "never" });
         } catch {
@@ -117,33 +118,45 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   };
 }
 
+/** Where the file backend keeps a stack: its checkpoint and its history folder. */
+interface BackendFiles {
+  checkpoint: string;
+  history: string;
+  stack: string;
+}
+
+/** A stack's files in the file backend, under the project the program's Pulumi.yaml names. */
+function backendFiles(backendDir: string, programDir: string, stack: string): BackendFiles {
+  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8"))![1]!;
+  return {
+    checkpoint: path.join(backendDir, ".pulumi", "stacks", project, `${stack}.json`),
+    history: path.join(backendDir, ".pulumi", "history", project, stack),
+    stack,
+  };
+}
+
 /**
- * The newest entry of a stack's history as the file backend keeps it
- * (`.pulumi/history/<project>/<stack>/<stack>-<unix ns>.history.json`): the record `pulumi stack
- * history` prints, with its times as dates.
+ * The newest entry of a stack's history (`<stack>-<unix ns>.history.json`): the record `pulumi
+ * stack history` prints, with its times as dates.
  */
-function lastUpdate(backendDir: string, stackName: string): UpdateSummary | undefined {
-  const history = path.join(backendDir, ".pulumi", "history");
-  if (!fs.existsSync(history)) return undefined;
-  const entries = fs
-    .readdirSync(history)
-    .map((project) => path.join(history, project, stackName))
-    .filter((dir) => fs.existsSync(dir))
-    .flatMap((dir) => fs.readdirSync(dir).filter((f) => f.endsWith(".history.json")).map((f) => ({ file: path.join(dir, f), at: BigInt(f.slice(stackName.length + 1, -".history.json".length)) })))
-    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  const newest = entries.at(-1);
-  if (!newest) return undefined;
-  const entry = JSON.parse(fs.readFileSync(newest.file, "utf8"));
+function lastUpdate(files: BackendFiles): UpdateSummary | undefined {
+  if (!fs.existsSync(files.history)) return undefined;
+  const at = (f: string) => BigInt(f.slice(files.stack.length + 1, -".history.json".length));
+  const newest = fs
+    .readdirSync(files.history)
+    .filter((f) => f.endsWith(".history.json"))
+    .reduce<string | undefined>((a, f) => (a === undefined || at(f) > at(a) ? f : a), undefined);
+  if (newest === undefined) return undefined;
+  const entry = JSON.parse(fs.readFileSync(path.join(files.history, newest), "utf8"));
   return { ...entry, startTime: new Date(entry.startTime * 1000), endTime: new Date(entry.endTime * 1000) };
 }
 
 /**
  * Whether the file backend holds anything of the stack a destroy would act on: a resource other
  * than the Stack itself and its providers, or an operation left pending by an interrupted run.
- * Read from the checkpoint (`.pulumi/stacks/<project>/<stack>.json`); no file, nothing made.
  */
-function holdsResources(backendDir: string, stackName: string): boolean {
-  const latest = checkpoint(backendDir, stackName);
+function holdsResources(files: BackendFiles): boolean {
+  const latest = checkpoint(files);
   const kept = (latest?.resources ?? []).filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"));
   return kept.length > 0 || (latest?.pending_operations ?? []).length > 0;
 }
@@ -153,23 +166,17 @@ interface Checkpoint {
   pending_operations?: unknown[];
 }
 
-/** The stack's last written state in the file backend (`.pulumi/stacks/<project>/<stack>.json`); none before its first update. */
-function checkpoint(backendDir: string, stackName: string): Checkpoint | undefined {
-  const stacks = path.join(backendDir, ".pulumi", "stacks");
-  if (!fs.existsSync(stacks)) return undefined;
-  for (const project of fs.readdirSync(stacks)) {
-    const file = path.join(stacks, project, `${stackName}.json`);
-    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")).checkpoint?.latest;
-  }
-  return undefined;
+/** The stack's last written state; none before its first update. */
+function checkpoint(files: BackendFiles): Checkpoint | undefined {
+  return fs.existsSync(files.checkpoint) ? JSON.parse(fs.readFileSync(files.checkpoint, "utf8")).checkpoint?.latest : undefined;
 }
 
 /** Pulumi's marker of a secret, a resource reference, an asset: a value `stack output` renders itself. */
 const SPECIAL_SIG = "4dabf18193072939515e22adb298388d";
 
 /** The stack's outputs as `stack output --json` prints them, when every one is plain JSON; else undefined. */
-function plainOutputs(backendDir: string, stackName: string): Record<string, { value: unknown; secret: boolean }> | undefined {
-  const stackResource = checkpoint(backendDir, stackName)?.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+function plainOutputs(files: BackendFiles): Record<string, { value: unknown; secret: boolean }> | undefined {
+  const stackResource = checkpoint(files)?.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
   const outputs = stackResource?.outputs ?? {};
   if (JSON.stringify(outputs).includes(SPECIAL_SIG)) return undefined;
   return Object.fromEntries(Object.entries(outputs).map(([k, value]) => [k, { value, secret: false }]));
