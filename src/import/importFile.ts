@@ -192,7 +192,7 @@ export async function pendingImportFile(
     if (decl === undefined) continue;
     const onPlugin = prefix !== faces[0];
     const inputs = onPlugin ? toRuntime(decl, plain(resource.inputs ?? {})) : (resource.inputs ?? {});
-    // An importable kind's id is its natural key (kit.ts NaturalKey).
+    // An importable kind's id is its natural key (provider/declaration.ts NaturalKey).
     const object = notImportable(kind) === undefined ? decl.object : undefined;
     const id = object?.isId === false ? undefined : object?.key(inputs);
     if (typeof id !== "string" || !inputs.projectId) continue;

@@ -68,7 +68,7 @@ export class Provider {
   /**
    * The resource that manages each object, by kind and canonical key. One provider process serves
    * every resource of a deployment, so it sees every Check: a second resource naming an object
-   * another one names fails at preview, as the classes fail in the program (kit.ts `declareOnce`).
+   * another one names fails at preview, as the classes fail in the program (resources/registration.ts `declareOnce`).
    */
   #owners = new Map<string, string>();
 
