@@ -11,25 +11,26 @@
 import { declaredTwice, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
+import { guardedCalls, type Provided } from "../provider/runtime";
 import { setWaitSink } from "../provider/waits";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provider/diff";
-import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
+import { plain, pluginField, pluginReason } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
-import { DECLARATIONS, calls } from "../kinds";
-import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, plugproto, provproto, provrpc, RpcStatus, structOf } from "./protocol";
+import { DECLARATIONS } from "../kinds";
+import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, pluginInputsStructOf, pluginStructOf, plugproto, provproto, provrpc, RpcStatus, runtimeOf } from "./protocol";
 import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../provider/placeholders";
 
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
 
-/** The kind of a type token `neon-auth:index:<Kind>`. */
-function kindOf(urnOrType: string): Kind {
+/** The declaration of the kind of a type token `neon-auth:index:<Kind>` (or of a URN's). */
+function declarationOf(urnOrType: string): KindDeclaration {
   const type = urnOrType.includes("::") ? urnOrType.split("::")[2]! : urnOrType;
-  const kind = type.split(":")[2] as Kind;
-  if (!type.startsWith(`${PACKAGE}:index:`) || DECLARATIONS[kind] === undefined) throw new Error(`${PACKAGE} has no resource type ${type}`);
-  return kind;
+  const d = DECLARATIONS[type.split(":")[2] as Kind];
+  if (!type.startsWith(`${PACKAGE}:index:`) || d === undefined) throw new Error(`${PACKAGE} has no resource type ${type}`);
+  return d;
 }
 
 /** The stack-configuration reader the settings expect, over `Configure`'s arguments. */
@@ -81,9 +82,9 @@ export class Provider {
     return declaredTwice(d.kind, d.object!, first, name);
   }
 
-  #on(kind: Kind): ReturnType<typeof calls> {
+  #on(d: KindDeclaration): Provided {
     if (this.#ctx instanceof Error) throw this.#ctx;
-    return calls(kind, this.#ctx);
+    return guardedCalls(d, this.#ctx);
   }
 
   /** Runs an RPC: its errors reach the engine with every secret this process has seen scrubbed. */
@@ -124,18 +125,17 @@ export class Provider {
   }
 
   async #check(req: any): Promise<unknown> {
-    const kind = kindOf(req.getUrn());
-    const d = DECLARATIONS[kind];
-    const r = await this.#on(kind).check(toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
+    const d = declarationOf(req.getUrn());
+    const r = await this.#on(d).check(runtimeOf(d, req.getOlds()), runtimeOf(d, req.getNews()));
     const resp = new provproto.CheckResponse();
-    if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
+    if (r.inputs) resp.setInputs(pluginInputsStructOf(d, r.inputs));
     const twice = r.failures === undefined && r.inputs ? this.#secondOwner(d, req.getUrn(), r.inputs) : undefined;
     const failures = twice === undefined ? (r.failures ?? []) : [{ property: "", reason: twice }];
     resp.setFailuresList(
       failures.map((f) => {
         const failure = new provproto.CheckFailure();
         failure.setProperty(pluginField(d, f.property));
-        failure.setReason(pluginReason(d, f.reason, pluginInputs(kind)));
+        failure.setReason(pluginReason(d, f.reason, pluginInputs(d.kind)));
         return failure;
       }),
     );
@@ -143,12 +143,11 @@ export class Provider {
   }
 
   async #diff(req: any): Promise<unknown> {
-    const kind = kindOf(req.getUrn());
-    const d = DECLARATIONS[kind];
-    const news = toRuntime(d, plain(jsOf(req.getNews())));
+    const d = declarationOf(req.getUrn());
+    const news = runtimeOf(d, req.getNews());
     // An imported secret: compared with what the program last gave, once it gave one.
-    const olds = placeholdersTaken(toRuntime(d, plain(jsOf(req.getOlds()))), news, toRuntime(d, plain(jsOf(req.getOldInputs())))) as Props;
-    const r: FieldsDiff = await this.#on(kind).diff(req.getId(), olds, news);
+    const olds = placeholdersTaken(runtimeOf(d, req.getOlds()), news, runtimeOf(d, req.getOldInputs())) as Props;
+    const r: FieldsDiff = await this.#on(d).diff(req.getId(), olds, news);
     const resp = new provproto.DiffResponse();
     resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
     resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
@@ -167,58 +166,55 @@ export class Provider {
   }
 
   async #create(req: any): Promise<unknown> {
-    const kind = kindOf(req.getUrn());
-    const d = DECLARATIONS[kind];
-    const inputs = toRuntime(d, plain(jsOf(req.getProperties())));
+    const d = declarationOf(req.getUrn());
+    const inputs = runtimeOf(d, req.getProperties());
     const resp = new provproto.CreateResponse();
     if (req.getPreview()) {
-      resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
+      resp.setProperties(pluginStructOf(d, inputs));
       return resp;
     }
-    refusePlaceholders(kind, inputs);
-    const r = await this.#on(kind).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
+    refusePlaceholders(d.kind, inputs);
+    const r = await this.#on(d).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
     resp.setId(r.id);
-    resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+    resp.setProperties(pluginStructOf(d, r.outs ?? {}));
     return resp;
   }
 
   async #read(req: any): Promise<unknown> {
-    const kind = kindOf(req.getUrn());
-    const d = DECLARATIONS[kind];
-    const r = await this.#on(kind).read(req.getId(), toRuntime(d, plain(jsOf(req.getProperties()))));
+    const d = declarationOf(req.getUrn());
+    const r = await this.#on(d).read(req.getId(), runtimeOf(d, req.getProperties()));
     const resp = new provproto.ReadResponse();
     // An empty id says the object is gone.
     if (r.props === undefined) return resp;
     resp.setId(r.id ?? req.getId());
-    resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
+    resp.setProperties(pluginStructOf(d, r.props));
     // An imported secret's place in the inputs changes only when the program gives it: the
     // diff compares with that while the outputs hold the placeholder (placeholders.ts).
-    const recorded = toRuntime(d, plain(jsOf(req.getInputs())));
-    if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersRecorded(r.inputs, recorded) as Props))));
+    const recorded = runtimeOf(d, req.getInputs());
+    if (r.inputs) resp.setInputs(pluginInputsStructOf(d, placeholdersRecorded(r.inputs, recorded) as Props));
     return resp;
   }
 
   async #update(req: any): Promise<unknown> {
-    const kind = kindOf(req.getUrn());
-    const d = DECLARATIONS[kind];
-    const olds = toRuntime(d, plain(jsOf(req.getOlds())));
-    const news = toRuntime(d, plain(jsOf(req.getNews())));
+    const d = declarationOf(req.getUrn());
+    const olds = runtimeOf(d, req.getOlds());
+    const news = runtimeOf(d, req.getNews());
     const resp = new provproto.UpdateResponse();
     if (req.getPreview()) {
       const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
       const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
-      resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
+      resp.setProperties(pluginStructOf(d, { ...news, ...computed, ...kept }));
       return resp;
     }
-    refusePlaceholders(kind, news);
-    const r = await this.#on(kind).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
-    resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+    refusePlaceholders(d.kind, news);
+    const r = await this.#on(d).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
+    resp.setProperties(pluginStructOf(d, r.outs ?? {}));
     return resp;
   }
 
   async #delete(req: any): Promise<unknown> {
-    const kind = kindOf(req.getUrn());
-    await this.#on(kind).delete(req.getId(), toRuntime(DECLARATIONS[kind], plain(jsOf(req.getProperties()))));
+    const d = declarationOf(req.getUrn());
+    await this.#on(d).delete(req.getId(), runtimeOf(d, req.getProperties()));
     return new emptyproto.Empty();
   }
 
