@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { secretKeys } from "../schemas/fields";
+import { programName, secretKeys } from "../schemas/fields";
 import type { Handler, InputDeclaration, Kind, KindDeclaration, NaturalKey, OutputDeclaration, Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
 
@@ -223,15 +223,13 @@ export function compact<T extends Props>(o: T): T {
  */
 export const SECRET_INPUTS = "__secretInputs";
 
-const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
 /**
  * @internal
  * Output declarations with those a wire schema marks secret (schemas/fields.ts) marked so: what
  * the service returns as a secret is a secret output, said once, where the wire schema is.
  */
 export function withWireSecrets<O extends Record<string, OutputDeclaration>>(wire: z.ZodType, outputs: O): O {
-  const marked = new Set(secretKeys(wire).map(camel));
+  const marked = new Set(secretKeys(wire).map(programName));
   return Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, marked.has(k) ? { ...o, secret: true } : o])) as O;
 }
 
