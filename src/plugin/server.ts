@@ -8,7 +8,7 @@
  * declarations"). grpc-js and google-protobuf are taken from `@pulumi/pulumi`'s own dependencies,
  * so that the messages and the server are the instances the stubs were made with.
  */
-import { declaredTwice, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
 import { guardedCalls, type Provided } from "../provider/runtime";
@@ -73,13 +73,7 @@ export class Provider {
   #secondOwner(d: KindDeclaration, urn: string, inputs: Props): string | undefined {
     const key = d.object === undefined || containsUnknown(inputs) ? undefined : d.object.key(inputs);
     if (key === undefined) return undefined;
-    const name = urn.split("::").pop()!;
-    const first = this.#owners.get(`${d.kind} ${key}`);
-    if (first === undefined || first === name) {
-      this.#owners.set(`${d.kind} ${key}`, name);
-      return undefined;
-    }
-    return declaredTwice(d.kind, d.object!, first, name);
+    return secondDeclaration(this.#owners, d.kind, d.object!, key, urn.split("::").pop()!);
   }
 
   #on(d: KindDeclaration): Provided {

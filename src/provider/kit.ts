@@ -34,10 +34,20 @@ export function inputRules(
   };
 }
 
-/** @internal Why a second resource may not manage an object another one of the deployment manages (both faces). */
-export function declaredTwice(kind: Kind, object: NaturalKey, first: string, second: string): string {
+/**
+ * @internal
+ * Records resource `name` as the one that declares the object `key` names, unless another one of
+ * the deployment (a program's run, a plugin's process) did first: then says why the second may not
+ * manage it (both faces).
+ */
+export function secondDeclaration(declared: Map<string, string>, kind: Kind, object: NaturalKey, key: string, name: string): string | undefined {
+  const first = declared.get(`${kind} ${key}`);
+  if (first === undefined || first === name) {
+    declared.set(`${kind} ${key}`, name);
+    return undefined;
+  }
   return (
-    `${kind} "${first}" and ${kind} "${second}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
+    `${kind} "${first}" and ${kind} "${name}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
     "both would manage one object at Neon, and removing either would delete it under the other. Declare it once."
   );
 }

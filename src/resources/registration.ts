@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { secretKeys } from "../schemas/fields";
 import { computedOf, secretOutputsOf } from "../provider/declaration";
-import { declaredTwice, knownShape, SECRET_INPUTS, type Kind, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { knownShape, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { PROVIDERS } from "./providers";
 
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
@@ -53,12 +53,8 @@ function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: Natura
     }
     const key = canonical.projectId === undefined ? undefined : object.key(canonical);
     if (key === undefined) return;
-    const other = declared.get(`${kind} ${key}`);
-    if (other === undefined || other === name) {
-      declared.set(`${kind} ${key}`, name);
-      return;
-    }
-    throw new Error(declaredTwice(kind, object, other, name));
+    const twice = secondDeclaration(declared, kind, object, key, name);
+    if (twice !== undefined) throw new Error(twice);
   });
 }
 
