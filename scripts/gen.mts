@@ -10,11 +10,12 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "./gen/kinds.mts";
+import { KIND_TYPES_DIR, kindMarkers, renderKindTable, renderKindTypes } from "./gen/kinds.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "./gen/plugin-docs.mts";
 import { REGISTRY_DOCS_DIR, renderRegistryDocs } from "./gen/registry-docs.mts";
-import { POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable, withRuleTable } from "./gen/policy.mts";
-import { renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "./gen/settings.mts";
+import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable } from "./gen/policy.mts";
+import { withGenerated } from "./gen/readme.mts";
+import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE } from "./gen/settings.mts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -35,9 +36,9 @@ fs.rmSync(typesDir, { recursive: true, force: true });
 fs.mkdirSync(typesDir);
 for (const [file, text] of Object.entries(renderKindTypes(Object.values(DECLARATIONS)))) fs.writeFileSync(path.join(typesDir, file), text);
 const readme = path.join(repo, "README.md");
-let text = withReadmeRows(fs.readFileSync(readme, "utf8"), renderReadmeRows(schemas.BRANCH_SETTINGS));
-for (const d of Object.values(DECLARATIONS)) text = withKindTable(text, d.kind, renderKindTable(d, fields.secretKeys(d.schema)));
-text = withRuleTable(text, renderRuleTable(RULES, CHECKLIST.source));
+let text = withGenerated(fs.readFileSync(readme, "utf8"), README_MARKERS, renderReadmeRows(schemas.BRANCH_SETTINGS));
+for (const d of Object.values(DECLARATIONS)) text = withGenerated(text, kindMarkers(d.kind), renderKindTable(d, fields.secretKeys(d.schema)));
+text = withGenerated(text, POLICY_MARKERS, renderRuleTable(RULES, CHECKLIST.source));
 fs.writeFileSync(readme, text);
 const docsDir = path.join(repo, PLUGIN_DOCS_DIR);
 fs.rmSync(docsDir, { recursive: true, force: true });

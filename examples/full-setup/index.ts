@@ -1,12 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  AuthIntegration,
-  AuthSdkKeys,
-  AuthUser,
-  EmailServer,
-  OAuthProvider,
-  RedirectDomain,
-} from "pulumi-neon-auth";
+import { AuthIntegration, AuthSdkKeys, AuthUser, EmailServer, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
 
 const cfg = new pulumi.Config();
 const projectId = cfg.require("projectId");

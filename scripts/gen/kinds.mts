@@ -174,12 +174,3 @@ export function renderKindTable(d: Declared, secrets: readonly string[]): string
 }
 
 export const kindMarkers = (kind: string) => [`<!-- gen:kind:${kind} -->`, `<!-- /gen:kind:${kind} -->`] as const;
-
-/** README text with the part between a kind's markers replaced. */
-export function withKindTable(readme: string, kind: string, table: string): string {
-  const [open, close] = kindMarkers(kind);
-  const i = readme.indexOf(open);
-  const j = readme.indexOf(close);
-  if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${open} … ${close}`);
-  return `${readme.slice(0, i + open.length)}\n${table}\n${readme.slice(j)}`;
-}

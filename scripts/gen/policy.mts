@@ -35,15 +35,6 @@ export function renderRuleTable(rules: readonly RuleRow[], source: string): stri
   return out.join("\n");
 }
 
-/** README text with the part between the markers replaced. */
-export function withRuleTable(readme: string, table: string): string {
-  const [open, close] = POLICY_MARKERS;
-  const i = readme.indexOf(open);
-  const j = readme.indexOf(close);
-  if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${open} … ${close}`);
-  return `${readme.slice(0, i + open.length)}\n${table}\n${readme.slice(j)}`;
-}
-
 /** policy/package.json, at the package's version. */
 export function renderPolicyPackage(version: string): string {
   const pkg = {

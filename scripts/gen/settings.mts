@@ -102,12 +102,3 @@ export function renderReadmeRows(rows: readonly SettingRow[]): string {
 
 export const TYPES_FILE = "src/resources/settingTypes.ts";
 export const README_MARKERS = ["<!-- gen:neon-auth-settings -->", "<!-- /gen:neon-auth-settings -->"] as const;
-
-/** README text with the part between the markers replaced. */
-export function withReadmeRows(readme: string, rows: string): string {
-  const [open, close] = README_MARKERS;
-  const i = readme.indexOf(open);
-  const j = readme.indexOf(close);
-  if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${open} … ${close}`);
-  return `${readme.slice(0, i + open.length)}\n${rows}\n${readme.slice(j)}`;
-}

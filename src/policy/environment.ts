@@ -5,6 +5,7 @@
  * any other stack every violation is reported as advisory, so preview branches and development
  * stacks pass and still list what production would refuse.
  */
+import { nameList } from "./rule";
 import { stackOfUrn } from "./subjects";
 
 export const ENVIRONMENT_POLICY = "neon-auth-production-stacks";
@@ -20,12 +21,7 @@ export interface EnvironmentConfig {
 /** The config schema of the environment policy, for Pulumi's policy config file. */
 export const ENVIRONMENT_CONFIG_SCHEMA = {
   properties: {
-    productionStacks: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      default: [],
-      description: "Names of the production stacks; `*` matches any characters (`prod-*`).",
-    },
+    productionStacks: nameList("Names of the production stacks; `*` matches any characters (`prod-*`)."),
     productionStackTag: {
       type: "string",
       pattern: "^[^=]+=.*$",

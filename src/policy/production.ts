@@ -5,7 +5,7 @@
  * `deleteDataOnDestroy` drops the users, webhooks carry user data, and an OAuth client that skips
  * consent is trusted with it.
  */
-import { named, type ResourceRule } from "./rule";
+import { named, nameList, type ResourceRule } from "./rule";
 import { UNKNOWN, valueAt } from "./subjects";
 
 export const httpsWebhooks: ResourceRule = {
@@ -51,12 +51,7 @@ export const keepDataOnDestroy: ResourceRule = {
 
 export const FIRST_PARTY_CONFIG = {
   properties: {
-    firstPartyClients: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      default: [],
-      description: "OAuthClients (resource names, or client names at Neon) that are your own apps and may skip consent.",
-    },
+    firstPartyClients: nameList("OAuthClients (resource names, or client names at Neon) that are your own apps and may skip consent."),
   },
 } as const;
 

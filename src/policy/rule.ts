@@ -34,6 +34,11 @@ export interface ConfigSchema {
   readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
+/** A setting of a config schema that lists names (stacks, clients): none unless given, none empty. */
+export function nameList(description: string) {
+  return { type: "array", items: { type: "string", minLength: 1 }, default: [], description } as const;
+}
+
 interface RuleBase {
   /** The policy's name (what the CLI prints and the config file keys on). */
   readonly name: string;

@@ -20,6 +20,11 @@ function branch<const P extends string, Req extends z.ZodType | undefined = unde
   return endpoint({ name, generation: "branch", method, path, ...def, errors: { 404: NOT_ENABLED, ...locked, ...def.errors } });
 }
 
+/** A setting's PATCH: it answers with the setting as it now is. */
+function patch<const P extends string, Req extends z.ZodType, Res extends z.ZodType>(name: string, path: P, request: Req, response: Res) {
+  return branch(name, "PATCH", path, { request, response, success: [200] });
+}
+
 const SMTP_TEST_MISSING = {
   kind: "not-in-document",
   why: "Neon's API reference (newer than 2.7.3) adds POST …/auth/email_provider/test",
@@ -120,41 +125,15 @@ export const branchEndpoints = {
     success: [200],
   }),
 
-  getBranchEmailAndPassword: branch("getBranchEmailAndPassword", "GET", `${AUTH}/email_and_password`, {
-    response: s.emailAndPassword,
-    success: [200],
-  }),
-  updateBranchEmailAndPassword: branch("updateBranchEmailAndPassword", "PATCH", `${AUTH}/email_and_password`, {
-    request: s.updateEmailAndPasswordRequest,
-    response: s.emailAndPassword,
-    success: [200],
-  }),
+  getBranchEmailAndPassword: branch("getBranchEmailAndPassword", "GET", `${AUTH}/email_and_password`, { response: s.emailAndPassword, success: [200] }),
+  updateBranchEmailAndPassword: patch("updateBranchEmailAndPassword", `${AUTH}/email_and_password`, s.updateEmailAndPasswordRequest, s.emailAndPassword),
   getBranchAllowLocalhost: branch("getBranchAllowLocalhost", "GET", `${AUTH}/allow_localhost`, { response: s.allowLocalhost, success: [200] }),
-  updateBranchAllowLocalhost: branch("updateBranchAllowLocalhost", "PATCH", `${AUTH}/allow_localhost`, {
-    request: s.updateAllowLocalhostRequest,
-    response: s.allowLocalhost,
-    success: [200],
-  }),
+  updateBranchAllowLocalhost: patch("updateBranchAllowLocalhost", `${AUTH}/allow_localhost`, s.updateAllowLocalhostRequest, s.allowLocalhost),
   getBranchPlugins: branch("getBranchPlugins", "GET", `${AUTH}/plugins`, { response: s.pluginConfigs, success: [200] }),
-  updateBranchOrganizationPlugin: branch("updateBranchOrganizationPlugin", "PATCH", `${AUTH}/plugins/organization`, {
-    request: s.updateOrganizationPluginRequest,
-    response: s.organizationPlugin,
-    success: [200],
-  }),
-  updateBranchMagicLinkPlugin: branch("updateBranchMagicLinkPlugin", "PATCH", `${AUTH}/plugins/magic-link`, {
-    request: s.updateMagicLinkPluginRequest,
-    response: s.magicLinkPlugin,
-    success: [200],
-  }),
-  getBranchPhoneNumberPlugin: branch("getBranchPhoneNumberPlugin", "GET", `${AUTH}/plugins/phone-number`, {
-    response: s.phoneNumberPlugin,
-    success: [200],
-  }),
-  updateBranchPhoneNumberPlugin: branch("updateBranchPhoneNumberPlugin", "PATCH", `${AUTH}/plugins/phone-number`, {
-    request: s.updatePhoneNumberPluginRequest,
-    response: s.phoneNumberPlugin,
-    success: [200],
-  }),
+  updateBranchOrganizationPlugin: patch("updateBranchOrganizationPlugin", `${AUTH}/plugins/organization`, s.updateOrganizationPluginRequest, s.organizationPlugin),
+  updateBranchMagicLinkPlugin: patch("updateBranchMagicLinkPlugin", `${AUTH}/plugins/magic-link`, s.updateMagicLinkPluginRequest, s.magicLinkPlugin),
+  getBranchPhoneNumberPlugin: branch("getBranchPhoneNumberPlugin", "GET", `${AUTH}/plugins/phone-number`, { response: s.phoneNumberPlugin, success: [200] }),
+  updateBranchPhoneNumberPlugin: patch("updateBranchPhoneNumberPlugin", `${AUTH}/plugins/phone-number`, s.updatePhoneNumberPluginRequest, s.phoneNumberPlugin),
   getBranchWebhooks: branch("getBranchWebhooks", "GET", `${AUTH}/webhooks`, { response: s.webhooks, success: [200] }),
   putBranchWebhooks: branch("putBranchWebhooks", "PUT", `${AUTH}/webhooks`, {
     request: s.putWebhooksRequest,
@@ -204,11 +183,7 @@ export const branchEndpoints = {
     errors: { 400: "a public client has no secret", 404: "unknown client (or auth not enabled)" },
     deviations: [OAUTH_CLIENTS_MISSING],
   }),
-  updateBranchAppName: branch("updateBranchAppName", "PATCH", `${AUTH}/config`, {
-    request: s.appNameRequest,
-    response: s.appNameResponse,
-    success: [200],
-  }),
+  updateBranchAppName: patch("updateBranchAppName", `${AUTH}/config`, s.appNameRequest, s.appNameResponse),
 };
 
 /**

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
 import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
-import { BRANCH, ISO_UTC, KEY_B, manualClock, PROJECT, UUID, type Harness } from "./emulator-helpers";
+import { betterAuthEnabled, betterAuthRecord, BRANCH, ISO_UTC, KEY_B, manualClock, PROJECT, UUID, type Harness } from "./emulator-helpers";
 
 const clock = manualClock();
 let h: Harness;
@@ -54,32 +54,12 @@ describe("integration", () => {
     const r = await enable(h);
     const id = r.json.auth_provider_project_id;
     expect(id).toMatch(UUID);
-    const base = `https://${id}.neonauth.emulator.invalid/neondb/auth`;
-    expect(r.json).toEqual({
-      auth_provider: "better_auth",
-      auth_provider_project_id: id,
-      pub_client_key: "",
-      secret_server_key: "",
-      jwks_url: `${base}/.well-known/jwks.json`,
-      schema_name: "neon_auth",
-      table_name: "users_sync",
-      base_url: base,
-    });
+    expect(r.json).toEqual(betterAuthEnabled(id));
     const again = await call(B.enableBranchAuth, IDS, { body: { auth_provider: "better_auth" } });
     expect([again.status, again.json.message]).toEqual([409, `auth is already enabled on branch ${BRANCH}`]);
     const got = await call(B.getBranchAuth, IDS);
     expect(got.json.created_at).toMatch(ISO_UTC);
-    expect(got.json).toEqual({
-      auth_provider: "better_auth",
-      auth_provider_project_id: id,
-      branch_id: BRANCH,
-      db_name: "neondb",
-      created_at: got.json.created_at,
-      owned_by: "neon",
-      jwks_url: `${base}/.well-known/jwks.json`,
-      base_url: base,
-      name: PROJECT,
-    });
+    expect(got.json).toEqual(betterAuthRecord(id, PROJECT, BRANCH, got.json.created_at));
   });
 
   it("gives stack its keys, takes database_name, and refuses unknown providers and branches", async () => {

@@ -112,3 +112,34 @@ export async function enableAuth(h: Harness, project = PROJECT, branch = BRANCH,
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** The emulator's answer to enabling Better Auth on a branch (`POST …/branches/{id}/auth`), for the auth project `id`. */
+export function betterAuthEnabled(id: string) {
+  const base = `https://${id}.neonauth.emulator.invalid/neondb/auth`;
+  return {
+    auth_provider: "better_auth",
+    auth_provider_project_id: id,
+    pub_client_key: "",
+    secret_server_key: "",
+    jwks_url: `${base}/.well-known/jwks.json`,
+    schema_name: "neon_auth",
+    table_name: "users_sync",
+    base_url: base,
+  };
+}
+
+/** That integration as `GET …/branches/{id}/auth` shows it, on a project named as its id. */
+export function betterAuthRecord(id: string, project: string, branch: string, createdAt: string) {
+  const base = `https://${id}.neonauth.emulator.invalid/neondb/auth`;
+  return {
+    auth_provider: "better_auth",
+    auth_provider_project_id: id,
+    branch_id: branch,
+    db_name: "neondb",
+    created_at: createdAt,
+    owned_by: "neon",
+    jwks_url: `${base}/.well-known/jwks.json`,
+    base_url: base,
+    name: project,
+  };
+}

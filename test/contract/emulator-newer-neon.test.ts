@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type EmulatorHandle } from "../../src/emulator";
 import { parseArgs } from "../../src/emulator/cli";
-import { manualClock } from "./emulator-helpers";
+import { FOREIGN_BRANCH_PROVIDER, FOREIGN_CLIENT as NEWER_NEON_CLIENT, FOREIGN_DOMAIN, FOREIGN_PROJECT_PROVIDER } from "../newer-neon";
+import { betterAuthEnabled, betterAuthRecord, manualClock } from "./emulator-helpers";
 
 const KEY = "newer-neon-key";
 const P = "p-newer";
@@ -21,18 +22,7 @@ const MCP = "https://mcp.example.com/mcp";
 
 /** The field and value every object gains, written out here rather than taken from the code under test. */
 const ADDED = { added_by_newer_neon: { since: "2099-01-01", entries: [{ name: "first", enabled: true }, { name: "second", enabled: false }] } };
-const FOREIGN_CLIENT = {
-  client_id: "6e657765722d6e656f6e2d636c69656e",
-  name: "Registered outside the stack",
-  type: "dynamic",
-  redirect_uris: ["https://agent.newer-neon.example.com/callback"],
-  resources: [],
-  skip_consent: false,
-  disabled: false,
-  created_at: AT,
-  ...ADDED,
-};
-const FOREIGN_DOMAIN = "https://console.newer-neon.example.com";
+const FOREIGN_CLIENT = { ...NEWER_NEON_CLIENT, created_at: AT, ...ADDED };
 
 let em: EmulatorHandle;
 
@@ -74,30 +64,8 @@ describe("newer-Neon mode", () => {
   it("adds added_by_newer_neon to every object of an answer, at every depth and inside lists, and changes no value", async () => {
     const created = await api("POST", AUTH, { auth_provider: "better_auth" });
     const id = created.json.auth_provider_project_id as string;
-    const base = `https://${id}.neonauth.emulator.invalid/neondb/auth`;
-    expect(created.json).toEqual({
-      auth_provider: "better_auth",
-      auth_provider_project_id: id,
-      pub_client_key: "",
-      secret_server_key: "",
-      jwks_url: `${base}/.well-known/jwks.json`,
-      schema_name: "neon_auth",
-      table_name: "users_sync",
-      base_url: base,
-      ...ADDED,
-    });
-    expect((await api("GET", AUTH)).json).toEqual({
-      auth_provider: "better_auth",
-      auth_provider_project_id: id,
-      branch_id: BR,
-      db_name: "neondb",
-      created_at: AT,
-      owned_by: "neon",
-      jwks_url: `${base}/.well-known/jwks.json`,
-      base_url: base,
-      name: P,
-      ...ADDED,
-    });
+    expect(created.json).toEqual({ ...betterAuthEnabled(id), ...ADDED });
+    expect((await api("GET", AUTH)).json).toEqual({ ...betterAuthRecord(id, P, BR, AT), ...ADDED });
 
     // An object inside an object inside the answer, and a list replaced whole.
     const patched = await api("PATCH", `${AUTH}/plugins/oauth-provider`, { enabled: true, mcp: { resource: MCP }, resources: [MCP] });
@@ -124,7 +92,7 @@ describe("newer-Neon mode", () => {
       email_provider: { type: "shared", ...ADDED },
       oauth_providers: [
         { id: "google", type: "shared", ...ADDED },
-        { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin", ...ADDED },
+        { ...FOREIGN_BRANCH_PROVIDER, ...ADDED },
       ],
       allow_localhost: true,
       ...ADDED,
@@ -144,7 +112,7 @@ describe("newer-Neon mode", () => {
     expect((await api("GET", `${AUTH}/oauth_providers`)).json).toEqual({
       providers: [
         { id: "google", type: "shared", ...ADDED },
-        { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin", ...ADDED },
+        { ...FOREIGN_BRANCH_PROVIDER, ...ADDED },
       ],
       ...ADDED,
     });
@@ -162,7 +130,7 @@ describe("newer-Neon mode", () => {
     const held = (await control(`/projects/${P}/branches/${BR}/auth`)).json.auth;
     expect([held.oauth_clients.map((c: any) => [c.client_id, c.type]), held.oauth_providers, held.domains]).toEqual([
       [[FOREIGN_CLIENT.client_id, "dynamic"]],
-      [{ id: "google", type: "shared" }, { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin" }],
+      [{ id: "google", type: "shared" }, FOREIGN_BRANCH_PROVIDER],
       [FOREIGN_DOMAIN, "https://app.example.com"],
     ]);
     expect((await api("DELETE", `${AUTH}/oauth-provider/clients/${FOREIGN_CLIENT.client_id}`)).status).toBe(200);
@@ -175,7 +143,7 @@ describe("newer-Neon mode", () => {
   it("starts a new project-level integration with a provider and a trusted domain nobody declared", async () => {
     const created = await api("POST", "/projects/auth/create", { auth_provider: "stack", project_id: P, branch_id: BR });
     expect(created.status).toBe(201);
-    expect((await api("GET", `/projects/${P}/auth/oauth_providers`)).json).toEqual({ providers: [{ id: "apple", type: "enterprise", ...ADDED }], ...ADDED });
+    expect((await api("GET", `/projects/${P}/auth/oauth_providers`)).json).toEqual({ providers: [{ ...FOREIGN_PROJECT_PROVIDER, ...ADDED }], ...ADDED });
     expect((await api("GET", `/projects/${P}/auth/domains`)).json).toEqual({ domains: [{ domain: FOREIGN_DOMAIN, auth_provider: "stack", ...ADDED }], ...ADDED });
     const integration = (await api("GET", `/projects/${P}/auth/integrations`)).json.data[0];
     expect(Object.keys(integration).sort()).toEqual(["added_by_newer_neon", "auth_provider", "auth_provider_project_id", "branch_id", "created_at", "db_name", "jwks_url", "owned_by"]);

@@ -75,25 +75,23 @@ describe("batched domain deletes", () => {
     const P = "p-batch";
     const B = "br-main-p-batch";
     const N = 100;
-    let em: EmulatorHandle;
-    let e2e: E2eStack;
-    useEmulatorStack({ ...chainOfDomains(P, B, N, { env: FULL_BATCHES }), ready: (s) => ({ em, e2e } = s) });
+    const s = useEmulatorStack(chainOfDomains(P, B, N, { env: FULL_BATCHES }));
 
     it("sends 2 DELETE requests of 50 domains", { timeout: 600_000 }, async () => {
-      const up = await e2e.stack.up({ color: "never" });
+      const up = await s.e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: N + 2 });
-      expect((await snapshot(em, P)).domains).toEqual(origins(N));
-      await expectNoChanges(e2e.stack);
+      expect((await snapshot(s.em, P)).domains).toEqual(origins(N));
+      await expectNoChanges(s.e2e.stack);
 
-      await clearRequestLog(em);
-      const destroy = await e2e.stack.destroy({ color: "never", parallel: 128 });
+      await clearRequestLog(s.em);
+      const destroy = await s.e2e.stack.destroy({ color: "never", parallel: 128 });
       expect(destroy.summary.resourceChanges).toEqual({ delete: N + 2 });
-      expect(await deleteRequests(em)).toEqual([
+      expect(await deleteRequests(s.em)).toEqual([
         expect.objectContaining({ status: 200 }),
         expect.objectContaining({ status: 200 }),
       ]);
-      expect((await requestLog(em)).filter((e: any) => e.status === 429)).toEqual([]);
-      expect(await snapshot(em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+      expect((await requestLog(s.em)).filter((e: any) => e.status === 429)).toEqual([]);
+      expect(await snapshot(s.em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
     });
   });
 
@@ -101,26 +99,24 @@ describe("batched domain deletes", () => {
     const P = "p-batch-branch";
     const B = "br-main-p-batch-branch";
     const N = 100;
-    let em: EmulatorHandle;
-    let e2e: E2eStack;
-    useEmulatorStack({ ...chainOfDomains(P, B, N, { kind: "NeonAuth", env: FULL_BATCHES }), ready: (s) => ({ em, e2e } = s) });
+    const s = useEmulatorStack(chainOfDomains(P, B, N, { kind: "NeonAuth", env: FULL_BATCHES }));
 
     it("sends 2 DELETE requests of 50 domains to the branch", { timeout: 600_000 }, async () => {
-      const up = await e2e.stack.up({ color: "never" });
+      const up = await s.e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: N + 2 });
-      expect(await branchDomains(em, P, B)).toEqual(origins(N));
-      await expectNoChanges(e2e.stack);
+      expect(await branchDomains(s.em, P, B)).toEqual(origins(N));
+      await expectNoChanges(s.e2e.stack);
 
-      await clearRequestLog(em);
-      const destroy = await e2e.stack.destroy({ color: "never", parallel: 128 });
+      await clearRequestLog(s.em);
+      const destroy = await s.e2e.stack.destroy({ color: "never", parallel: 128 });
       expect(destroy.summary.resourceChanges).toEqual({ delete: N + 2 });
-      expect(await deleteRequests(em, DELETE_BRANCH_DOMAINS)).toEqual([
+      expect(await deleteRequests(s.em, DELETE_BRANCH_DOMAINS)).toEqual([
         expect.objectContaining({ status: 200 }),
         expect.objectContaining({ status: 200 }),
       ]);
-      expect(await deleteRequests(em)).toEqual([]);
-      expect((await requestLog(em)).filter((e: any) => e.status === 429)).toEqual([]);
-      expect(await branchDomains(em, P, B)).toBeUndefined();
+      expect(await deleteRequests(s.em)).toEqual([]);
+      expect((await requestLog(s.em)).filter((e: any) => e.status === 429)).toEqual([]);
+      expect(await branchDomains(s.em, P, B)).toBeUndefined();
     });
   });
 
@@ -128,29 +124,27 @@ describe("batched domain deletes", () => {
     const P = "p-batch-faults";
     const B = "br-main-p-batch-faults";
     const N = 40;
-    let em: EmulatorHandle;
-    let e2e: E2eStack;
-    useEmulatorStack({ ...chainOfDomains(P, B, N), ready: (s) => ({ em, e2e } = s) });
+    const s = useEmulatorStack(chainOfDomains(P, B, N));
 
     it("a batched destroy under random faults leaves nothing", { timeout: 600_000 }, async () => {
-      const up = await e2e.stack.up({ color: "never" });
+      const up = await s.e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: N + 2 });
-      await expectNoChanges(e2e.stack);
+      await expectNoChanges(s.e2e.stack);
 
-      await clearRequestLog(em);
-      em.faults.set(parseFaultSpec(FAULTS));
-      const destroy = await e2e.stack.destroy({ color: "never", parallel: 64 });
-      em.faults.set(parseFaultSpec(""));
+      await clearRequestLog(s.em);
+      s.em.faults.set(parseFaultSpec(FAULTS));
+      const destroy = await s.e2e.stack.destroy({ color: "never", parallel: 64 });
+      s.em.faults.set(parseFaultSpec(""));
       expect(destroy.summary.resourceChanges).toEqual({ delete: N + 2 });
-      const deletes = await deleteRequests(em);
+      const deletes = await deleteRequests(s.em);
       // Batched: far fewer requests than domains, faults and their retries included.
       expect(deletes.length).toBeLessThan(N / 2);
-      expect(await snapshot(em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
-      expect(await domainsInState(e2e)).toEqual([]);
+      expect(await snapshot(s.em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+      expect(await domainsInState(s.e2e)).toEqual([]);
     });
 
     it("deletes that keep failing report no success: the state keeps every domain, deleted or not", { timeout: 600_000 }, async () => {
-      const up = await e2e.stack.up({ color: "never" });
+      const up = await s.e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: N + 2 });
 
       // Every attempt reset before the service acts, until the client gives up: nothing deleted,
@@ -167,10 +161,10 @@ describe("batched domain deletes", () => {
       expect(lost.atEmulator).toEqual([]);
       expect(lost.inState).toEqual(origins(N));
 
-      const again = await e2e.stack.destroy({ color: "never" });
+      const again = await s.e2e.stack.destroy({ color: "never" });
       expect(again.summary.resourceChanges).toEqual({ delete: N + 2 });
-      expect(await snapshot(em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
-      expect(await domainsInState(e2e)).toEqual([]);
+      expect(await snapshot(s.em, P)).toEqual({ integrations: [], providers: [], domains: [], email: undefined, users: [] });
+      expect(await domainsInState(s.e2e)).toEqual([]);
     });
 
     async function failingDestroy(spec: string): Promise<{ failures: number; atEmulator: string[]; inState: string[] }> {
@@ -179,16 +173,16 @@ describe("batched domain deletes", () => {
         const d = e.diagnosticEvent;
         if (d && d.severity === "error" && d.urn?.includes("RedirectDomain")) failed.add(d.urn);
       };
-      em.faults.set(parseFaultSpec(spec));
+      s.em.faults.set(parseFaultSpec(spec));
       try {
-        await e2e.stack.destroy({ color: "never", parallel: 64, onEvent, continueOnError: true }).then(
+        await s.e2e.stack.destroy({ color: "never", parallel: 64, onEvent, continueOnError: true }).then(
           () => expect.unreachable("the destroy should fail"),
           () => undefined,
         );
       } finally {
-        em.faults.set(parseFaultSpec(""));
+        s.em.faults.set(parseFaultSpec(""));
       }
-      return { failures: failed.size, atEmulator: (await snapshot(em, P)).domains, inState: await domainsInState(e2e) };
+      return { failures: failed.size, atEmulator: (await snapshot(s.em, P)).domains, inState: await domainsInState(s.e2e) };
     }
   });
 });

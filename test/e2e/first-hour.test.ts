@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { attempt, changesOf, expectNoChanges, pluginStack, stackFor, type E2eStack } from "./harness";
-import { API_KEY, emulator } from "./neon";
+import { API_KEY, emulator, yamlDomain } from "./neon";
 
 const P = "p-first";
 const B = "br-main-p-first";
@@ -22,39 +22,22 @@ const BRANCHES = ["br-one", "br-two", "br-three"];
 // Nothing listens on port 0: every connection to it is refused.
 const REFUSING = "http://127.0.0.1:0/api/v2";
 
+/** The branch's NeonAuth in the YAML scenarios. */
+const AUTH = `
+  auth:
+    type: neon-auth:index:NeonAuth
+    properties:
+      projectId: ${P}
+      branchId: ${B}`;
+
 /** The YAML face's program for each scenario (the TypeScript face's are in programs/first-hour/index.ts). */
 const YAML: Record<string, string> = {
-  quick: `
-  auth:
-    type: neon-auth:index:NeonAuth
-    properties:
-      projectId: ${P}
-      branchId: ${B}
-  app:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: https://app.example.com`,
-  "nested-typo": `
-  auth:
-    type: neon-auth:index:NeonAuth
-    properties:
-      projectId: ${P}
-      branchId: ${B}
+  quick: AUTH + yamlDomain("app", "https://app.example.com"),
+  "nested-typo": `${AUTH}
       magicLink:
         enabled: true
         expiresin: 30`,
-  origin: `
-  auth:
-    type: neon-auth:index:NeonAuth
-    properties:
-      projectId: ${P}
-      branchId: ${B}
-  app:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: app.example.com`,
+  origin: AUTH + yamlDomain("app", "app.example.com"),
   "three-branches": BRANCHES.map(
     (b) => `
   ${b}:

@@ -10,8 +10,8 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle, OneShotFault } from "../../src/emulator";
-import { changesOf, expectNoChanges, pluginStack, stackFor, type E2eStack } from "./harness";
-import { API_KEY, branchUserRows, emulator, neonConfig, projectConfig } from "./neon";
+import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, stackFor, type E2eStack } from "./harness";
+import { API_KEY, branchUserRows, neonConfig, projectConfig } from "./neon";
 
 const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
 const INTEGRATIONS = "/projects/{project_id}/auth/integrations";
@@ -103,10 +103,7 @@ async function childrenFail(em: EmulatorHandle, project: string): Promise<void> 
 describe.each(FACES)("half-made objects on the $name", (face) => {
   it("refused right after existing: refresh then up converge, with no changes after", { timeout: 600_000 }, async () => {
     const project = `p-hm-conv-${face.name}`;
-    const em = await emulator({ seedProjects: [`${project}:br-main-${project}`], rateLimit: "off" });
-    let e2e: E2eStack | undefined;
-    try {
-      e2e = await face.stackOn(em, project);
+    await onFreshEmulator(project, (em) => face.stackOn(em, project), async ({ em, e2e }) => {
       // NeonAuth: enabled, then allow_localhost refused; its children wait for it.
       em.injectFaults(REFUSED.neonAuth);
       expect(await failedUp(e2e)).toContain("Neon Auth is enabled on branch br-main-" + project + ", but setting allowLocalhost failed");
@@ -128,18 +125,12 @@ describe.each(FACES)("half-made objects on the $name", (face) => {
       expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 3 });
       expect(await atNeon(em, project)).toEqual(CONVERGED);
       await expectNoChanges(e2e.stack);
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    }, { rateLimit: "off" });
   });
 
   it("refused right after existing: destroy removes it at Neon", { timeout: 600_000 }, async () => {
     const project = `p-hm-gone-${face.name}`;
-    const em = await emulator({ seedProjects: [`${project}:br-main-${project}`], rateLimit: "off" });
-    let e2e: E2eStack | undefined;
-    try {
-      e2e = await face.stackOn(em, project);
+    await onFreshEmulator(project, (em) => face.stackOn(em, project), async ({ em, e2e }) => {
       em.injectFaults(REFUSED.neonAuth);
       expect(await failedUp(e2e)).toContain("but setting allowLocalhost failed");
       // With the stack itself.
@@ -153,10 +144,7 @@ describe.each(FACES)("half-made objects on the $name", (face) => {
       expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 5 });
       expect(await atNeon(em, project)).toEqual({ auth: false });
       expect(await branchUserRows(em, project, `br-main-${project}`)).toEqual([]);
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    }, { rateLimit: "off" });
   });
 });
 
@@ -180,13 +168,10 @@ const PROJECT_FACES: Face[] = [
 describe.each(PROJECT_FACES)("a half-made AuthIntegration on the $name", (face) => {
   it("read back refused after the create: refresh then up converge; destroy removes it", { timeout: 600_000 }, async () => {
     const project = `p-hm-int-${face.name}`;
-    const em = await emulator({ seedProjects: [`${project}:br-main-${project}`], rateLimit: "off" });
-    let e2e: E2eStack | undefined;
-    const integrations = async () => (await (await fetch(`${em.url}/projects/${project}/auth/integrations`, { headers: { authorization: `Bearer ${API_KEY}` } })).json() as any).data.length;
-    // The read before the create passes (a zero delay); the read after it is refused.
-    const refuseReadBack = () => em.injectFaults({ kind: "latency", ms: 0, method: "GET", path: INTEGRATIONS }, { kind: "error", status: 400, method: "GET", path: INTEGRATIONS });
-    try {
-      e2e = await face.stackOn(em, project);
+    await onFreshEmulator(project, (em) => face.stackOn(em, project), async ({ em, e2e }) => {
+      const integrations = async () => (await (await fetch(`${em.url}/projects/${project}/auth/integrations`, { headers: { authorization: `Bearer ${API_KEY}` } })).json() as any).data.length;
+      // The read before the create passes (a zero delay); the read after it is refused.
+      const refuseReadBack = () => em.injectFaults({ kind: "latency", ms: 0, method: "GET", path: INTEGRATIONS }, { kind: "error", status: 400, method: "GET", path: INTEGRATIONS });
       refuseReadBack();
       expect(await failedUp(e2e)).toContain(`AuthIntegration: project ${project}'s "stack" integration exists, but reading it back failed`);
       expect(await integrations()).toBe(1);
@@ -201,9 +186,6 @@ describe.each(PROJECT_FACES)("a half-made AuthIntegration on the $name", (face) 
       expect(await failedUp(e2e)).toContain("exists, but reading it back failed");
       expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
       expect(await integrations()).toBe(0);
-    } finally {
-      await e2e?.cleanup();
-      await em.close();
-    }
+    }, { rateLimit: "off" });
   });
 });

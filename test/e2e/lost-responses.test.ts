@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { ALL_KINDS_EMAIL, clearRequestLog, emulator, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
+import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { ALL_KINDS_EMAIL, clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows, yamlDomain } from "./neon";
 
 const P = "p-lost";
 const B = "br-main-p-lost";
@@ -215,12 +215,7 @@ const RB = {
   rotateClient: `POST ${BRANCH}/oauth-provider/clients/{client_id}/rotate_secret`,
   deleteClient: `DELETE ${BRANCH}/oauth-provider/clients/{client_id}`,
 } as const;
-const MORE = `
-  www:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: https://www.example.com
+const MORE = `${yamlDomain("www", "https://www.example.com")}
   ci:
     type: neon-auth:index:OAuthClient
     properties:
@@ -240,23 +235,32 @@ describe("lost responses converge without duplicates or orphans — the plugin",
   const PB = `br-main-${PP}`;
 
   it("creates, updates and deletes: every answer lost, one up converges each time", { timeout: 600_000 }, async () => {
-    const em = await emulator({ seedProjects: [`${PP}:${PB}`], rateLimit: "off" });
-    const e2e = await pluginStack(
-      { program: path.join(__dirname, "programs", "lost-yaml"), config: { ...neonConfig(em), ...projectConfig(PP, PB, { githubClientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-1f3e" }) } },
-      "yaml",
-    );
-    const file = path.join(e2e.dir, "Pulumi.yaml");
-    const base = fs.readFileSync(file, "utf8");
-    const branch = async () => {
-      const a = ((await (await fetch(`${em.controlUrl}/projects/${PP}/branches/${PB}/auth?secrets=true`)).json()) as any).auth;
-      return {
-        domains: [...a.domains].sort(),
-        github: a.oauth_providers.find((p: any) => p.id === "github"),
-        smtpPassword: a.email_provider.password,
-        clients: a.oauth_clients.map((c: any) => c.name).sort(),
+    const stack = (em: EmulatorHandle) =>
+      pluginStack(
+        { program: path.join(__dirname, "programs", "lost-yaml"), config: { ...neonConfig(em), ...projectConfig(PP, PB, { githubClientSecret: SECRET_1, smtpPassword: "smtp-pw-lost-1f3e" }) } },
+        "yaml",
+      );
+    await onFreshEmulator(PP, stack, async ({ em, e2e }) => {
+      const file = path.join(e2e.dir, "Pulumi.yaml");
+      const base = fs.readFileSync(file, "utf8");
+      const branch = async () => {
+        const a = ((await (await fetch(`${em.controlUrl}/projects/${PP}/branches/${PB}/auth?secrets=true`)).json()) as any).auth;
+        return {
+          domains: [...a.domains].sort(),
+          github: a.oauth_providers.find((p: any) => p.id === "github"),
+          smtpPassword: a.email_provider.password,
+          clients: a.oauth_clients.map((c: any) => c.name).sort(),
+        };
       };
-    };
-    try {
+      /** An up with the answer of each of `routes` lost once, every fault used; what it wrote. */
+      const upLosing = async (changes: Record<string, number>, ...routes: string[]) => {
+        await clearRequestLog(em);
+        lost(em, ...routes);
+        expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual(changes);
+        expect(em.faults.queue).toEqual([]);
+        return writes(em);
+      };
+
       fs.writeFileSync(file, base + MORE);
       await clearRequestLog(em);
       lost(em, RB.enable, RB.addDomain, RB.addProvider, RB.patchEmail, RB.createClient);
@@ -281,29 +285,18 @@ describe("lost responses converge without duplicates or orphans — the plugin",
 
       await e2e.stack.setConfig("githubClientSecret", { value: SECRET_2, secret: true });
       await e2e.stack.setConfig("smtpPassword", { value: "smtp-pw-lost-2a4c", secret: true });
-      await clearRequestLog(em);
-      lost(em, RB.patchProvider, RB.patchEmail);
-      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 2 });
-      expect(em.faults.queue).toEqual([]);
-      log = await writes(em);
+      log = await upLosing({ update: 2 }, RB.patchProvider, RB.patchEmail);
       expect(count(log, RB.patchProvider)).toEqual(["200/lost", "200"]);
       expect(count(log, RB.patchEmail)).toEqual(["200/lost", "200"]);
       expect(await branch()).toMatchObject({ github: { client_secret: SECRET_2 }, smtpPassword: "smtp-pw-lost-2a4c" });
       await expectNoChanges(e2e.stack, 8);
 
       fs.writeFileSync(file, base);
-      await clearRequestLog(em);
-      lost(em, RB.deleteDomains, RB.deleteClient);
-      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 2 });
-      expect(em.faults.queue).toEqual([]);
-      log = await writes(em);
+      log = await upLosing({ delete: 2 }, RB.deleteDomains, RB.deleteClient);
       expect(count(log, RB.deleteDomains)).toEqual(["200/lost", "200"]);
       expect(count(log, RB.deleteClient)).toEqual(["200/lost", "404"]); // replayed: the 404 means done
       expect(await branch()).toMatchObject({ domains: ["https://app.example.com"], clients: ["cli"] });
       await expectNoChanges(e2e.stack, 6);
-    } finally {
-      await e2e.cleanup();
-      await em.close();
-    }
+    }, { rateLimit: "off" });
   });
 });

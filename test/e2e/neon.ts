@@ -243,3 +243,29 @@ export async function branchSnapshot(em: EmulatorHandle, projectId: string, bran
     email: plugins.email_provider,
   };
 }
+
+/** Providers as `branchSnapshot` lists them (`{ id, type }`, by id), written `{ github: "standard" }`: one line a list. */
+export const providers = (types: Record<string, string>) => Object.entries(types).map(([id, type]) => ({ id, type }));
+
+/**
+ * A whole `branchSnapshot`, every value given: the six fields on one line each test reads, rather
+ * than the same nine-line literal in every file that checks a branch exactly.
+ */
+export function branchState(o: { name: string; localhost: boolean; verification: boolean; providers: Record<string, string>; domains: string[]; email: Record<string, unknown> }): BranchSnapshot {
+  return {
+    auth: { name: o.name, auth_provider: "better_auth" },
+    allow_localhost: o.localhost,
+    require_email_verification: o.verification,
+    providers: providers(o.providers),
+    domains: o.domains,
+    email: o.email,
+  };
+}
+
+/** A RedirectDomain child of the program's `auth` in a YAML program on the plugin; `more` adds property lines. */
+export const yamlDomain = (name: string, domain: string, more = "") => `
+  ${name}:
+    type: neon-auth:index:RedirectDomain
+    properties:
+      integration: \${auth.ref}
+      domain: ${domain}${more}`;

@@ -15,6 +15,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changedFields, changesOf, expectNoChanges, failureCollector, pluginStack, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
+import { FOREIGN_BRANCH_PROVIDER, FOREIGN_CLIENT, FOREIGN_DOMAIN, FOREIGN_PROJECT_PROVIDER } from "../newer-neon";
 import { branchUserRows, emulator, neonConfig, projectConfig, requestLog } from "./neon";
 
 const P = "p-newer-neon";
@@ -65,20 +66,6 @@ const args = (appName: string) => ({
 const BRANCH_TOTAL = 9;
 // The stack, the integration, SDK keys, a user, a provider, a domain, the email server.
 const LEGACY_TOTAL = 7;
-
-/** What the emulator's newer-Neon mode adds to every new integration (src/emulator/README.md), written out. */
-const FOREIGN_CLIENT = {
-  client_id: "6e657765722d6e656f6e2d636c69656e",
-  name: "Registered outside the stack",
-  type: "dynamic",
-  redirect_uris: ["https://agent.newer-neon.example.com/callback"],
-  resources: [],
-  skip_consent: false,
-  disabled: false,
-};
-const FOREIGN_BRANCH_PROVIDER = { id: "apple", type: "enterprise", client_id: "com.example.newer-neon.signin" };
-const FOREIGN_PROJECT_PROVIDER = { id: "apple", type: "enterprise" };
-const FOREIGN_DOMAIN = "https://console.newer-neon.example.com";
 
 /** The errors a failed Pulumi command reports (its diagnostics), without the rest of its output. */
 function errorLines(e: Error): string[] {

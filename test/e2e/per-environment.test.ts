@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
-import { branchSnapshot, branchUserRows, neonConfig, secretConfig } from "./neon";
+import { branchSnapshot, branchState, branchUserRows, neonConfig, secretConfig } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/per-environment");
 
@@ -34,33 +34,10 @@ describe("per-environment stacks (examples/per-environment)", () => {
     });
   });
 
-  const devState = {
-    auth: { name: "Example (dev)", auth_provider: "better_auth" },
-    allow_localhost: true,
-    require_email_verification: false,
-    providers: [{ id: "google", type: "shared" }],
-    domains: ["https://dev.example.com"],
-    email: { type: "shared" },
-  };
-  const stagingState = {
-    auth: { name: "Example (staging)", auth_provider: "better_auth" },
-    allow_localhost: false,
-    require_email_verification: true,
-    providers: [
-      { id: "github", type: "standard" },
-      { id: "google", type: "standard" },
-    ],
-    domains: ["https://*.preview.example.com", "https://staging.example.com"],
-    email: {
-      type: "standard",
-      host: "smtp.example.com",
-      port: 587,
-      username: "staging",
-      password: "",
-      sender_email: "auth-staging@example.com",
-      sender_name: "Example (staging)",
-    },
-  };
+  const devState = branchState({ name: "Example (dev)", localhost: true, verification: false, providers: { google: "shared" }, domains: ["https://dev.example.com"], email: { type: "shared" } });
+  const stagingEmail = { type: "standard", host: "smtp.example.com", port: 587, username: "staging", password: "", sender_email: "auth-staging@example.com", sender_name: "Example (staging)" };
+  const stagingDomains = ["https://*.preview.example.com", "https://staging.example.com"];
+  const stagingState = branchState({ name: "Example (staging)", localhost: false, verification: true, providers: { github: "standard", google: "standard" }, domains: stagingDomains, email: stagingEmail });
   const users = async (project: string) => (await branchUserRows(em, project, `br-main-${project}`)).map(({ email, name, role }) => ({ email, name, role }));
 
   it("deploys dev and staging, each onto its own branch only", async () => {

@@ -8,8 +8,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { changedFields, expectNoChanges, onFreshEmulator, pluginStack, updateDriftDestroy } from "./harness";
-import { branchSnapshot, neonConfig, projectConfig, snapshot } from "./neon";
+import { changedFields, expectBranchUp, expectNoChanges, onFreshEmulator, pluginStack, updateDriftDestroy } from "./harness";
+import { neonConfig, projectConfig, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin-go");
 
@@ -26,17 +26,7 @@ describe("a Go program on the neon-auth plugin", () => {
         domain: { value: "https://go.example.com" },
       });
     await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 4 });
-      expect(await branchSnapshot(em, project, branch)).toMatchObject({
-        auth: { name: "One", auth_provider: "better_auth" },
-        domains: ["https://go.example.com"],
-        providers: [
-          { id: "github", type: "standard" },
-          { id: "google", type: "shared" },
-        ],
-      });
-      await expectNoChanges(e2e.stack, 4);
-
+      await expectBranchUp({ em, e2e, project, branch }, { name: "One", domain: "https://go.example.com" });
       const rename = () => e2e.stack.setConfig("appName", { value: "Two" });
       await updateDriftDestroy({ em, e2e, project, branch }, { rename, appName: "Two", domain: "https://go.example.com", secret: "gh-go-secret-1" });
     });

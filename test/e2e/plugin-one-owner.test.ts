@@ -2,30 +2,20 @@
  * One owner per object on the provider plugin, as on the classes (one-owner.test.ts): in one YAML
  * program, two spellings of one origin, and the email server twice, fail at preview naming both
  * resources, with no request to the API. The plugin sees every Check of a deployment, so it can,
- * once the integration the two name is known (it is made first here: in the preview of a new
- * stack a child's integration is not known yet, and the same Check refuses the second at `up`).
+ * once the integration the two name is known. In the preview of a brand-new stack it is not known
+ * yet (the children name it by the NeonAuth's `ref` output): the same Check refuses the second at
+ * `up`, before its request, as the README says.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { pluginStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+import { changesOf, expectNoChanges, pluginStack } from "./harness";
+import { branchSnapshot, clearRequestLog, emulator, neonConfig, projectConfig, requestLog, yamlDomain } from "./neon";
 
 const P = "p-owner-yaml";
 const B = `br-main-${P}`;
 
-const DOMAINS = `
-  app:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: https://app.example.com
-  app-again:
-    type: neon-auth:index:RedirectDomain
-    properties:
-      integration: \${auth.ref}
-      domain: HTTPS://App.Example.com:443/
-`;
+const DOMAINS = yamlDomain("app", "https://app.example.com") + yamlDomain("app-again", "HTTPS://App.Example.com:443/") + "\n";
 const EMAIL = `
   mail:
     type: neon-auth:index:EmailServer
@@ -39,7 +29,41 @@ const EMAIL = `
       type: shared
 `;
 
+// Whichever of the two the engine checks first is named first.
+const both = (kind: string, a: string, b: string, what: string) =>
+  new RegExp(`${kind} "(${a}|${b})" and ${kind} "(${b}|${a})" declare ${what.replace(/[()]/g, "\\$&")}: both would manage one object at Neon, and removing either would delete it under the other\\. Declare it once\\.`);
+
 describe("one owner per object on the plugin", () => {
+  it("in a brand-new stack, two spellings of one origin pass preview (their integration is not made yet) and the second is refused at up, before its request", { timeout: 300_000 }, async () => {
+    const P2 = "p-owner-new";
+    const B2 = `br-main-${P2}`;
+    const em = await emulator({ seedProjects: [`${P2}:${B2}`], rateLimit: "off" });
+    const e2e = await pluginStack({ program: path.join(__dirname, "programs", "one-owner-yaml"), config: { ...neonConfig(em), ...projectConfig(P2, B2) } }, "yaml");
+    const program = path.join(e2e.dir, "Pulumi.yaml");
+    const base = fs.readFileSync(program, "utf8");
+    try {
+      fs.writeFileSync(program, base + DOMAINS);
+      expect(changesOf((await e2e.stack.preview({ color: "never" })).changeSummary)).toEqual({ create: 4 });
+      const up = await e2e.stack.up({ color: "never" }).then(
+        () => "succeeded",
+        (e: Error) => e.message,
+      );
+      expect(up).toMatch(both("RedirectDomain", "app", "app-again", "one origin (domain)"));
+      // The engine may have started the first one's create before it checked the second: one POST at most.
+      const posts = (await requestLog(em)).filter((r) => r.method === "POST" && r.path.endsWith("/auth/domains"));
+      expect(posts.length).toBeLessThanOrEqual(1);
+      expect((await branchSnapshot(em, P2, B2)).domains).toEqual(posts.length === 1 ? ["https://app.example.com"] : []);
+      fs.writeFileSync(program, base);
+      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual(posts.length === 1 ? { delete: 1 } : {});
+      expect((await branchSnapshot(em, P2, B2)).domains).toEqual([]);
+      await expectNoChanges(e2e.stack, 2);
+      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 2 });
+    } finally {
+      await e2e.cleanup();
+      await em.close();
+    }
+  });
+
   it("two resources naming one origin, or the email server twice, fail at preview naming both, with no request", { timeout: 300_000 }, async () => {
     const em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
     const e2e = await pluginStack({ program: path.join(__dirname, "programs", "one-owner-yaml"), config: { ...neonConfig(em), ...projectConfig(P, B) } }, "yaml");
@@ -52,9 +76,6 @@ describe("one owner per object on the plugin", () => {
         (e: Error) => e.message,
       );
     };
-    // Whichever of the two the engine checks first is named first.
-    const both = (kind: string, a: string, b: string, what: string) =>
-      new RegExp(`${kind} "(${a}|${b})" and ${kind} "(${b}|${a})" declare ${what.replace(/[()]/g, "\\$&")}: both would manage one object at Neon, and removing either would delete it under the other\\. Declare it once\\.`);
     try {
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 2 });
       await clearRequestLog(em);

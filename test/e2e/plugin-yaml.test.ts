@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, onFreshEmulator, pluginStack, updateDriftDestroy } from "./harness";
-import { branchSnapshot, neonConfig, projectConfig } from "./neon";
+import { branchSnapshot, branchState, neonConfig, projectConfig } from "./neon";
 
 const EXAMPLE = path.join(__dirname, "..", "..", "examples", "yaml");
 const SECRET = "gh-yaml-secret-1";
@@ -22,17 +22,9 @@ describe("a YAML program on the neon-auth plugin", () => {
     await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
       const up = await e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: 4 });
-      expect(await branchSnapshot(em, project, branch)).toEqual({
-        auth: { name: "Acme", auth_provider: "better_auth" },
-        allow_localhost: true,
-        require_email_verification: true,
-        providers: [
-          { id: "github", type: "standard" },
-          { id: "google", type: "shared" },
-        ],
-        domains: ["https://app.example.com"],
-        email: { type: "shared" },
-      });
+      const providers = { github: "standard", google: "shared" };
+      const declared = branchState({ name: "Acme", localhost: true, verification: true, providers, domains: ["https://app.example.com"], email: { type: "shared" } });
+      expect(await branchSnapshot(em, project, branch)).toEqual(declared);
       const base = (up.outputs.baseUrl!.value as string).replace(/\/$/, "");
       expect(up.outputs.jwksUrl!.value).toBe(`${base}/.well-known/jwks.json`);
       await expectNoChanges(e2e.stack, 4);

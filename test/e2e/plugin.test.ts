@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changedFields, changesOf, expectNoChanges, onFreshEmulator, pluginStack, type E2eStack, type stackFor } from "./harness";
+import { changedFields, changesOf, expectBranchUp, expectNoChanges, onFreshEmulator, pluginStack, type E2eStack, type stackFor } from "./harness";
 import { branchSnapshot, clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
@@ -56,19 +56,8 @@ describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
     const stack = (em: EmulatorHandle, branch: string) =>
       onPlugin({ config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) } });
     await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      const up = await e2e.stack.up({ color: "never" });
-      expect(up.summary.resourceChanges).toEqual({ create: 4 });
-      expect(await branchSnapshot(em, project, branch)).toMatchObject({
-        auth: { name: "One", auth_provider: "better_auth" },
-        domains: ["https://app.example.com"],
-        // Google on shared keys is Neon's default for a new branch integration (API-BRANCH.md).
-        providers: [
-          { id: "github", type: "standard" },
-          { id: "google", type: "shared" },
-        ],
-      });
+      const up = await expectBranchUp({ em, e2e, project, branch }, { name: "One", domain: "https://app.example.com" });
       expect(up.outputs.ids!.value).toEqual({ auth: `${project}/${branch}`, app: `${project}/${branch}/https://app.example.com`, github: `${project}/${branch}/github` });
-      await expectNoChanges(e2e.stack, 4);
 
       // An update: the app's name in place, the provider's secret rotated; the domain stays.
       await setResources(e2e, branchStack(project, branch, { appName: "Two", secret: "gh-secret-2" }));

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
-import { branchSnapshot, branchBytes, branchUserRows, clearRequestLog, neonConfig, projectConfig, neonApi, requestLog, secretConfig } from "./neon";
+import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, neonConfig, projectConfig, neonApi, requestLog, secretConfig } from "./neon";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/preview-branches");
 const P = "p-acme";
@@ -39,32 +39,11 @@ describe("one stack per Neon branch (examples/preview-branches)", () => {
     ...backend.teardown,
   });
 
-  const prodState = {
-    auth: { name: "Acme", auth_provider: "better_auth" },
-    allow_localhost: false,
-    require_email_verification: true,
-    providers: [{ id: "google", type: "standard" }],
-    domains: ["https://app.example.com"],
-    email: {
-      type: "standard",
-      host: "smtp.example.com",
-      port: 587,
-      username: "prod",
-      password: "",
-      sender_email: "auth@example.com",
-      sender_name: "Acme",
-    },
-  };
-
-  const previewState = {
-    auth: { name: "Acme (pr-42)", auth_provider: "better_auth" },
-    allow_localhost: true,
-    require_email_verification: false,
-    providers: [{ id: "google", type: "shared" }],
-    // Production's origin came with the branch; the preview adds its own and leaves that one be.
-    domains: ["https://app.example.com", "https://pr-42.preview.example.com"],
-    email: { type: "shared" },
-  };
+  const prodEmail = { type: "standard", host: "smtp.example.com", port: 587, username: "prod", password: "", sender_email: "auth@example.com", sender_name: "Acme" };
+  const prodState = branchState({ name: "Acme", localhost: false, verification: true, providers: { google: "standard" }, domains: ["https://app.example.com"], email: prodEmail });
+  // Production's origin came with the branch; the preview adds its own and leaves that one be.
+  const previewDomains = ["https://app.example.com", "https://pr-42.preview.example.com"];
+  const previewState = branchState({ name: "Acme (pr-42)", localhost: true, verification: false, providers: { google: "shared" }, domains: previewDomains, email: { type: "shared" } });
   const people = async (branch: string) => (await branchUserRows(em, P, branch)).map(({ email, name, role }) => ({ email, name, role }));
   const signedUp = [
     { email: "ann@example.com", name: "Ann", role: "admin" },

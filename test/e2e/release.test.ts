@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { releasedGoCommand, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { archiveName, launcherName, PLATFORMS, PLUGIN, version } from "../../scripts/release.mts";
 import type { EmulatorHandle } from "../../src/emulator";
-import { expectNoChanges, onFreshEmulator, stackFor, type StackOptions } from "./harness";
+import { expectBranchUp, onFreshEmulator, stackFor, type StackOptions } from "./harness";
 import { branchSnapshot, neonConfig, projectConfig } from "./neon";
 
 const REPO = path.join(__dirname, "..", "..");
@@ -107,16 +107,7 @@ describe("the release, installed as Pulumi users install providers", () => {
     const stack = (em: EmulatorHandle, branch: string) =>
       userStack({ program: path.join(REPO, "examples", "yaml"), config: { ...neonConfig(em), ...projectConfig(project, branch, { githubClientSecret: "gh-release-yaml-1" }) } });
     await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 4 });
-      expect(await branchSnapshot(em, project, branch)).toMatchObject({
-        auth: { name: "Acme", auth_provider: "better_auth" },
-        domains: ["https://app.example.com"],
-        providers: [
-          { id: "github", type: "standard" },
-          { id: "google", type: "shared" },
-        ],
-      });
-      await expectNoChanges(e2e.stack, 4);
+      await expectBranchUp({ em, e2e, project, branch }, { name: "Acme", domain: "https://app.example.com" });
       expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
       expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
     });
@@ -148,16 +139,7 @@ describe("the release, installed as Pulumi users install providers", () => {
       return e2e;
     };
     await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 4 });
-      expect(await branchSnapshot(em, project, branch)).toMatchObject({
-        auth: { name: "Released", auth_provider: "better_auth" },
-        domains: ["https://go.example.com"],
-        providers: [
-          { id: "github", type: "standard" },
-          { id: "google", type: "shared" },
-        ],
-      });
-      await expectNoChanges(e2e.stack, 4);
+      await expectBranchUp({ em, e2e, project, branch }, { name: "Released", domain: "https://go.example.com" });
       expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
       expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
     });

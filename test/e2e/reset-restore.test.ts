@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, pluginStack, sharedBackend, useEmulatorStack, type E2eStack } from "./harness";
-import { branchSnapshot, branchBytes, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, projectConfig, neonApi, outOfBand, requestLog } from "./neon";
+import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, projectConfig, neonApi, outOfBand, requestLog } from "./neon";
 
 const P = "p-reset";
 /** A call to Neon's API on this project, as the pipeline or the app would make it, outside any stack. */
@@ -65,18 +65,9 @@ const previewArgs = (branch: string) => ({
   noEmail: true,
 });
 
-const PREVIEW_STATE = {
-  auth: { name: "Acme (pr-7)", auth_provider: "better_auth" },
-  allow_localhost: false,
-  require_email_verification: false,
-  providers: [
-    { id: "github", type: "standard" },
-    { id: "google", type: "shared" },
-  ],
-  // Production's origin came with the branch and is not the preview's to remove.
-  domains: ["https://app.example.com", "https://pr-7.preview.example.com"],
-  email: { type: "shared" },
-};
+// Production's origin came with the branch and is not the preview's to remove.
+const PREVIEW_DOMAINS = ["https://app.example.com", "https://pr-7.preview.example.com"];
+const PREVIEW_STATE = branchState({ name: "Acme (pr-7)", localhost: false, verification: false, providers: { github: "standard", google: "shared" }, domains: PREVIEW_DOMAINS, email: { type: "shared" } });
 
 describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the classes", () => {
   let em: EmulatorHandle;
@@ -211,17 +202,7 @@ describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it
         "yaml",
       );
       expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 4 });
-      const declared = {
-        auth: { name: "Acme (pr-7)", auth_provider: "better_auth" },
-        allow_localhost: true,
-        require_email_verification: false,
-        providers: [
-          { id: "github", type: "standard" },
-          { id: "google", type: "shared" },
-        ],
-        domains: ["https://app.example.com"],
-        email: { type: "shared" },
-      };
+      const declared = { ...PREVIEW_STATE, allow_localhost: true, domains: ["https://app.example.com"] };
       expect(await branchSnapshot(em, PP, pr)).toEqual(declared);
 
       const overwrites: [string, unknown][] = [

@@ -6,14 +6,15 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { KIND_TYPES_DIR, renderKindTable, renderKindTypes, withKindTable } from "../../scripts/gen/kinds.mts";
+import { KIND_TYPES_DIR, kindMarkers, renderKindTable, renderKindTypes } from "../../scripts/gen/kinds.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
+import { withGenerated } from "../../scripts/gen/readme.mts";
 import { REGISTRY_DOCS, REGISTRY_DOCS_DIR, renderRegistryDocs } from "../../scripts/gen/registry-docs.mts";
-import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable, withRuleTable } from "../../scripts/gen/policy.mts";
+import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable } from "../../scripts/gen/policy.mts";
 import { CHECKLIST } from "../../src/policy/rule";
 import { RULES } from "../../src/policy/rules";
 import { packageSchema } from "../../src/plugin/schema";
-import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE, withReadmeRows } from "../../scripts/gen/settings.mts";
+import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE } from "../../scripts/gen/settings.mts";
 import { BRANCH_SETTINGS, WEBHOOK_EVENTS } from "../../src/schemas";
 import { secretKeys } from "../../src/schemas/fields";
 import { computedOf } from "../../src/provider/declaration";
@@ -31,7 +32,7 @@ describe("generated from the table of settings", () => {
   it("the README's table of NeonAuth settings is current", () => {
     const readme = read("README.md");
     expect(readme).toContain(README_MARKERS[0]);
-    expect(readme).toBe(withReadmeRows(readme, renderReadmeRows(BRANCH_SETTINGS)));
+    expect(readme).toBe(withGenerated(readme, README_MARKERS, renderReadmeRows(BRANCH_SETTINGS)));
   });
 
   it("every setting of the table is a NeonAuth input, and no other plugin setting is", () => {
@@ -66,7 +67,7 @@ describe("generated from the kinds' declarations", () => {
   it("the README's reference table of every kind is current", () => {
     const readme = read("README.md");
     let want = readme;
-    for (const d of decls) want = withKindTable(want, d.kind, renderKindTable(d, secretKeys(d.schema)));
+    for (const d of decls) want = withGenerated(want, kindMarkers(d.kind), renderKindTable(d, secretKeys(d.schema)));
     expect(readme).toBe(want);
   });
 
@@ -102,7 +103,7 @@ describe("generated from the policy pack's rules", () => {
   it("the README's table of rules is current", () => {
     const readme = read("README.md");
     expect(readme).toContain(POLICY_MARKERS[0]);
-    expect(readme).toBe(withRuleTable(readme, renderRuleTable(RULES, CHECKLIST.source)));
+    expect(readme).toBe(withGenerated(readme, POLICY_MARKERS, renderRuleTable(RULES, CHECKLIST.source)));
   });
 
   it("the pack folder's package.json carries the package's version", () => {

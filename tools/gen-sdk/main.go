@@ -26,19 +26,14 @@ import (
 	python "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"golang.org/x/mod/modfile"
+
+	"github.com/pulumi-neon-auth/tools/internal/command"
 )
 
 const tool = "pulumi-neon-auth gen-sdk"
 
 func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: gen-sdk go|nodejs|python SCHEMA.json OUT_DIR")
-		os.Exit(2)
-	}
-	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
-		fmt.Fprintf(os.Stderr, "gen-sdk: %v\n", err)
-		os.Exit(1)
-	}
+	command.Run("gen-sdk", "go|nodejs|python SCHEMA.json OUT_DIR", run)
 }
 
 func run(lang, schemaPath, out string) error {

@@ -26,17 +26,12 @@ import (
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
 	modzip "golang.org/x/mod/zip"
+
+	"github.com/pulumi-neon-auth/tools/internal/command"
 )
 
 func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: goproxy MODULE_DIR VERSION OUT")
-		os.Exit(2)
-	}
-	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
-		fmt.Fprintf(os.Stderr, "goproxy: %v\n", err)
-		os.Exit(1)
-	}
+	command.Run("goproxy", "MODULE_DIR VERSION OUT", run)
 }
 
 func run(dir, version, out string) error {
