@@ -1,7 +1,8 @@
 /**
  * The Neon API client: one typed method per endpoint, each one line over `request`, which takes path,
  * method, schemas and success statuses from the endpoint table (src/schemas/endpoints*.ts). The
- * attempt loop is transport.ts, operation waits operations.ts, the shared clients shared.ts.
+ * attempt loop is transport.ts, operation waits operations.ts; each provider process makes its one
+ * client in provider/context.ts.
  */
 import type { z } from "zod";
 import type * as s from "../schemas";

@@ -3,7 +3,7 @@
  * Used for error messages, `cause`s and debug logs, by the client and by the resources' runtime.
  */
 import { ENDPOINTS } from "../schemas/endpoints";
-import { secretLeafNames, stripUnsafeText } from "../schemas/fields";
+import { programName, secretLeafNames, stripUnsafeText } from "../schemas/fields";
 import { REDACTED } from "../schemas/redact";
 
 export { REDACTED };
@@ -19,8 +19,7 @@ const CREDENTIALS = ["api_key", "apiKey", "authorization", "token", "envVars"];
 export const SECRET_FIELDS: ReadonlySet<string> = (() => {
   const names = new Set<string>(CREDENTIALS);
   for (const e of ENDPOINTS) for (const s of [e.request, e.response]) if (s) secretLeafNames(s, names);
-  const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  return new Set([...names].flatMap((n) => [n.toLowerCase(), camel(n).toLowerCase()]));
+  return new Set([...names].flatMap((n) => [n.toLowerCase(), programName(n).toLowerCase()]));
 })();
 
 /** A deep copy of `value` with the values of secret fields replaced by `[redacted]`. */

@@ -103,9 +103,8 @@ class OneCall<T> {
           await this.#afterNetworkError(e, attempt);
           continue;
         }
-        const requestId = cleanRequestId(headerValue(res.headers["x-neon-ret-request-id"]));
         if (res.status !== 429) this.#o.limiter?.succeeded();
-        if (res.status >= 200 && res.status < 300) return this.#success(res, requestId, attempt);
+        if (res.status >= 200 && res.status < 300) return this.#success(res, attempt);
         await this.#afterFailedAnswer(res, attempt);
       }
     } finally {
@@ -204,8 +203,9 @@ class OneCall<T> {
     });
   }
 
-  /** A 2xx: checked against the endpoint's success statuses and its schema. */
-  #success(res: AttemptResponse, requestId: string | undefined, { tag, t0 }: Attempt): T {
+  /** A 2xx: checked against the endpoint's success statuses and its schema. An error answer's request id is apiError's to read. */
+  #success(res: AttemptResponse, { tag, t0 }: Attempt): T {
+    const requestId = cleanRequestId(headerValue(res.headers["x-neon-ret-request-id"]));
     const method = this.#method;
     const spec = this.#spec;
     this.#log(`${tag}: ${res.status} in ${this.#o.clock.now() - t0} ms${requestId ? ` (server request id ${requestId})` : ""}`);

@@ -11,7 +11,6 @@ import type { ControlRoute, EmulatorCore, Route } from "./core/context";
 import { controlRoutes } from "./core/control";
 import { bearerOf, isLoopback, mayReadSecrets, requireJson, sourceProblem } from "./core/guards";
 import { HttpError, LOCKED_MESSAGE, keyLabel, type ApiContext, type ApiRoute, type Reply } from "./core/http";
-import type { RequestLogEntry } from "./core/log";
 import { newerNeonReply, todaysAnswer, type Exchange } from "./core/newerNeon";
 import { projectRoutes } from "./core/projects";
 import { generations } from "./generations";
@@ -117,29 +116,20 @@ async function controlReply({ core, req, method, url, requestId }: Incoming): Pr
   }
 }
 
-function logEntry(
-  core: EmulatorCore,
-  e: { method: string; path: string; status: number; requestId: string; route?: string | null; started?: number; key?: string | null; fault?: string },
-): RequestLogEntry {
-  const now = core.clock.now();
-  return {
-    method: e.method,
-    path: e.path,
-    route: e.route ?? null,
-    status: e.status,
-    time: new Date(now).toISOString(),
-    duration_ms: Math.max(0, now - (e.started ?? now)),
-    request_id: e.requestId,
-    key: e.key ?? null,
-    ...(e.fault === undefined ? {} : { fault: e.fault }),
-  };
-}
-
+/** The request log's entry of an API request (status 0: the connection was reset). */
 function logApi(x: Incoming, trace: ApiTrace, status: number): void {
-  const { method, requestId } = x;
-  const path = loggedPath(x.url.pathname);
-  const { started, account: key, fault } = trace;
-  x.core.log.add(logEntry(x.core, { method, path, route: trace.exchange.template, status, requestId, started, key, fault }));
+  const now = x.core.clock.now();
+  x.core.log.add({
+    method: x.method,
+    path: loggedPath(x.url.pathname),
+    route: trace.exchange.template,
+    status,
+    time: new Date(now).toISOString(),
+    duration_ms: Math.max(0, now - trace.started),
+    request_id: x.requestId,
+    key: trace.account,
+    ...(trace.fault === undefined ? {} : { fault: trace.fault }),
+  });
 }
 
 async function handleApi(x: Incoming): Promise<void> {
@@ -155,14 +145,10 @@ async function handleApi(x: Incoming): Promise<void> {
   }
   // The one place newer-Neon mode changes an answer (core/newerNeon.ts), errors included.
   if (core.config.newerNeon) reply = newerNeonReply(core.store, trace.exchange, reply);
-  if (trace.lose) {
-    trace.fault = "lost";
-    logApi(x, trace, reply.status);
-    x.req.socket.destroy();
-    return;
-  }
+  if (trace.lose) trace.fault = "lost";
   logApi(x, trace, reply.status);
-  send(x.res, reply);
+  if (trace.lose) x.req.socket.destroy();
+  else send(x.res, reply);
 }
 
 /** The API's answer in the order of the checks (README, "Errors"); undefined after an injected reset. */

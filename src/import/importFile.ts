@@ -80,8 +80,8 @@ export async function importFile(resources: readonly ImportResource[], options: 
   return withImportContext(options, async (ctx) => ({ resources: await entriesOf(resources, ctx) }));
 }
 
-/** @internal Runs `fn` with a context from the settings `options` say, closing its client after. */
-export async function withImportContext<T>(options: ImportFileOptions, fn: (ctx: Context) => Promise<T>): Promise<T> {
+/** Runs `fn` with a context from the settings `options` say, closing its client after. */
+async function withImportContext<T>(options: ImportFileOptions, fn: (ctx: Context) => Promise<T>): Promise<T> {
   const config = await importConfig(options);
   let settings: Settings;
   try {
@@ -113,9 +113,10 @@ async function entriesOf(resources: readonly ImportResource[], ctx: Context): Pr
     // The classes' state keeps no placeholder (their diff cannot see the program's last inputs, so
     // it would hide every later change of that secret) nor the webhook URL (this file is plain
     // text): each is left out, and the first `up` sets it as the program declares it.
-    const unknown = withoutPlaceholders(read.inputs ?? read.props, placeholdersIn(read.inputs ?? read.props));
+    const placeholders = placeholdersIn(read.inputs ?? read.props);
+    const unknown = withoutPlaceholders(read.inputs ?? read.props, placeholders);
     const { inputs = unknown } = await h.check({}, unknown);
-    const outputs = withoutPlaceholders({ ...inputs, ...read.props }, placeholdersIn(read.inputs ?? read.props));
+    const outputs = withoutPlaceholders({ ...inputs, ...read.props }, placeholders);
     // The provider the engine runs for this entry; a later `up` records the program's own.
     const provider = `exports.handler = () => require("pulumi-neon-auth/dist/resources/providers/${r.kind}.js");\n`;
     entries.push({
@@ -182,7 +183,7 @@ export async function pendingImportFile(
 ): Promise<ImportFile | PluginImportFile> {
   // Either face: the classes' types, or the plugin's (whose file needs type, name and id only).
   const faces = [`pulumi-nodejs:dynamic/${MODULE}:`, `${PACKAGE}:index:`];
-  const file: { resources: (ImportFile["resources"][number] | PluginImportFile["resources"][number])[] } = { resources: [] };
+  const pending: { kind: ImportableKind; name: string; id: string; onPlugin: boolean }[] = [];
   for (const op of stackExport.deployment?.pending_operations ?? []) {
     const { type, resource } = op as { type?: string; resource?: { type?: string; urn?: string; inputs?: Props } };
     const prefix = faces.find((f) => resource?.type?.startsWith(f));
@@ -192,21 +193,28 @@ export async function pendingImportFile(
     if (decl === undefined) continue;
     const onPlugin = prefix !== faces[0];
     const inputs = onPlugin ? toRuntime(decl, plain(resource.inputs ?? {})) : (resource.inputs ?? {});
-    // An importable kind's id is its natural key (kit.ts NaturalKey).
+    // An importable kind's id is its natural key (provider/declaration.ts NaturalKey).
     const object = notImportable(kind) === undefined ? decl.object : undefined;
     const id = object?.isId === false ? undefined : object?.key(inputs);
     if (typeof id !== "string" || !inputs.projectId) continue;
-    const name = resource.urn.split("::").pop()!;
-    try {
-      // Read at Neon either way: only what the dead run did make is imported.
-      const found = (await importFile([{ kind, name, id }], options)).resources;
-      file.resources.push(...(onPlugin ? found.map(() => ({ type: tokenOf(kind), name, id })) : found));
-    } catch (err) {
-      if (err instanceof NeonConfigError && err.message.endsWith("does not exist at Neon")) continue;
-      throw err;
-    }
+    pending.push({ kind, name: resource.urn.split("::").pop()!, id, onPlugin });
   }
-  return file as ImportFile | PluginImportFile;
+  const file: { resources: (ImportFile["resources"][number] | PluginImportFile["resources"][number])[] } = { resources: [] };
+  if (pending.length === 0) return file as ImportFile | PluginImportFile;
+  // One context (one read of the stack's configuration, one client) for every pending create.
+  return withImportContext(options, async (ctx) => {
+    for (const { kind, name, id, onPlugin } of pending) {
+      try {
+        // Read at Neon either way: only what the dead run did make is imported.
+        const found = await entriesOf([{ kind, name, id }], ctx);
+        file.resources.push(...(onPlugin ? found.map(() => ({ type: tokenOf(kind), name, id })) : found));
+      } catch (err) {
+        if (err instanceof NeonConfigError && err.message.endsWith("does not exist at Neon")) continue;
+        throw err;
+      }
+    }
+    return file as ImportFile | PluginImportFile;
+  });
 }
 
 // ---- a whole branch ------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 /**
  * The table of kinds: each kind's declaration (provider/declaration.ts), by its name. Both faces
- * dispatch on it (`calls`), the import tools ask it, and `npm run gen` writes the published
- * types, the plugin's schema and the README's reference tables from it.
+ * dispatch on it (the dynamic resources by name, through `calls`; the plugin by type token), the
+ * import tools ask it, and `npm run gen` writes the published types, the plugin's schema and the
+ * README's reference tables from it.
  */
 import type { Context } from "../provider/context";
 import type { Kind, KindDeclaration } from "../provider/kit";

@@ -6,17 +6,17 @@
  */
 import { z } from "zod";
 import * as s from "../schemas";
+import { programName } from "../schemas/fields";
 import type { Context } from "../provider/context";
 import { branchPlugins } from "../provider/generation";
 
 export { where } from "../provider/generation";
 import { compact, type Props } from "../provider/kit";
 
-const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 /** A wire schema's fields under their program names (camelCase, nested objects too), optional as on the wire. */
 function programShape(shape: Record<string, z.ZodType>): z.ZodObject {
-  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [camel(k), programField(v)])));
+  return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [programName(k), programField(v)])));
 }
 function programField(v: z.ZodType): z.ZodType {
   if (v instanceof z.ZodOptional) return programField(v.unwrap() as z.ZodType).optional();
@@ -98,7 +98,7 @@ function pick(live: Props | undefined, managed: Props | undefined): Props | unde
   // console that the program does not name, is not this stack's and never shows as drift.
   const field = (k: string) => {
     const value = live?.[snake(k)];
-    return isObject(managed[k]) && isObject(value) ? pick(value, managed[k]) : renamed(value, camel);
+    return isObject(managed[k]) && isObject(value) ? pick(value, managed[k]) : renamed(value, programName);
   };
   return compact(Object.fromEntries(Object.keys(managed).map((k) => [k, field(k)])));
 }

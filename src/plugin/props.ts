@@ -127,7 +127,6 @@ export function toPluginInputs(decl: KindDeclaration, inputs: Props): Props {
   return { ...rest, integration };
 }
 
-/** A runtime field name as the plugin's schema names it (a child's place is its `integration`). */
 /**
  * A check's reason as a plugin program reads it: a child's place is named inside `integration`
  * (`RedirectDomain integration.projectId must …`), and an unknown input is measured against the
@@ -142,6 +141,7 @@ export function pluginReason(decl: KindDeclaration, reason: string, inputs: read
     .replace(/known inputs: .*$/, `known inputs: ${inputs.join(", ")}`);
 }
 
+/** A runtime field name as the plugin's schema names it (a child's place is its `integration`). */
 export function pluginField(decl: KindDeclaration, path: string): string {
   if (!isChild(decl)) return path;
   const top = path.split(".")[0]!;

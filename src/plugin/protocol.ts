@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { redactText } from "../client";
 import { isHalfMade, type KindDeclaration, type Props } from "../provider/kit";
-import { marked, toPlugin } from "./props";
+import { marked, plain, toPlugin, toPluginInputs, toRuntime } from "./props";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 export const grpc = fromPulumi("@grpc/grpc-js");
@@ -28,6 +28,15 @@ function defined(v: any): any {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, defined(x)]));
 }
 export const jsOf = (s: any): Props => (s ? s.toJavaScript() : {});
+
+/** A request's Struct as a kind's runtime props: secrets unwrapped (and named), a child's `integration` spread. */
+export const runtimeOf = (d: KindDeclaration, s: any): Props => toRuntime(d, plain(jsOf(s)));
+
+/** A kind's runtime props as the Struct the engine records: the plugin's shape, secrets marked. */
+export const pluginStructOf = (d: KindDeclaration, props: Props) => structOf(marked(d, toPlugin(d, props)));
+
+/** A kind's runtime inputs as the Struct of inputs the engine records: its plugin schema's inputs, secrets marked. */
+export const pluginInputsStructOf = (d: KindDeclaration, inputs: Props) => structOf(marked(d, toPluginInputs(d, inputs)));
 
 /** Pulumi's kind of each property change. */
 export const kindsOfDiff: Record<string, number> = {
@@ -54,7 +63,7 @@ export function initFailed(e: unknown, d: KindDeclaration): unknown {
   const message = redactText(e.message);
   const detail = new provproto.ErrorResourceInitFailed();
   detail.setId(e.id);
-  detail.setProperties(structOf(marked(d, toPlugin(d, e.properties))));
+  detail.setProperties(pluginStructOf(d, e.properties));
   detail.setReasonsList(e.reasons.map((r) => redactText(r)));
   const any = new anyproto.Any();
   any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");

@@ -8,31 +8,30 @@
  * declarations"). grpc-js and google-protobuf are taken from `@pulumi/pulumi`'s own dependencies,
  * so that the messages and the server are the instances the stubs were made with.
  */
-import { declaredTwice, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
+import { guardedCalls, type Provided } from "../provider/runtime";
 import { setWaitSink } from "../provider/waits";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provider/diff";
-import { marked, plain, pluginField, pluginReason, toPlugin, toPluginInputs, toRuntime } from "./props";
+import { plain, pluginField, pluginReason } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
-import { DECLARATIONS, calls } from "../kinds";
-import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, plugproto, provproto, provrpc, RpcStatus, structOf } from "./protocol";
+import { DECLARATIONS } from "../kinds";
+import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, pluginInputsStructOf, pluginStructOf, plugproto, provproto, provrpc, RpcStatus, runtimeOf } from "./protocol";
 import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../provider/placeholders";
-
 
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
 
-/** The kind of a type token `neon-auth:index:<Kind>`. */
-function kindOf(urnOrType: string): Kind {
+/** The declaration of the kind of a type token `neon-auth:index:<Kind>` (or of a URN's). */
+function declarationOf(urnOrType: string): KindDeclaration {
   const type = urnOrType.includes("::") ? urnOrType.split("::")[2]! : urnOrType;
-  const kind = type.split(":")[2] as Kind;
-  if (!type.startsWith(`${PACKAGE}:index:`) || DECLARATIONS[kind] === undefined) throw new Error(`${PACKAGE} has no resource type ${type}`);
-  return kind;
+  const d = DECLARATIONS[type.split(":")[2] as Kind];
+  if (!type.startsWith(`${PACKAGE}:index:`) || d === undefined) throw new Error(`${PACKAGE} has no resource type ${type}`);
+  return d;
 }
-
 
 /** The stack-configuration reader the settings expect, over `Configure`'s arguments. */
 function configFrom(args: Props): (name: string) => string | undefined {
@@ -44,11 +43,9 @@ function configFrom(args: Props): (name: string) => string | undefined {
   };
 }
 
-
 /** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
 let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
 const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
-
 
 /** The outputs an in-place update keeps for certain, for a preview: where the object lives and which it is. */
 const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration", "authProviderProjectId", "createdAt"];
@@ -68,7 +65,7 @@ export class Provider {
   /**
    * The resource that manages each object, by kind and canonical key. One provider process serves
    * every resource of a deployment, so it sees every Check: a second resource naming an object
-   * another one names fails at preview, as the classes fail in the program (kit.ts `declareOnce`).
+   * another one names fails at preview, as the classes fail in the program (resources/registration.ts `declareOnce`).
    */
   #owners = new Map<string, string>();
 
@@ -76,18 +73,12 @@ export class Provider {
   #secondOwner(d: KindDeclaration, urn: string, inputs: Props): string | undefined {
     const key = d.object === undefined || containsUnknown(inputs) ? undefined : d.object.key(inputs);
     if (key === undefined) return undefined;
-    const name = urn.split("::").pop()!;
-    const first = this.#owners.get(`${d.kind} ${key}`);
-    if (first === undefined || first === name) {
-      this.#owners.set(`${d.kind} ${key}`, name);
-      return undefined;
-    }
-    return declaredTwice(d.kind, d.object!, first, name);
+    return secondDeclaration(this.#owners, d.kind, d.object!, key, urn.split("::").pop()!);
   }
 
-  #on(kind: Kind): ReturnType<typeof calls> {
+  #on(d: KindDeclaration): Provided {
     if (this.#ctx instanceof Error) throw this.#ctx;
-    return calls(kind, this.#ctx);
+    return guardedCalls(d, this.#ctx);
   }
 
   /** Runs an RPC: its errors reach the engine with every secret this process has seen scrubbed. */
@@ -104,126 +95,121 @@ export class Provider {
   // A new key or URL changes where requests go, never the objects: an update of the provider
   // (so that the engine configures it with the new settings), never a replacement.
   async #diffConfig(req: any): Promise<unknown> {
-      const olds = plain(jsOf(req.getOlds()));
-      const news = plain(jsOf(req.getNews()));
-      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== SECRET_INPUTS && !sameValue(olds[k], news[k]));
-      const resp = new provproto.DiffResponse();
-      resp.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-      resp.setDiffsList(changed);
-      return resp;
+    const olds = plain(jsOf(req.getOlds()));
+    const news = plain(jsOf(req.getNews()));
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== SECRET_INPUTS && !sameValue(olds[k], news[k]));
+    const resp = new provproto.DiffResponse();
+    resp.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    resp.setDiffsList(changed);
+    return resp;
   }
 
   async #configure(req: any): Promise<unknown> {
-      try {
-        this.#ctx = contextOf(resolveSettings(configFrom(jsOf(req.getArgs())), process.env));
-      } catch (e) {
-        // Reported by every call, so preview names it for each resource (as the dynamic resources do).
-        this.#ctx = e as Error;
-      }
-      const resp = new provproto.ConfigureResponse();
-      resp.setAcceptsecrets(true);
-      resp.setSupportspreview(true);
-      resp.setAcceptresources(false);
-      return resp;
+    try {
+      this.#ctx = contextOf(resolveSettings(configFrom(jsOf(req.getArgs())), process.env));
+    } catch (e) {
+      // Reported by every call, so preview names it for each resource (as the dynamic resources do).
+      this.#ctx = e as Error;
+    }
+    const resp = new provproto.ConfigureResponse();
+    resp.setAcceptsecrets(true);
+    resp.setSupportspreview(true);
+    resp.setAcceptresources(false);
+    return resp;
   }
 
   async #check(req: any): Promise<unknown> {
-      const kind = kindOf(req.getUrn());
-      const d = DECLARATIONS[kind];
-      const r = await this.#on(kind).check(toRuntime(d, plain(jsOf(req.getOlds()))), toRuntime(d, plain(jsOf(req.getNews()))));
-      const resp = new provproto.CheckResponse();
-      if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, r.inputs))));
-      const twice = r.failures === undefined && r.inputs ? this.#secondOwner(d, req.getUrn(), r.inputs) : undefined;
-      const failures = twice === undefined ? (r.failures ?? []) : [{ property: "", reason: twice }];
-      resp.setFailuresList(
-        failures.map((f) => {
-          const failure = new provproto.CheckFailure();
-          failure.setProperty(pluginField(d, f.property));
-          failure.setReason(pluginReason(d, f.reason, pluginInputs(kind)));
-          return failure;
-        }),
-      );
-      return resp;
+    const d = declarationOf(req.getUrn());
+    const r = await this.#on(d).check(runtimeOf(d, req.getOlds()), runtimeOf(d, req.getNews()));
+    const resp = new provproto.CheckResponse();
+    if (r.inputs) resp.setInputs(pluginInputsStructOf(d, r.inputs));
+    const twice = r.failures === undefined && r.inputs ? this.#secondOwner(d, req.getUrn(), r.inputs) : undefined;
+    const failures = twice === undefined ? (r.failures ?? []) : [{ property: "", reason: twice }];
+    resp.setFailuresList(
+      failures.map((f) => {
+        const failure = new provproto.CheckFailure();
+        failure.setProperty(pluginField(d, f.property));
+        failure.setReason(pluginReason(d, f.reason, pluginInputs(d.kind)));
+        return failure;
+      }),
+    );
+    return resp;
   }
 
   async #diff(req: any): Promise<unknown> {
-      const kind = kindOf(req.getUrn());
-      const d = DECLARATIONS[kind];
-      const news = toRuntime(d, plain(jsOf(req.getNews())));
-      // An imported secret: compared with what the program last gave, once it gave one.
-      const olds = placeholdersTaken(toRuntime(d, plain(jsOf(req.getOlds()))), news, toRuntime(d, plain(jsOf(req.getOldInputs())))) as Props;
-      const r: FieldsDiff = await this.#on(kind).diff(req.getId(), olds, news);
-      const resp = new provproto.DiffResponse();
-      resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
-      resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
-      resp.setDeletebeforereplace(r.deleteBeforeReplace === true);
-      const detail = Object.entries(r.detailedDiff ?? {});
-      const map = resp.getDetaileddiffMap();
-      for (const [path, change] of detail) {
-        const pd = new provproto.PropertyDiff();
-        pd.setKind(kindsOfDiff[change]);
-        pd.setInputdiff(true);
-        map.set(pluginField(d, path), pd);
-      }
-      resp.setDiffsList([...new Set(detail.map(([p]) => pluginField(d, p).split(".")[0]!))]);
-      resp.setHasdetaileddiff(r.changes !== undefined);
-      return resp;
+    const d = declarationOf(req.getUrn());
+    const news = runtimeOf(d, req.getNews());
+    // An imported secret: compared with what the program last gave, once it gave one.
+    const olds = placeholdersTaken(runtimeOf(d, req.getOlds()), news, runtimeOf(d, req.getOldInputs())) as Props;
+    const r: FieldsDiff = await this.#on(d).diff(req.getId(), olds, news);
+    const resp = new provproto.DiffResponse();
+    resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
+    resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
+    resp.setDeletebeforereplace(r.deleteBeforeReplace === true);
+    const detail = Object.entries(r.detailedDiff ?? {});
+    const map = resp.getDetaileddiffMap();
+    for (const [path, change] of detail) {
+      const pd = new provproto.PropertyDiff();
+      pd.setKind(kindsOfDiff[change]);
+      pd.setInputdiff(true);
+      map.set(pluginField(d, path), pd);
+    }
+    resp.setDiffsList([...new Set(detail.map(([p]) => pluginField(d, p).split(".")[0]!))]);
+    resp.setHasdetaileddiff(r.changes !== undefined);
+    return resp;
   }
 
   async #create(req: any): Promise<unknown> {
-      const kind = kindOf(req.getUrn());
-      const d = DECLARATIONS[kind];
-      const inputs = toRuntime(d, plain(jsOf(req.getProperties())));
-      const resp = new provproto.CreateResponse();
-      if (req.getPreview()) {
-        resp.setProperties(structOf(marked(d, toPlugin(d, inputs))));
-        return resp;
-      }
-      refusePlaceholders(kind, inputs);
-      const r = await this.#on(kind).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
-      resp.setId(r.id);
-      resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+    const d = declarationOf(req.getUrn());
+    const inputs = runtimeOf(d, req.getProperties());
+    const resp = new provproto.CreateResponse();
+    if (req.getPreview()) {
+      resp.setProperties(pluginStructOf(d, inputs));
       return resp;
+    }
+    refusePlaceholders(d.kind, inputs);
+    const r = await this.#on(d).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
+    resp.setId(r.id);
+    resp.setProperties(pluginStructOf(d, r.outs ?? {}));
+    return resp;
   }
 
   async #read(req: any): Promise<unknown> {
-      const kind = kindOf(req.getUrn());
-      const d = DECLARATIONS[kind];
-      const r = await this.#on(kind).read(req.getId(), toRuntime(d, plain(jsOf(req.getProperties()))));
-      const resp = new provproto.ReadResponse();
-      // An empty id says the object is gone.
-      if (r.props === undefined) return resp;
-      resp.setId(r.id ?? req.getId());
-      resp.setProperties(structOf(marked(d, toPlugin(d, r.props))));
-      // An imported secret's place in the inputs changes only when the program gives it: the
-      // diff compares with that while the outputs hold the placeholder (placeholders.ts).
-      const recorded = toRuntime(d, plain(jsOf(req.getInputs())));
-      if (r.inputs) resp.setInputs(structOf(marked(d, toPluginInputs(d, placeholdersRecorded(r.inputs, recorded) as Props))));
-      return resp;
+    const d = declarationOf(req.getUrn());
+    const r = await this.#on(d).read(req.getId(), runtimeOf(d, req.getProperties()));
+    const resp = new provproto.ReadResponse();
+    // An empty id says the object is gone.
+    if (r.props === undefined) return resp;
+    resp.setId(r.id ?? req.getId());
+    resp.setProperties(pluginStructOf(d, r.props));
+    // An imported secret's place in the inputs changes only when the program gives it: the
+    // diff compares with that while the outputs hold the placeholder (placeholders.ts).
+    const recorded = runtimeOf(d, req.getInputs());
+    if (r.inputs) resp.setInputs(pluginInputsStructOf(d, placeholdersRecorded(r.inputs, recorded) as Props));
+    return resp;
   }
 
   async #update(req: any): Promise<unknown> {
-      const kind = kindOf(req.getUrn());
-      const d = DECLARATIONS[kind];
-      const olds = toRuntime(d, plain(jsOf(req.getOlds())));
-      const news = toRuntime(d, plain(jsOf(req.getNews())));
-      const resp = new provproto.UpdateResponse();
-      if (req.getPreview()) {
-        const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
-        const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
-        resp.setProperties(structOf(marked(d, toPlugin(d, { ...news, ...computed, ...kept }))));
-        return resp;
-      }
-      refusePlaceholders(kind, news);
-      const r = await this.#on(kind).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
-      resp.setProperties(structOf(marked(d, toPlugin(d, r.outs ?? {}))));
+    const d = declarationOf(req.getUrn());
+    const olds = runtimeOf(d, req.getOlds());
+    const news = runtimeOf(d, req.getNews());
+    const resp = new provproto.UpdateResponse();
+    if (req.getPreview()) {
+      const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
+      const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
+      resp.setProperties(pluginStructOf(d, { ...news, ...computed, ...kept }));
       return resp;
+    }
+    refusePlaceholders(d.kind, news);
+    const r = await this.#on(d).update(req.getId(), olds, news).catch((e: unknown) => Promise.reject(initFailed(e, d)));
+    resp.setProperties(pluginStructOf(d, r.outs ?? {}));
+    return resp;
   }
 
   async #delete(req: any): Promise<unknown> {
-      const kind = kindOf(req.getUrn());
-      await this.#on(kind).delete(req.getId(), toRuntime(DECLARATIONS[kind], plain(jsOf(req.getProperties()))));
-      return new emptyproto.Empty();
+    const d = declarationOf(req.getUrn());
+    await this.#on(d).delete(req.getId(), runtimeOf(d, req.getProperties()));
+    return new emptyproto.Empty();
   }
 
   service() {
@@ -257,7 +243,6 @@ export class Provider {
       }),
     };
   }
-
 }
 
 /** Serves the plugin on a loopback port and prints it, as the engine expects of a plugin's first line. */

@@ -35,7 +35,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 /** The settings of this run; throws the configuration problem, if there is one. */
-export function settingsReady(): Settings {
+function settingsReady(): Settings {
   // Without a configure call (a handler used directly, as unit tests do) the environment decides.
   settings ??= resolveSettings(() => undefined, process.env);
   if (settings instanceof Error) throw settings;

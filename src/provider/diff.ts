@@ -35,8 +35,9 @@ export type PropertyChange = "add" | "addReplace" | "delete" | "deleteReplace" |
 
 /**
  * A diff with the changed property paths (`clientSecret`, `webhooks.webhookUrl`): what makes
- * `pulumi preview --diff` name the fields of an update. runtime.ts hands it to the engine
- * (diffDetail.ts says how, and what the dynamic-provider protocol lacks).
+ * `pulumi preview --diff` name the fields of an update. The dynamic resources hand it to the engine
+ * through resources/host.ts `forEngine` (which says how, and what the dynamic-provider protocol
+ * lacks); the plugin as its detailed diff (plugin/server.ts).
  */
 export interface FieldsDiff extends pulumi.dynamic.DiffResult {
   detailedDiff?: Record<string, PropertyChange>;

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { secretKeys } from "../schemas/fields";
+import { programName, secretKeys } from "../schemas/fields";
 import type { Handler, InputDeclaration, Kind, KindDeclaration, NaturalKey, OutputDeclaration, Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
 
@@ -34,10 +34,20 @@ export function inputRules(
   };
 }
 
-/** @internal Why a second resource may not manage an object another one of the deployment manages (both faces). */
-export function declaredTwice(kind: Kind, object: NaturalKey, first: string, second: string): string {
+/**
+ * @internal
+ * Records resource `name` as the one that declares the object `key` names, unless another one of
+ * the deployment (a program's run, a plugin's process) did first: then says why the second may not
+ * manage it (both faces).
+ */
+export function secondDeclaration(declared: Map<string, string>, kind: Kind, object: NaturalKey, key: string, name: string): string | undefined {
+  const first = declared.get(`${kind} ${key}`);
+  if (first === undefined || first === name) {
+    declared.set(`${kind} ${key}`, name);
+    return undefined;
+  }
   return (
-    `${kind} "${first}" and ${kind} "${second}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
+    `${kind} "${first}" and ${kind} "${name}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
     "both would manage one object at Neon, and removing either would delete it under the other. Declare it once."
   );
 }
@@ -223,15 +233,13 @@ export function compact<T extends Props>(o: T): T {
  */
 export const SECRET_INPUTS = "__secretInputs";
 
-const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
 /**
  * @internal
  * Output declarations with those a wire schema marks secret (schemas/fields.ts) marked so: what
  * the service returns as a secret is a secret output, said once, where the wire schema is.
  */
 export function withWireSecrets<O extends Record<string, OutputDeclaration>>(wire: z.ZodType, outputs: O): O {
-  const marked = new Set(secretKeys(wire).map(camel));
+  const marked = new Set(secretKeys(wire).map(programName));
   return Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, marked.has(k) ? { ...o, secret: true } : o])) as O;
 }
 

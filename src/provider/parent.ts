@@ -72,8 +72,7 @@ export const despiteIntegration = {
     payload.issues.every((issue) => issue.path?.[0] === "integration"),
 };
 
-/** @internal */
-export function identityOf(record: Pick<Integration, "auth_provider_project_id" | "created_at">): IntegrationIdentity {
+function identityOf(record: Pick<Integration, "auth_provider_project_id" | "created_at">): IntegrationIdentity {
   return { authProviderProjectId: record.auth_provider_project_id, createdAt: record.created_at };
 }
 
@@ -104,11 +103,10 @@ export function childFields(olds: Props, news: Props, inputs: KindDeclaration["i
 }
 
 /**
- * @internal
  * Thrown by refresh or a delete when the project itself answers 404: that may be our key, not the
  * project, so nothing may leave the state on it.
  */
-export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError, op: "refresh" | "delete" = "refresh"): Error {
+function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError, op: "refresh" | "delete" = "refresh"): Error {
   const again = op === "refresh" ? "run `pulumi refresh` again" : "run the command again";
   return new Error(
     `${kind}: ${op} cannot tell whether project ${projectId} still exists: it answers 404 Not Found ` +

@@ -7,16 +7,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { secretKeys } from "../schemas/fields";
 import { computedOf, secretOutputsOf } from "../provider/declaration";
-import { declaredTwice, knownShape, SECRET_INPUTS, type Kind, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { knownShape, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { PROVIDERS } from "./providers";
 
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
 export const MODULE = "neon-auth";
-
-/** The provider object of a kind: its module's export, from the registry (providers/index.ts). */
-export function providerOf(kind: Kind): pulumi.dynamic.ResourceProvider {
-  return PROVIDERS[kind];
-}
 
 /**
  * Program side: the resource that declared each object, by kind and key, per run of the program
@@ -58,20 +53,17 @@ function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: Natura
     }
     const key = canonical.projectId === undefined ? undefined : object.key(canonical);
     if (key === undefined) return;
-    const other = declared.get(`${kind} ${key}`);
-    if (other === undefined || other === name) {
-      declared.set(`${kind} ${key}`, name);
-      return;
-    }
-    throw new Error(declaredTwice(kind, object, other, name));
+    const twice = secondDeclaration(declared, kind, object, key, name);
+    if (twice !== undefined) throw new Error(twice);
   });
 }
 
 /**
  * @internal
- * What every class passes to `super`, from its kind's declaration: the kind's provider, the
- * inputs as `secretArgs` makes them (with the computed outputs registered empty, so the engine
- * hands them to the program), its module and kind.
+ * What every class passes to `super`, from its kind's declaration: the kind's provider (its
+ * module's export, providers/index.ts), the inputs as `secretArgs` makes them (with the computed
+ * outputs registered empty, so the engine hands them to the program), its module and kind. The
+ * object it manages, if any, is declared once in the program (`declareOnce`).
  */
 export function registration(
   decl: KindDeclaration,
@@ -80,25 +72,21 @@ export function registration(
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, Props, pulumi.CustomResourceOptions, string, Kind] {
   const all = { ...inputs, ...Object.fromEntries(computedOf(decl).map((k) => [k, undefined])) };
-  const declaration = decl.object === undefined ? undefined : { kind: decl.kind, name, object: decl.object };
-  return [providerOf(decl.kind), name, ...secretArgs(decl.schema, all, opts, secretOutputsOf(decl), declaration), MODULE, decl.kind];
+  if (decl.object !== undefined && opts?.id === undefined) declareOnce(decl.kind, name, decl.schema, decl.object, all);
+  return [PROVIDERS[decl.kind], name, ...secretArgs(decl.schema, all, opts, secretOutputsOf(decl)), MODULE, decl.kind];
 }
 
 /**
- * @internal
  * What every constructor registers: each input whose rule is marked secret (schemas/fields.ts)
  * made a secret whatever the program passed, the names of the other inputs the program made
  * secret in `SECRET_INPUTS`, and every secret input and `outputs` kept secret among the outputs.
- * With `declaration`, the object it manages is declared once in the program (`declareOnce`).
  */
-export function secretArgs(
+function secretArgs(
   schema: z.ZodType,
   inputs: Props,
   opts: pulumi.CustomResourceOptions | undefined,
-  outputs: readonly string[] = [],
-  declaration?: { kind: Kind; name: string; object: NaturalKey | undefined },
+  outputs: readonly string[],
 ): [Props, pulumi.CustomResourceOptions] {
-  if (declaration?.object !== undefined && opts?.id === undefined) declareOnce(declaration.kind, declaration.name, schema, declaration.object, inputs);
   const marked = secretKeys(schema);
   const made: Props = { ...inputs };
   for (const k of marked) if (made[k] !== undefined) made[k] = pulumi.secret(made[k]);
@@ -124,8 +112,8 @@ export function secretArgs(
  */
 const plainOutputs = new WeakSet<object>();
 
-/** @internal Whether a program value may be, or hold, a secret (`plainOutputs` are not). */
-export function mayBeSecret(v: unknown): boolean {
+/** Whether a program value may be, or hold, a secret (`plainOutputs` are not). */
+function mayBeSecret(v: unknown): boolean {
   if (v === null || typeof v !== "object") return false;
   if (plainOutputs.has(v)) return false;
   if (pulumi.Output.isInstance(v) || v instanceof Promise || pulumi.Resource.isInstance(v)) return true;

@@ -108,6 +108,11 @@ function innerSchemas(schema: z.ZodType): z.ZodType[] {
   }
 }
 
+/** A wire field's name in a program and in state: camelCase (`client_secret` is `clientSecret`). */
+export function programName(wire: string): string {
+  return wire.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
 /** Whether a value of this schema is, or holds, a secret. */
 export function holdsSecret(schema: z.ZodType): boolean {
   return SECRET_SCHEMAS.has(schema) || innerSchemas(schema).some(holdsSecret);

@@ -1,5 +1,5 @@
 /**
- * Which inputs a class registers to name the program's secrets (kit.ts secretArgs, SECRET_INPUTS):
+ * Which inputs a class registers to name the program's secrets (resources/registration.ts, SECRET_INPUTS):
  * none when no input can be a secret (plain values, and what a child takes from an integration
  * whose own inputs were plain), so the SDK registers one property fewer per resource; the names,
  * as before, when the program made any input secret, directly or through the integration.

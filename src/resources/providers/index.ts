@@ -1,5 +1,5 @@
 /**
- * The provider object of each kind (provider/declaration.ts `KINDS`): its module, imported
+ * The provider object of each kind (provider/kindNames.ts `KINDS`): its module, imported
  * statically. Its rules and handler are in src/kinds/, its class in classes.ts.
  */
 import type * as pulumi from "@pulumi/pulumi";
