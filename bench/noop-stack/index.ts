@@ -10,6 +10,9 @@ import * as pulumi from "@pulumi/pulumi";
 const cfg = new pulumi.Config();
 const count = cfg.getNumber("count") ?? 100;
 const projectId = cfg.get("projectId") ?? "p-bench";
+// Set for the branch generation: a NeonAuth's child also takes its branch from the integration,
+// one registered input more, which the engine and the SDK charge for whatever the provider does.
+const branchId = cfg.get("branchId");
 
 const noop: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
@@ -33,6 +36,7 @@ const noop: pulumi.dynamic.ResourceProvider = {
 
 class Noop extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
+  declare readonly branchId: pulumi.Output<string>;
   declare readonly authProvider: pulumi.Output<string>;
   declare readonly authProviderProjectId: pulumi.Output<string>;
   declare readonly createdAt: pulumi.Output<string>;
@@ -43,11 +47,12 @@ class Noop extends pulumi.dynamic.Resource {
 }
 
 // Shaped like bench/domains-stack: one integration first, then every domain taking the
-// integration's outputs as inputs (project, provider, identity), as a RedirectDomain does.
-const root = new Noop("root", { projectId, domain: "root", authProvider: "stack", authProviderProjectId: "ap-bench", createdAt: "2026-11-01T00:00:00Z" });
+// integration's outputs as inputs (project, branch for a NeonAuth, provider, identity), as a
+// RedirectDomain does.
+const root = new Noop("root", { projectId, ...(branchId ? { branchId } : {}), domain: "root", authProvider: "stack", authProviderProjectId: "ap-bench", createdAt: "2026-11-01T00:00:00Z" });
 for (let i = 1; i < count; i++) {
   const integration = pulumi.all([root.authProviderProjectId, root.createdAt]).apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt }));
-  new Noop(`noop-${i}`, { projectId: root.projectId, authProvider: root.authProvider, integration, domain: `https://app-${i}.example.com` });
+  new Noop(`noop-${i}`, { projectId: root.projectId, ...(branchId ? { branchId: root.branchId } : {}), authProvider: root.authProvider, integration, domain: `https://app-${i}.example.com` });
 }
 
 export const resources = count;
