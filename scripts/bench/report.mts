@@ -70,7 +70,8 @@ export function report(r: Result): string {
     "\nfloor = max(0, R − burst) × 60/perMinute s for R = one request per resource (the integration and N domains).\n" +
     "do-nothing = the same command on bench/noop-stack (as many dynamic resources, same shape, a provider that makes no\n" +
     "request). bound = for up, the larger of the no-op up and (its first create + floor + its tail); for destroy, refresh\n" +
-    "and preview, the no-op command itself. preview: median of 5, interleaved with the no-op stack's.\n" +
+    "and preview, the no-op command itself. preview: median of 5, interleaved with the no-op stack's, whose resources\n" +
+    "then take the generation's place (a branch's also its branch).\n" +
     "face: classes = the TypeScript program (bench/domains-stack) on the dynamic provider; plugin = the same resources\n" +
     "in a YAML program on the provider plugin (scripts/bench/plugin.mts). Both against the same do-nothing stack and bound.\n" +
     "Peak MiB: VmHWM of the provider process during the up (dynamic provider, or plugin). __provider: none on the plugin.\n\n";
