@@ -32,6 +32,8 @@ const USAGE = `Usage: neon-auth-emulator [options]
                            ignoring them as Neon's OpenAPI document allows; for a client's own tests
   --newer-neon             answer as a newer Neon would: objects gain a field (added_by_newer_neon),
                            new integrations list members of unknown types nobody declared
+  --no-control             serve no control route (404 under /_emulator, as at Neon): for runs
+                           that must use only what they could use against Neon
   -h, --help               this help
 
 Auth lives in a project. Seed one with --seed-project, or create one as Neon's API does
@@ -63,6 +65,7 @@ const OPTIONS = {
   "operation-delay": { type: "string" },
   strict: { type: "boolean" },
   "newer-neon": { type: "boolean" },
+  "no-control": { type: "boolean" },
   "control-token": { type: "string" },
   "allow-host": { type: "string", multiple: true },
   database: { type: "string" },
@@ -103,6 +106,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): EmulatorOptio
     ...(v.faults === undefined ? {} : { faults: v.faults }),
     ...(v.strict ? { strict: true } : {}),
     ...(v["newer-neon"] ? { newerNeon: true } : {}),
+    ...(v["no-control"] ? { control: false } : {}),
     ...(v["allow-host"] === undefined ? {} : { allowedHosts: v["allow-host"] }),
     ...(v.database === undefined ? {} : { databaseReachable: oneOf("database", v.database, ["on", "unreachable"] as const) === "on" }),
   };

@@ -9,7 +9,7 @@ import { systemClock, type Clock } from "../clock";
 import { ID_PATTERN } from "../schemas/common";
 import { stateDump } from "./core/control";
 import { checkFaultSettings, Faults, noFaults, parseFaultSpec, type FaultSettings, type OneShotFault } from "./core/faults";
-import { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./core/http";
+import { DEFAULT_API_KEY, keyLabel, seedBranchId, type Deviation } from "./core/http";
 import { RequestLog } from "./core/log";
 import { insertProject } from "./core/projects";
 import { RequestThrottle, type RateLimitOption } from "./core/ratelimit";
@@ -20,7 +20,7 @@ import { Databases } from "./core/database";
 import { generations } from "./generations";
 import { Store } from "./core/store";
 
-export { DEFAULT_API_KEY, keyLabel, seedBranchId } from "./core/http";
+export { DEFAULT_API_KEY, keyLabel, seedBranchId, type Deviation } from "./core/http";
 export { parseFaultSpec, type FaultSettings, type OneShotFault, type FaultKind } from "./core/faults";
 export { SPEC_RATE_LIMIT, type RateLimitOption, type RateLimitSettings } from "./core/ratelimit";
 export type { RequestLogEntry } from "./core/log";
@@ -68,6 +68,13 @@ export interface EmulatorOptions {
    * Default false. See README.md, "Newer-Neon mode".
    */
   newerNeon?: boolean;
+  /**
+   * False: no control route answers (404, as at Neon), so a run against this emulator can use only
+   * what it could use against Neon (the remote mode of the e2e, the probe). Default true.
+   */
+  control?: boolean;
+  /** One answer changed on purpose, for the probe's own test (core/http.ts `Deviation`). Default none. */
+  deviation?: Deviation;
   /** Check every JSON response against its zod schema and answer 500 on a mismatch. Default true. */
   validateResponses?: boolean;
   /** Maximum entries kept in the request log. Default 10000. */
@@ -157,7 +164,7 @@ function coreOf(options: EmulatorOptions, checked: ReturnType<typeof checkedOpti
     limiter: new RequestThrottle(options.rateLimit ?? "spec", clock),
     faults: new Faults(faultSettings, options.random ?? Math.random),
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
-    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false },
+    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false, control: options.control ?? true, ...(options.deviation === undefined ? {} : { deviation: options.deviation }) },
     keys,
     generations,
     router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, allControlRoutes),

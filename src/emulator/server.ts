@@ -91,7 +91,8 @@ export function createHandler(core: EmulatorCore) {
     const x: Incoming = { core, req, res, method: (req.method ?? "GET").toUpperCase(), url: new URL(req.url ?? "/", "http://emulator.invalid"), requestId };
     const pathname = x.url.pathname;
     try {
-      if (pathname === CONTROL_PREFIX || pathname.startsWith(CONTROL_PREFIX + "/")) send(res, await controlReply(x));
+      const control = pathname === CONTROL_PREFIX || pathname.startsWith(CONTROL_PREFIX + "/");
+      if (control && core.config.control) send(res, await controlReply(x));
       else await handleApi(x);
     } catch (e) {
       send(res, toErrorReply(e, requestId));

@@ -147,6 +147,15 @@ describe("neon-auth-emulator CLI", () => {
     await r.exited;
   });
 
+  it("with --no-control answers no control route (404, as Neon would) and serves the API as before", async () => {
+    const r = await run(["--api-key", "k", "--rate-limit", "off", "--no-control"]);
+    const control = await fetch(r.url.replace("/api/v2", "/_emulator/requests"));
+    const api = await fetch(`${r.url}/projects`, { headers: { authorization: "Bearer k" } });
+    expect([control.status, api.status]).toEqual([404, 200]);
+    r.child.kill("SIGTERM");
+    await r.exited;
+  });
+
   it("ignores unknown request fields, or with --strict refuses them naming the field", async () => {
     const body = JSON.stringify({ project: { name: "p" }, extra: true });
     for (const [args, status, message] of [

@@ -101,6 +101,8 @@ export const branchAuthRoutes: ApiRoute[] = [
     // As at project level: a domain already listed is kept once and still answers 201.
     if (!auth.domains.some((d) => sameText(d, body.domain))) {
       auth.domains.push(body.domain);
+    } else if (ctx.config.deviation === "readded-domain-answers-200") {
+      return { status: 200 };
     }
   }),
   route(B.deleteBranchDomains, (ctx, { params, body }) => {

@@ -29,7 +29,17 @@ export interface EmulatorConfig {
   strict: boolean;
   /** Answer as a newer Neon would (EmulatorOptions.newerNeon, core/newerNeon.ts). */
   newerNeon: boolean;
+  /** Serve the control routes (EmulatorOptions.control). */
+  control: boolean;
+  /** One answer changed on purpose (EmulatorOptions.deviation). */
+  deviation?: Deviation;
 }
+
+/**
+ * Answers the emulator can be told to change, each on purpose and for a test of a tool that
+ * compares it with Neon (the fidelity probe): it must report exactly that difference.
+ */
+export type Deviation = "readded-domain-answers-200";
 
 /** What a handler of an /api/v2 route gets. */
 export interface ApiContext {

@@ -147,6 +147,19 @@ export const projectRoutes: ApiRoute[] = [
     }),
   },
   route(H.getProject, (ctx) => ({ body: { project: projectView(projectFromPath(ctx)) } })),
+  {
+    // Neon's deleteProject (OpenAPI document): 200 with the project as it was. The package never
+    // deletes a project; the probe and remote runs delete the ones they made.
+    method: "DELETE",
+    template: "/projects/{project_id}",
+    response: z.object({ project: z.object({ id: z.string(), name: z.string() }) }),
+    handler: (ctx) => {
+      const p = projectFromPath(ctx);
+      delete ctx.store.data.projects[p.id];
+      ctx.store.mutated();
+      return { status: 200, body: { project: projectView(p) } };
+    },
+  },
   route(H.listBranches, (ctx) => {
     const p = projectFromPath(ctx);
     const now = ctx.clock.now();

@@ -1,0 +1,89 @@
+/**
+ * The fidelity probe (scripts/probe.mts) against emulators. The emulator answers with the shapes
+ * committed in neon-shapes.json: recorded from Neon once a maintainer has run `npm run probe --
+ * --write` there (then only Neon's additions may differ), until then from the emulator itself (then
+ * nothing may), so a drift of the emulator's answers fails here either way. A newer Neon's
+ * additions are reported as tolerated; one answer changed on purpose is reported alone, with the
+ * ledger row it concerns.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { differences, ledgerRows, record, type Recording } from "../../scripts/probe/run.mts";
+import { STEPS } from "../../scripts/probe/steps.mts";
+import { startEmulator, type EmulatorOptions } from "../../src/emulator";
+import { ENDPOINTS } from "../../src/schemas/endpoints";
+
+const KEY = "probe-key-7d2e";
+const SHAPES = path.join(__dirname, "neon-shapes.json");
+const committed = JSON.parse(fs.readFileSync(SHAPES, "utf8")) as Recording & { recordedFrom: "neon" | "emulator" };
+
+/** The probe against an emulator that, like Neon, has no control routes. */
+async function recordOn(opts: EmulatorOptions = {}): Promise<Recording> {
+  const em = await startEmulator({ port: 0, apiKeys: [KEY], rateLimit: "off", operationDelayMs: 0, control: false, ...opts });
+  try {
+    return await record({ url: em.url, key: KEY }, "neon-auth-probe-test");
+  } finally {
+    await em.close();
+  }
+}
+
+describe("the fidelity probe", () => {
+  let emulator: Recording;
+  beforeAll(async () => {
+    emulator = await recordOn();
+  }, 60_000);
+
+  it("calls every operation of the endpoint table, and names only ledger rows that exist, once each", () => {
+    const called = new Set(["createProject", ...STEPS.map((s) => s.id.split(".")[0])]);
+    expect(ENDPOINTS.map((e) => e.name).filter((n) => !called.has(n))).toEqual([]);
+    const rows = ledgerRows();
+    for (const s of STEPS.filter((x) => x.ledger !== undefined)) {
+      expect([s.id, rows.filter((r) => r.includes(s.ledger!)).length]).toEqual([s.id, 1]);
+    }
+  });
+
+  it("finds the emulator as the committed shapes say, every call answered as expected", () => {
+    const rows = differences(emulator, committed);
+    expect(rows.filter((r) => !r.tolerated)).toEqual([]);
+    if (committed.recordedFrom === "emulator") expect(rows).toEqual([]);
+    // The refusals the script asks for on purpose, and nothing else, fail.
+    const refused = Object.entries(emulator.steps).filter(([, r]) => r.status >= 300 || r.status === 0);
+    expect(refused.map(([id, r]) => `${id} ${r.status}`)).toEqual([
+      "enableBranchAuth.again 409",
+      "addBranchOAuthProvider.sharedGithub 400",
+      "addBranchDomain.bareHost 400",
+      "createBranchUser.sameAddress 409",
+      "rotateBranchOAuthClientSecret.public 400",
+    ]);
+  });
+
+  it("reports a newer Neon's added fields as tolerated differences, and nothing else", async () => {
+    const rows = differences(emulator, await recordOn({ newerNeon: true }));
+    expect(rows.filter((r) => !r.tolerated)).toEqual([]);
+    expect(new Set(rows.map((r) => `${r.at.split(".").pop()} ${r.reference} → ${r.target}`))).toEqual(
+      new Set([
+        "added_by_newer_neon absent → an object",
+        // The members of types nobody declared that a newer Neon lists in a new integration.
+        "client_id absent → string",
+        "type string:confidential|string:public → string:confidential|string:dynamic|string:public",
+        "type string:shared → string:enterprise|string:shared",
+      ]),
+    );
+  }, 60_000);
+
+  it("reports one answer changed on purpose, alone, with its ledger row", async () => {
+    const rows = differences(emulator, await recordOn({ deviation: "readded-domain-answers-200" }));
+    expect(rows).toEqual([
+      {
+        step: "addBranchDomain.again",
+        call: "POST /projects/{project_id}/branches/{branch_id}/auth/domains",
+        ledger: "Adding a domain already listed answers 201 and keeps one",
+        at: "status",
+        reference: "201",
+        target: "200",
+        tolerated: false,
+      },
+    ]);
+  }, 60_000);
+});
