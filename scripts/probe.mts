@@ -8,7 +8,8 @@
  *
  *   NEON_AUTH_E2E_TARGET=https://console.neon.tech/api/v2 NEON_API_KEY=… npm run probe
  *   npm run probe -- --write     # also writes Neon's shapes to test/contract/neon-shapes.json
- *   npm run probe -- --cleanup   # deletes projects an interrupted probe left (name prefix, an hour old)
+ *   npm run probe -- --cleanup   # deletes projects an interrupted probe or remote e2e run left
+ *                                # (their name prefixes only, an hour old or older)
  *   npm run probe -- --emulator  # no Neon: writes the emulator's own shapes to that file, until
  *                                # a recording from Neon is committed (then this refuses)
  *
@@ -19,7 +20,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { differences, PROBE_PREFIX, record, report, type Recording, type Target } from "./probe/run.mts";
+import { differences, LEFTOVER_PREFIXES, PROBE_PREFIX, record, report, type Recording, type Target } from "./probe/run.mts";
 
 const require = createRequire(import.meta.url);
 const SHAPES = path.resolve(import.meta.dirname, "../test/contract/neon-shapes.json");
@@ -46,19 +47,27 @@ async function onEmulator(): Promise<Recording> {
   }
 }
 
-/** Deletes the projects named with the prefix and older than `minutes`; nothing else. */
+/**
+ * Deletes the projects an interrupted probe or remote e2e run left: named with one of their
+ * prefixes and older than `minutes`; nothing else in the account.
+ */
 async function cleanup(t: Target, minutes: number): Promise<number> {
+  let deleted = 0;
+  for (const prefix of LEFTOVER_PREFIXES) deleted += await cleanupPrefix(t, prefix, Date.now() - minutes * 60_000);
+  return deleted;
+}
+
+async function cleanupPrefix(t: Target, prefix: string, old: number): Promise<number> {
   const headers = { authorization: `Bearer ${t.key}`, accept: "application/json" };
-  const old = Date.now() - minutes * 60_000;
   let deleted = 0;
   let cursor: string | undefined;
   do {
-    const query = new URLSearchParams({ search: PROBE_PREFIX, limit: "100", ...(cursor ? { cursor } : {}), ...(t.orgId ? { org_id: t.orgId } : {}) });
+    const query = new URLSearchParams({ search: prefix, limit: "100", ...(cursor ? { cursor } : {}), ...(t.orgId ? { org_id: t.orgId } : {}) });
     const res = await fetch(`${t.url}/projects?${query}`, { headers });
     if (res.status !== 200) throw new Error(`listing projects answered ${res.status}`);
     const page = (await res.json()) as { projects: { id: string; name: string; created_at?: string }[]; pagination?: { cursor?: string } };
     for (const p of page.projects) {
-      if (!p.name.startsWith(PROBE_PREFIX) || p.created_at === undefined || Date.parse(p.created_at) > old) continue;
+      if (!p.name.startsWith(prefix) || p.created_at === undefined || Date.parse(p.created_at) > old) continue;
       const gone = await fetch(`${t.url}/projects/${encodeURIComponent(p.id)}`, { method: "DELETE", headers });
       process.stdout.write(`${gone.status === 200 ? "deleted" : `could not delete (${gone.status})`} ${p.id}\n`);
       if (gone.status === 200) deleted++;

@@ -28,8 +28,12 @@ export interface Recording {
   readonly steps: Record<string, Recorded>;
 }
 
-/** Every project the probe (and a remote run) makes is named so; `--cleanup` deletes only these. */
+/** Every project the probe makes is named so. */
 export const PROBE_PREFIX = "neon-auth-probe-";
+/** Every project a remote run of the e2e makes is named so (test/e2e/remote.ts). */
+export const E2E_PREFIX = "neon-auth-e2e-";
+/** `--cleanup` deletes only projects named with one of these. */
+export const LEFTOVER_PREFIXES = [PROBE_PREFIX, E2E_PREFIX] as const;
 /** A 423, 429 or 503 is waited out this long at most, per call (Neon's operations take seconds). */
 const WAIT_MS = 120_000;
 

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, useEmulatorStack, type E2eStack, type EmulatorStackOptions } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, requestLog, snapshot } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "many-resources");
 const DELETE_DOMAINS = "/projects/{project_id}/auth/domains";
@@ -70,7 +71,7 @@ function chainOfDomains(
  */
 const FULL_BATCHES = { PULUMI_NEON_AUTH_BATCH: JSON.stringify({ quietMs: 2000, maxWaitMs: 60_000 }) };
 
-describe("batched domain deletes", () => {
+emulatorOnly("faults injected by the emulator, and counts at its rate limits")("batched domain deletes", () => {
   describe("a destroy of 100 domains", () => {
     const P = "p-batch";
     const B = "br-main-p-batch";

@@ -6,10 +6,11 @@
  * shows in the `banned` output.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { branchSql, branchUserRows, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-branch-users";
@@ -35,7 +36,7 @@ async function userWrites(em: EmulatorHandle): Promise<string[]> {
   return (await requestLog(em)).filter((r) => r.method !== "GET" && r.path.startsWith(USERS_PATH)).map((r) => `${r.method} ${r.status}`);
 }
 
-describe('AuthUser read back from neon_auth."user"', () => {
+emulatorOnly("a fault the emulator injects")('AuthUser read back from neon_auth."user"', () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 

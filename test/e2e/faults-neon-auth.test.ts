@@ -6,10 +6,11 @@
  * and `destroy` under the same faults leaves no auth on the branch.
  */
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, failureCollector, useEmulatorStack, type E2eStack } from "./harness";
 import { CHILDREN_DOMAINS, CHILDREN_SETTINGS, CHILDREN_USERS, branchUserRows, faultsInjected, neonConfig } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-faults-na";
 const B = `br-main-${P}`;
@@ -34,7 +35,7 @@ const ARGS = {
 // stack + NeonAuth + domains + providers + users + email server
 const TOTAL = 1 + 1 + CHILDREN_DOMAINS.length + ARGS.oauth.length + ARGS.users.length + 1;
 
-describe("a NeonAuth stack with every kind of child under random faults", () => {
+emulatorOnly("random faults injected by the emulator")("a NeonAuth stack with every kind of child under random faults", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 

@@ -7,17 +7,18 @@
  * resolved by reading neon_auth.users_sync from the emulator's real Postgres: one `up`, no failed
  * resource, exactly one row per declared user.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, failureCollector, fullSetup, useEmulatorStack, type E2eStack } from "./harness";
 import { FULL_SETUP_EMAIL, FULL_SETUP_PROVIDERS, FULL_SETUP_USERS, faultsInjected, fullSetupDomains, snapshot, usersSyncRows } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROJECT = "p-faults";
 const BRANCH = "br-main-p-faults";
 const EXTRA = 20;
 const FAULTS = "error=0.1,reset=0.05,lost=0.05,lock=0.05,latency=0-300";
 
-describe("full setup under random faults", () => {
+emulatorOnly("random faults injected by the emulator")("full setup under random faults", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
   const figures = { ups: 0 };

@@ -6,10 +6,11 @@
  * six destroys run at once too. Heavy on a shared machine: run this file alone.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { API_KEY, branchSnapshot, emulator, neonConfig } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "many-resources");
 const K = 6;
@@ -23,7 +24,7 @@ async function stats(em: EmulatorHandle): Promise<{ total: number; byStatus: Rec
   return (await (await fetch(`${em.controlUrl}/stats`)).json()) as { total: number; byStatus: Record<string, number> };
 }
 
-describe(`${K} stacks at once on one key, ${N} domains each, at Neon's rate limit`, () => {
+emulatorOnly("the emulator's request statistics")(`${K} stacks at once on one key, ${N} domains each, at Neon's rate limit`, () => {
   let em: EmulatorHandle;
   const stacks: E2eStack[] = [];
 

@@ -9,10 +9,11 @@
  */
 import * as path from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle, OneShotFault } from "../../src/emulator";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, stackFor, type E2eStack } from "./harness";
 import { API_KEY, branchUserRows, neonConfig, projectConfig } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
 const INTEGRATIONS = "/projects/{project_id}/auth/integrations";
@@ -90,7 +91,7 @@ async function childrenFail(em: EmulatorHandle, project: string): Promise<void> 
   await smtpTestFails(em, project, true);
 }
 
-describe.each(FACES)("half-made objects on the $name", (face) => {
+emulatorOnly("faults the emulator injects").each(FACES)("half-made objects on the $name", (face) => {
   it("refused right after existing: refresh then up converge, with no changes after", { timeout: 600_000 }, async () => {
     const project = `p-hm-conv-${face.name}`;
     await onFreshEmulator(project, (em) => face.stackOn(em, project), async ({ em, e2e }) => {
@@ -144,7 +145,7 @@ const PROJECT_FACES: Face[] = [
   face("plugin", "half-made-project-yaml", (em, project) => ({ ...neonConfig(em), ...projectConfig(project, `br-main-${project}`) })),
 ];
 
-describe.each(PROJECT_FACES)("a half-made AuthIntegration on the $name", (face) => {
+emulatorOnly("faults the emulator injects").each(PROJECT_FACES)("a half-made AuthIntegration on the $name", (face) => {
   it("read back refused after the create: refresh then up converge; destroy removes it", { timeout: 600_000 }, async () => {
     const project = `p-hm-int-${face.name}`;
     await onFreshEmulator(project, (em) => face.stackOn(em, project), async ({ em, e2e }) => {

@@ -12,10 +12,11 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, pluginStack, type E2eStack } from "./harness";
 import { API_KEY, branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAMS = path.join(__dirname, "programs");
 const P = "p-import-secrets";
@@ -52,7 +53,7 @@ function writtenFiles(...dirs: string[]): Map<string, string> {
   return files;
 }
 
-describe("neon-auth-import and pulumi import --out: a branch with secrets previews clean in TypeScript, Go and YAML", () => {
+emulatorOnly("the emulator's newer-Neon mode")("neon-auth-import and pulumi import --out: a branch with secrets previews clean in TypeScript, Go and YAML", () => {
   let em: EmulatorHandle;
   let file: string;
   let notes: string;

@@ -7,11 +7,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { projectEndpoints } from "../../src/schemas/endpointsProject";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
 import { ALL_KINDS_EMAIL, clearRequestLog, neonConfig, projectConfig, requestLog, snapshot, usersSyncRows, yamlDomain } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-lost";
 const B = "br-main-p-lost";
@@ -40,7 +41,7 @@ function count(log: string[], route: string): string[] {
   return log.filter((l) => l.startsWith(`${route} `)).map((l) => l.slice(route.length + 1));
 }
 
-describe("lost responses converge without duplicates or orphans — the classes", () => {
+emulatorOnly("answers the emulator loses on purpose")("lost responses converge without duplicates or orphans — the classes", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
@@ -219,7 +220,7 @@ const MORE = `${yamlDomain("www", "https://www.example.com")}
  * answer lost, then updates', then deletes'; each time one `up` converges with no duplicate and no
  * orphan, then no changes.
  */
-describe("lost responses converge without duplicates or orphans — the plugin", () => {
+emulatorOnly("answers the emulator loses on purpose")("lost responses converge without duplicates or orphans — the plugin", () => {
   const PP = "p-lost-plugin";
   const PB = `br-main-${PP}`;
 

@@ -11,11 +11,12 @@ import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { pendingImportFile } from "../../src/import/importFile";
 import { changesOf, expectNoChanges, killTree, stackFor, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, emulator, neonConfig, newBranch, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "branch-auth");
 const P = "p-nac-conv";
@@ -63,7 +64,7 @@ async function withEmulator(test: (em: EmulatorHandle, stackOn: (b: string, sett
 
 const branch = (em: EmulatorHandle, name: string) => newBranch(em, P, name);
 
-describe("NeonAuth converges after a create that did not finish", () => {
+emulatorOnly("a create cut short by a fault the emulator injects")("NeonAuth converges after a create that did not finish", () => {
   it("answer lost, then a setting refused after enabling: each converges", { timeout: 600_000 }, () =>
     withEmulator(async (em, stackOn) => {
       // Made before auth exists anywhere: a branch made from a parent with auth inherits it.

@@ -7,10 +7,13 @@ import { expect } from "vitest";
 import { apiConfig } from "../../scripts/workspace.mts";
 import { startEmulator, type EmulatorHandle } from "../../src/emulator";
 import { BRANCH_SETTINGS } from "../../src/schemas/endpointsBranch";
+import { REMOTE, remoteEmulator } from "./remote";
 
 export const API_KEY = "e2e-key-4f1d2c9a7b";
 
 export async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): Promise<EmulatorHandle> {
+  // Remote mode (test/e2e/remote.ts): the same test against NEON_AUTH_E2E_TARGET, through a proxy.
+  if (REMOTE) return remoteEmulator({ apiKeys: [API_KEY], ...opts });
   // Strict: a field the package misspells fails its tests rather than being ignored (as Neon would).
   return startEmulator({ port: 0, apiKeys: [API_KEY], operationDelayMs: 0, strict: true, ...opts });
 }
@@ -132,8 +135,7 @@ export async function snapshot(em: EmulatorHandle, projectId: string, key = API_
   const providers = (await get(em, `/projects/${projectId}/auth/oauth_providers`, key))?.providers ?? [];
   const domains = (await get(em, `/projects/${projectId}/auth/domains`, key))?.domains ?? [];
   const email = await get(em, `/projects/${projectId}/auth/email_server`, key);
-  const usersRes = await fetch(`${em.controlUrl}/projects/${projectId}/users_sync`);
-  const users = usersRes.status === 200 ? ((await usersRes.json()) as any).rows ?? (await Promise.resolve([])) : [];
+  const users = await currentUsers(em, projectId);
   return {
     integrations: integrations.map((i: any) => ({ auth_provider: i.auth_provider, branch_id: i.branch_id, owned_by: i.owned_by })),
     providers: providers.map((p: any) => ({ id: p.id, type: p.type })).sort((a: any, b: any) => a.id.localeCompare(b.id)),
@@ -141,6 +143,19 @@ export async function snapshot(em: EmulatorHandle, projectId: string, key = API_
     email,
     users: users.map((u: any) => ({ email: u.email, name: u.name ?? null })).sort((a: any, b: any) => a.email.localeCompare(b.email)),
   };
+}
+
+/**
+ * The project-level integration's users as `neon_auth.users_sync` shows them now: the emulator's
+ * control route, or in remote mode the table itself (no row when there is no integration).
+ */
+async function currentUsers(em: EmulatorHandle, projectId: string): Promise<{ email: string; name: string | null }[]> {
+  if (REMOTE) {
+    const rows = await usersSyncRows(em, projectId).catch(() => []);
+    return rows.filter((r) => !r.deleted);
+  }
+  const res = await fetch(`${em.controlUrl}/projects/${projectId}/users_sync`);
+  return res.status === 200 ? (((await res.json()) as any).rows ?? []) : [];
 }
 
 export async function requestLog(em: EmulatorHandle): Promise<{ method: string; path: string; status: number }[]> {

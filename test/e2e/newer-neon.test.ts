@@ -12,11 +12,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changedFields, changesOf, expectNoChanges, failureCollector, pluginStack, sharedBackend, type E2eStack } from "./harness";
 import { FOREIGN_BRANCH_PROVIDER, FOREIGN_CLIENT, FOREIGN_DOMAIN, FOREIGN_PROJECT_PROVIDER } from "../newer-neon";
 import { branchUserRows, emulator, NEON_AUTH_SETTINGS, NEON_EMAIL_AND_PASSWORD, neonConfig, projectConfig, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-newer-neon";
 const B = `br-main-${P}`;
@@ -68,7 +69,7 @@ function errorLines(e: Error): string[] {
   return [...new Set(lines.filter((l) => l.startsWith("* ") || /^error: (?!update failed|preview failed|refresh failed|1 error occurred)/.test(l)))];
 }
 
-describe("a newer Neon (issue 39): both API generations' stacks work, and what they did not declare stays untouched — the classes", () => {
+emulatorOnly("the emulator's newer-Neon mode")("a newer Neon (issue 39): both API generations' stacks work, and what they did not declare stays untouched — the classes", () => {
   let em: EmulatorHandle;
   let branch: E2eStack;
   let legacy: E2eStack;
@@ -247,7 +248,7 @@ describe("a newer Neon (issue 39): both API generations' stacks work, and what t
  * and refresh, an app name change that is exactly one update, and destroy pass, and the members
  * nobody declared (a client, a provider, a domain) are left as they were by the children's deletes.
  */
-describe("a newer Neon (issue 39): a stack works, and what it did not declare stays untouched — the plugin", () => {
+emulatorOnly("the emulator's newer-Neon mode")("a newer Neon (issue 39): a stack works, and what it did not declare stays untouched — the plugin", () => {
   const PP = "p-newer-neon-plugin";
   const PB = `br-main-${PP}`;
 

@@ -9,11 +9,12 @@
  * nothing of another owner can be taken over (lost-responses.test.ts).
  */
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import type { OneShotFault } from "../../src/emulator/core/faults";
 import { changesOf, expectNoChanges, stackFor } from "./harness";
 import { clearRequestLog, emulator, neonConfig, outOfBand, projectConfig, requestLog, usersSyncRows } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-own";
 /** What follows every refused object's name: why, and the way to adopt on purpose. */
@@ -44,7 +45,7 @@ async function sent(em: EmulatorHandle, routes: string[]): Promise<string[]> {
   return (await requestLog(em)).map((e: any) => `${e.method} ${e.route}`).filter((r) => routes.includes(r));
 }
 
-describe("ownership: what existed before the first attempt is never taken over", () => {
+emulatorOnly("faults injected by the emulator")("ownership: what existed before the first attempt is never taken over", () => {
   it("project level: integration, user, OAuth provider, domain and email server", { timeout: 600_000 }, async () => {
     const em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
     const e2e = await stackFor({

@@ -9,11 +9,12 @@ import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { pendingImportFile } from "../../src/import/importFile";
 import { changesOf, expectNoChanges, pluginStack } from "./harness";
 import { API_KEY, branchSnapshot, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-plugin-killed";
 const B = `br-main-${P}`;
@@ -23,7 +24,7 @@ async function enables(em: EmulatorHandle): Promise<string[]> {
   return (await requestLog(em)).filter((e: any) => e.method === "POST" && e.path === `/api/v2/projects/${P}/branches/${B}/auth`).map((e: any) => String(e.status));
 }
 
-describe("an interrupted run on the plugin", () => {
+emulatorOnly("a fault the emulator injects")("an interrupted run on the plugin", () => {
   it("the CLI killed right after enabling: recovered as the README says, then up converges", { timeout: 600_000 }, async () => {
     const em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
     const e2e = await pluginStack({ program: EXAMPLE, config: { ...neonConfig(em), ...projectConfig(P, B, { githubClientSecret: "gh-killed-secret-3b9e" }) } }, "yaml");

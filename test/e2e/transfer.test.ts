@@ -2,11 +2,12 @@
  * The two-step ownership transfer: Pulumi requests the URL (a secret), a person confirms it
  * (here the emulator's control route), and refresh shows the new owner. Also SDK key rotation.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { emulatorOnly } from "./remote";
 
-describe("ownership transfer and key rotation", () => {
+emulatorOnly("confirming a transfer at the emulator's control route (a person's step at Neon)")("ownership transfer and key rotation", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 

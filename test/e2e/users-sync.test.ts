@@ -4,10 +4,11 @@
  * user made outside is looked up by its address. With the database unreachable, the same stack
  * converges without read-back and says why, once.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
 import { outOfBand, snapshot, usersSyncRows } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const NOTICE = "cannot read users back from neon_auth.users_sync";
 
@@ -36,7 +37,7 @@ async function userNames(e2e: E2eStack): Promise<unknown[]> {
   return deployment.resources.filter((r) => r.type.endsWith("AuthUser")).map((r) => r.outputs?.name);
 }
 
-describe("users read back from users_sync", () => {
+emulatorOnly("dashboard changes and an unreachable database, switched by the emulator's control routes")("users read back from users_sync", () => {
   const P = "p-users-sync";
   let em: EmulatorHandle;
   let e2e: E2eStack;
@@ -90,7 +91,7 @@ describe("users read back from users_sync", () => {
   });
 });
 
-describe("database unreachable", () => {
+emulatorOnly("dashboard changes and an unreachable database, switched by the emulator's control routes")("database unreachable", () => {
   const P = "p-users-nodb";
   const s = useEmulatorStack(
     programOnProject("all-kinds", P, {

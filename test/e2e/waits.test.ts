@@ -6,10 +6,11 @@
  */
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { emulator, neonConfig, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "many-resources");
 const P = "p-waits";
@@ -20,7 +21,7 @@ const ROUTE = "/projects/{project_id}/branches/{branch_id}/auth/domains";
 const domainPosts = async (em: EmulatorHandle) => ((await requestLog(em)) as unknown as { method: string; route: string | null; status: number }[]).filter((e) => e.method === "POST" && e.route === ROUTE);
 const origins = Array.from({ length: N }, (_, i) => `https://app-${String(i).padStart(3, "0")}.example.com`);
 
-describe("waits are visible", () => {
+emulatorOnly("a lock switched by the emulator's control routes")("waits are visible", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
