@@ -6,7 +6,9 @@
  * additions are reported as tolerated; one answer changed on purpose is reported alone, with the
  * ledger row it concerns.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import { promisify } from "node:util";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { differences, ledgerRows, record, type Recording } from "../../scripts/probe/run.mts";
@@ -86,4 +88,31 @@ describe("the fidelity probe", () => {
       },
     ]);
   }, 60_000);
+});
+
+describe("--cleanup", () => {
+  it("deletes what an interrupted probe or remote run left, by their name prefixes only", async () => {
+    const em = await startEmulator({ port: 0, apiKeys: [KEY], rateLimit: "off", operationDelayMs: 0, control: false });
+    const names = () =>
+      fetch(`${em.url}/projects`, { headers: { authorization: `Bearer ${KEY}` } }).then(async (r) => ((await r.json()) as any).projects.map((p: any) => p.name).sort());
+    try {
+      for (const name of ["neon-auth-e2e-20261128030012-p-import", "neon-auth-probe-2026-11-28t03-00-00", "team-neon-auth-e2e-staging", "neon-auth-probe"]) {
+        const made = await fetch(`${em.url}/projects`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+          body: JSON.stringify({ project: { name } }),
+        });
+        expect(made.status).toBe(201);
+      }
+      // Asynchronously: the emulator answers from this process.
+      const { stdout: out } = await promisify(execFile)(process.execPath, [path.join(__dirname, "../../scripts/probe.mts"), "--cleanup", "--older-than", "0"], {
+        env: { ...process.env, NEON_AUTH_E2E_TARGET: em.url, NEON_API_KEY: KEY },
+        encoding: "utf8",
+      });
+      expect(out.trim().split("\n").at(-1)).toBe("2 leftover project(s) deleted");
+      expect(await names()).toEqual(["neon-auth-probe", "team-neon-auth-e2e-staging"]);
+    } finally {
+      await em.close();
+    }
+  });
 });

@@ -69,6 +69,20 @@ async function api(r: Remote, method: string, path: string, body?: unknown): Pro
   }
 }
 
+/**
+ * Waits for a new project's operations to finish, as a pipeline does before it uses the project:
+ * until then Neon refuses writes with 423, which a test's set-up would meet at once.
+ */
+async function settled(r: Remote, projectId: string, operations: { id: string }[]): Promise<void> {
+  for (const op of operations) {
+    for (let i = 0; i < 240; i++) {
+      const got = await api(r, "GET", `/projects/${projectId}/operations/${op.id}`);
+      if (got.status !== 200 || !["scheduling", "running"].includes(got.json.operation.status)) break;
+      await new Promise((ok) => setTimeout(ok, 500));
+    }
+  }
+}
+
 /** Two-way id swap: the test's ids out, the target's back. Whole path segments and whole JSON strings only. */
 class Ids {
   private readonly out = new Map<string, string>();
@@ -113,6 +127,7 @@ export async function remoteEmulator(opts: EmulatorOptions): Promise<EmulatorHan
     const res = await api(r, "POST", "/projects", { project: { name: `${E2E_PREFIX}${RUN}-${name}` } });
     if (res.status !== 201) throw new Error(`remote mode: making a project answered ${res.status}`);
     made.push(res.json.project.id);
+    await settled(r, res.json.project.id, res.json.operations ?? []);
     return res.json;
   };
   for (const seed of opts.seedProjects ?? []) {
