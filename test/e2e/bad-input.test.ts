@@ -13,6 +13,7 @@ import type { EmulatorHandle } from "../../src/emulator";
 import { argsOf, B, CASES, GROUPS, MISSING, NEVER_SHOWN, P, SMTP } from "../bad-inputs";
 import { changesOf, useEmulatorStack, type E2eStack } from "./harness";
 import { clearRequestLog, neonConfig, requestLog } from "./neon";
+import { atEmulator } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "many-resources");
 const SAMPLE = GROUPS.flatMap((g, gi) => (g.engine === undefined ? [] : [gi]));
@@ -98,14 +99,16 @@ describe("borderline forms are accepted and made canonical", () => {
   it("up creates them in canonical form; a second preview and a refresh change nothing", async () => {
     const up = await e2e.stack.up({ color: "never" });
     expect(changesOf(up.summary.resourceChanges)).toEqual({ create: accepted.length + 1 });
-    const state = em.state() as any;
-    const i = state.projects.find((p: any) => p.id === P).integrations[0];
-    expect(i.domains.map((d: any) => d.domain).sort()).toEqual(
-      ["http://[::1]:3000", "http://localhost:5173", "http://127.0.0.1:8080", "https://app.example.com", "https://xn--bcher-kva.example", "https://[2001:db8::1]:8443", "https://203.0.113.7"].sort(),
-    );
-    expect([i.db_name, i.role_name]).toEqual(["app_db-1", "app_owner"]);
-    expect(i.email_server).toEqual({ type: "standard", host: "smtp.example.com", port: 2525, username: "apikey", password: "[redacted]", sender_email: "auth@example.com", sender_name: "Example Auth" });
-    expect(i.users.map((u: any) => [u.email, u.name])).toEqual([["ada@example.com", "Ada Lovelace"]]);
+    await atEmulator(() => {
+      const state = em.state() as any;
+      const i = state.projects.find((p: any) => p.id === P).integrations[0];
+      expect(i.domains.map((d: any) => d.domain).sort()).toEqual(
+        ["http://[::1]:3000", "http://localhost:5173", "http://127.0.0.1:8080", "https://app.example.com", "https://xn--bcher-kva.example", "https://[2001:db8::1]:8443", "https://203.0.113.7"].sort(),
+      );
+      expect([i.db_name, i.role_name]).toEqual(["app_db-1", "app_owner"]);
+      expect(i.email_server).toEqual({ type: "standard", host: "smtp.example.com", port: 2525, username: "apikey", password: "[redacted]", sender_email: "auth@example.com", sender_name: "Example Auth" });
+      expect(i.users.map((u: any) => [u.email, u.name])).toEqual([["ada@example.com", "Ada Lovelace"]]);
+    });
 
     const preview = await e2e.stack.preview({ color: "never" });
     expect(changesOf(preview.changeSummary)).toEqual({});

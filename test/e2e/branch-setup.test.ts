@@ -7,7 +7,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
-import { branchSnapshot, clearRequestLog, neonConfig, projectConfig, requestLog } from "./neon";
+import { branchSnapshot, branchUserRows, clearRequestLog, neonConfig, projectConfig, requestLog } from "./neon";
+import { atEmulator } from "./remote";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/branch-setup");
 const P = "p-branch-setup";
@@ -45,9 +46,11 @@ describe("examples/branch-setup: Neon Auth on a branch with every child", () => 
       ]);
       expect(live.domains).toEqual(DOMAINS);
       expect(live.email).toMatchObject({ type: "standard", host: "smtp.example.com", port: 587, password: "" });
-      const control = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/auth?secrets=true`)).json()) as any;
-      expect(control.neon_auth.users.map((u: any) => ({ email: u.email, name: u.name, roles: u.roles })).sort((a: any, b: any) => a.email.localeCompare(b.email))).toEqual(USERS);
-      expect(control.auth.email_provider.password).toBe("smtp-pw-branch-setup-0b7e");
+      await atEmulator(async () => {
+        const control = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/auth?secrets=true`)).json()) as any;
+        expect(control.neon_auth.users.map((u: any) => ({ email: u.email, name: u.name, roles: u.roles })).sort((a: any, b: any) => a.email.localeCompare(b.email))).toEqual(USERS);
+        expect(control.auth.email_provider.password).toBe("smtp-pw-branch-setup-0b7e");
+      });
       const state = s.cli("stack", "export");
       for (const secret of ["ms-secret-branch-setup-61d2", "smtp-pw-branch-setup-0b7e", "hooks.example.com/neon-auth"]) expect(state).not.toContain(secret);
       await expectNoChanges(s.stack);
@@ -56,9 +59,8 @@ describe("examples/branch-setup: Neon Auth on a branch with every child", () => 
       const destroy = await s.stack.destroy({ color: "never" });
       expect(changesOf(destroy.summary.resourceChanges)).toEqual({ delete: 28 });
       expect(await branchSnapshot(em, P, B)).toEqual({ auth: undefined, providers: [], domains: [], email: undefined });
-      const after = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/auth`)).json()) as any;
       // The declared users were deleted one by one; the schema stayed (no delete_data).
-      expect(after.neon_auth.users).toEqual([]);
+      expect(await branchUserRows(em, P, B)).toEqual([]);
       const disable = (await requestLog(em)).filter((r) => r.method === "DELETE" && r.path === `/api/v2/projects/${P}/branches/${B}/auth`);
       expect(disable.length).toBe(1);
     } finally {

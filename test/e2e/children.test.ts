@@ -7,10 +7,11 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { ALL_KINDS_EMAIL, API_KEY, clearRequestLog, emulator, outOfBand, requestLog, snapshot } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-children";
 const B = "br-main-p-children";
@@ -18,7 +19,7 @@ const OTHER_KEY = "e2e-children-other-account-5e3";
 const MORE_DOMAINS = ["https://staging.example.com", "http://localhost:3000"];
 const CHILDREN = ["domain", "domain-localhost:3000", "domain-staging.example.com", "email", "github", "keys", "user"];
 
-describe("children follow their integration", () => {
+emulatorOnly("the emulator's record of the integration")("children follow their integration", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 

@@ -8,10 +8,11 @@
  * kept) and the same program brought up again on the same branch: it converges.
  */
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { emulator, neonApi, neonConfig } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-console";
 const B = `br-main-${P}`;
@@ -60,7 +61,7 @@ function consoleChanges(em: EmulatorHandle): void {
   em.store.mutated();
 }
 
-describe("changes made in Neon's console beside a stack", () => {
+emulatorOnly("changes made in the emulator's store, standing in for the console")("changes made in Neon's console beside a stack", () => {
   it("CIMD switch, a client and an email provider of unknown types: refresh passes, up keeps them; destroy then up converges", { timeout: 600_000 }, async () => {
     const em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
     let e2e: E2eStack | undefined;

@@ -9,10 +9,11 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, pluginStack, programOnProject, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, branchBytes, clearRequestLog, emulator, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "all-kinds");
 const OTHER_KEY = "e2e-other-account-key-77c1";
@@ -20,7 +21,7 @@ const P = "p-owner";
 const B = "br-main-p-owner";
 const KINDS = ["AuthIntegration"];
 
-describe("credentials and isolation", () => {
+emulatorOnly("two accounts, each with its own key, at one API")("credentials and isolation", () => {
   let em: EmulatorHandle;
 
   /** Everything the owner's project holds, secrets included, for before/after comparison. */
@@ -133,7 +134,7 @@ describe("credentials and isolation", () => {
  * `destroy` does not run the program, so a key in the stack's config is the one recorded at the
  * last `up`, while the environment's is the one of this run.
  */
-describe("destroy with another account's key — the classes", () => {
+emulatorOnly("two accounts, each with its own key, at one API")("destroy with another account's key — the classes", () => {
   const D = "p-dest";
   let em: EmulatorHandle;
   let e2e: E2eStack;
@@ -219,7 +220,7 @@ describe("destroy with another account's key — the classes", () => {
  * another account's key from the environment, `refresh` and `destroy` fail naming the project they
  * cannot see, and the state and the branch keep everything; with the owner's key nothing changed.
  */
-describe("a wrong key forgets nothing — the plugin", () => {
+emulatorOnly("two accounts, each with its own key, at one API")("a wrong key forgets nothing — the plugin", () => {
   const W = "p-wrong-key-plugin";
   const WB = `br-main-${W}`;
 
@@ -286,7 +287,7 @@ describe("a wrong key forgets nothing — the plugin", () => {
  * or `NEON_API_KEY` from the environment. Run with the CLI as a user types it (asynchronously: the
  * emulator answers in this process).
  */
-describe("a refused key names where it came from", () => {
+emulatorOnly("two accounts, each with its own key, at one API")("a refused key names where it came from", () => {
   const R = "p-refused";
   let em: EmulatorHandle;
   let e2e: E2eStack;

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { attempt, changesOf, expectNoChanges, pluginStack, stackFor, type E2eStack } from "./harness";
 import { API_KEY, emulator, yamlDomain } from "./neon";
+import { emulatorOnlyIt } from "./remote";
 
 const P = "p-first";
 const B = "br-main-p-first";
@@ -180,7 +181,7 @@ describe.each(["typescript", "yaml"] as const)("the first hour's messages: a %s 
     }
   });
 
-  it("waits after a 423 and a 429 say when the retry goes and which attempt it is; then no changes", async () => {
+  emulatorOnlyIt("a lock and a 429 injected by the emulator")("waits after a 423 and a 429 say when the retry goes and which attempt it is; then no changes", async () => {
     await scenario("quick");
     const auth = `/projects/${P}/branches/${B}/auth`;
     em.injectFaults(

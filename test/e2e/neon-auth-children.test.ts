@@ -7,11 +7,12 @@
  * stack on another branch untouched; destroy leaves nothing and keeps the branch's data.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/import/importFile";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { API_KEY, CHILDREN_DOMAINS, CHILDREN_SETTINGS, CHILDREN_USERS, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-nac";
@@ -69,7 +70,7 @@ function children(state: any) {
 const writes = async (em: EmulatorHandle) =>
   (await requestLog(em)).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/^\/api\/v2/, "").replace(/\/users\/[0-9a-f-]{36}/, "/users/{id}")}`);
 
-describe("children of a NeonAuth", () => {
+emulatorOnly("injected faults, dashboard changes and stored secrets at the emulator")("children of a NeonAuth", () => {
   let em: EmulatorHandle;
   let one: E2eStack;
   let two: E2eStack;

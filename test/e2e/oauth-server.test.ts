@@ -8,12 +8,13 @@
  * pages off the declared trusted domains.
  */
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/import/importFile";
 import { capture, expectNoSecretAnywhere, found } from "./census";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/mcp-server");
 const P = "p-mcp-server";
@@ -42,7 +43,7 @@ async function secretValid(em: EmulatorHandle, clientId: string, secret: string)
   return ((await res.json()) as { valid: boolean }).valid;
 }
 
-describe("examples/mcp-server: the OAuth server and its clients", () => {
+emulatorOnly("a client secret checked at the emulator, and injected faults")("examples/mcp-server: the OAuth server and its clients", () => {
   let em: EmulatorHandle;
   useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`] }, ready: (s) => ({ em } = s) });
 

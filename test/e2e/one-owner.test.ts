@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
-import { clearRequestLog, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+import { branchSnapshot, clearRequestLog, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+import { REMOTE } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "one-owner");
 const P = "p-owner";
@@ -35,8 +36,12 @@ async function failing(run: () => Promise<unknown>): Promise<string> {
   );
 }
 
-/** The branch's whole auth record, secrets included: what "untouched" is measured on. */
+/**
+ * The branch's whole auth record, secrets included: what "untouched" is measured on (in remote
+ * mode, what the API shows of it).
+ */
 async function branchRecord(em: EmulatorHandle): Promise<string> {
+  if (REMOTE) return JSON.stringify(await branchSnapshot(em, P, B));
   return (await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/auth?secrets=true`)).text();
 }
 

@@ -6,10 +6,11 @@
  * in its tables, before and after the preview's up and destroy.
  */
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, sharedBackend, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, neonConfig, projectConfig, neonApi, requestLog, secretConfig } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/preview-branches");
 const P = "p-acme";
@@ -20,7 +21,7 @@ const MAIN = "br-main-p-acme";
 
 
 
-describe("one stack per Neon branch (examples/preview-branches)", () => {
+emulatorOnly("the branches' whole records at the emulator, secrets included")("one stack per Neon branch (examples/preview-branches)", () => {
   let em: EmulatorHandle, prod: E2eStack, preview: E2eStack, pr: string;
   const backend = sharedBackend();
 

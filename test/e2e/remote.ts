@@ -17,7 +17,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe } from "vitest";
+import { describe, it } from "vitest";
 import { E2E_PREFIX } from "../../scripts/probe/run.mts";
 import { allRoutes } from "../../src/emulator/server";
 import { Router } from "../../src/emulator/core/router";
@@ -38,6 +38,20 @@ export class NeedsEmulator extends Error {}
 export function emulatorOnly(reason: string): typeof describe {
   if (REMOTE) process.stderr.write(`remote mode: skipping a block that needs the emulator: ${reason}\n`);
   return describe.skipIf(REMOTE) as typeof describe;
+}
+
+/** One test that needs what only the emulator has: skipped in remote mode, saying why. */
+export function emulatorOnlyIt(reason: string): typeof it {
+  if (REMOTE) process.stderr.write(`remote mode: skipping a test that needs the emulator: ${reason}\n`);
+  return it.skipIf(REMOTE) as typeof it;
+}
+
+/**
+ * Checks of what only the emulator can show (a secret as it was stored, its own record): run
+ * against the emulator, left out in remote mode, where the rest of the test still runs.
+ */
+export async function atEmulator(check: () => unknown): Promise<void> {
+  if (!REMOTE) await check();
 }
 
 const router = new Router<(typeof allRoutes)[number]>().add("/api/v2", allRoutes);

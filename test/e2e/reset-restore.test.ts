@@ -10,10 +10,11 @@
  * Neon keeps is never touched by the stack.
  */
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, pluginStack, sharedBackend, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, projectConfig, neonApi, outOfBand, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const P = "p-reset";
 /** A call to Neon's API on this project, as the pipeline or the app would make it, outside any stack. */
@@ -69,7 +70,7 @@ const previewArgs = (branch: string) => ({
 const PREVIEW_DOMAINS = ["https://app.example.com", "https://pr-7.preview.example.com"];
 const PREVIEW_STATE = branchState({ name: "Acme (pr-7)", localhost: false, verification: false, providers: { github: "standard", google: "shared" }, domains: PREVIEW_DOMAINS, email: { type: "shared" } });
 
-describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the classes", () => {
+emulatorOnly("the branches' whole records at the emulator, secrets included")("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the classes", () => {
   let em: EmulatorHandle;
   let prod: E2eStack;
   let preview: E2eStack;
@@ -182,7 +183,7 @@ describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it
  * went (the app's name back to the parent's, the provider gone; the origin came with the parent),
  * writing nothing, and `up` puts the declaration back, then no changes.
  */
-describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the plugin", () => {
+emulatorOnly("the branches' whole records at the emulator, secrets included")("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the plugin", () => {
   const PP = "p-reset-plugin";
   const PM = `br-main-${PP}`;
 

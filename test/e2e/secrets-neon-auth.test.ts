@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { capture, expectNoSecretAnywhere } from "./census";
 import { expectNoChanges, onFreshEmulator, pluginStack, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, neonConfig, outOfBand, projectConfig } from "./neon";
+import { API_KEY, branchSnapshot, neonConfig, outOfBand, projectConfig } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-secrets-na";
@@ -127,8 +127,7 @@ describe("secrets of a NeonAuth stack given as plain values — the classes", ()
     const up = await e2e.stack.up(LOUD);
     seen.push(up.stdout, up.stderr);
     expect(up.summary.result).toBe("succeeded");
-    const branchAuth = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${B}/auth`)).json()) as any;
-    expect([...branchAuth.auth.domains].sort()).toEqual(["https://*.my-app-preview.vercel.app", "https://app.example.com"]);
+    expect((await branchSnapshot(em, P, B)).domains).toEqual(["https://*.my-app-preview.vercel.app", "https://app.example.com"]);
 
     await updateAndErrors({ em, e2e, captured, project: P, branch: B, declare: (o) => setArgs(args(o)) }, { resources: 7 });
 

@@ -13,6 +13,7 @@ import type { EmulatorHandle } from "../../src/emulator";
 import { capture, expectNoSecretAnywhere } from "./census";
 import { programOnProject, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, outOfBand } from "./neon";
+import { emulatorOnlyIt } from "./remote";
 
 const P = "p-secrets";
 const CLIENT_SECRET = "gh-secret-s3cr3t-a71c";
@@ -89,7 +90,7 @@ describe("secrets stay secret", () => {
     await e2e.stack.setConfig("smtpPort", { value: "2525" });
   });
 
-  it("none of them is in the CLI's stack export, the outputs, any output or log, or the request log", { timeout: 120_000 }, async () => {
+  emulatorOnlyIt("the keys and transfer codes as the emulator stored them")("none of them is in the CLI's stack export, the outputs, any output or log, or the request log", { timeout: 120_000 }, async () => {
     const state = (await em.state({ secrets: true })) as any;
     const integration = state.projects.find((p: any) => p.id === P).integrations[0];
     const sdkKeys = integration.keys.flatMap((k: any) => [k.pub_client_key, k.secret_server_key]);
