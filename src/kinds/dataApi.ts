@@ -176,7 +176,8 @@ function fields(olds: Props, news: Props) {
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const dataApiHandler: Handler = {
-  ...inputRules(KIND, dataApiInputs, fields),
+  // One Data API per database: a replacement deletes the old one first (Neon answers 409 to a second).
+  ...inputRules(KIND, dataApiInputs, fields, { deleteBeforeReplace: true }),
 
   async create(props, ctx) {
     const inputs: Inputs = parsedInputs(dataApiInputs, props);

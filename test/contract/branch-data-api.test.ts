@@ -5,6 +5,7 @@
  * the emulator's fidelity ledger.
  */
 import { describe, expect, it } from "vitest";
+import { DATA_API_INITIAL } from "../../src/emulator/branch/dataApi";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
 import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
 import { manualClock, PROJECT, type Harness } from "./emulator-helpers";
@@ -16,18 +17,7 @@ useBranchHarness({ clock, operationDelayMs: 500, rateLimit: "off" }, (t) => ({ h
 
 const DB = { ...IDS, database_name: "neondb" };
 const URL_OF = (branch: string) => `https://ep-${branch}.apirest.c-2.us-east-2.aws.neon.tech/neondb/rest/v1`;
-const DEFAULTS = {
-  db_aggregates_enabled: true,
-  db_anon_role: "anonymous",
-  db_extra_search_path: "",
-  db_max_rows: 1000,
-  db_schemas: ["public"],
-  jwt_role_claim_key: ".role",
-  jwt_cache_max_lifetime: 0,
-  openapi_mode: "disabled",
-  server_cors_allowed_origins: "",
-  server_timing_enabled: false,
-};
+const DEFAULTS = DATA_API_INITIAL;
 
 async function branchOf(parent: string): Promise<string> {
   const r = await call(H.createBranch, { project_id: PROJECT }, { body: { branch: { name: "preview", parent_id: parent } } });

@@ -24,7 +24,7 @@ export interface DataApiRec {
  * "anonymous", `db_schemas` ["public"], `jwt_role_claim_key` ".role", `openapi_mode` "disabled") and
  * the "Manage Data API" page's (1000 rows, CORS empty: all origins). The other three: assumption.
  */
-const INITIAL: Required<DataApiSettings> = {
+export const DATA_API_INITIAL: Required<DataApiSettings> = {
   db_aggregates_enabled: true,
   db_anon_role: "anonymous",
   db_extra_search_path: "",
@@ -97,7 +97,7 @@ export const dataApiRoutes: ApiRoute[] = [
       ...(body.jwks_url === undefined ? {} : { jwks_url: body.jwks_url }),
       ...(body.provider_name === undefined ? {} : { provider_name: body.provider_name }),
       ...(body.jwt_audience === undefined ? {} : { jwt_audience: body.jwt_audience }),
-      settings: merged(INITIAL, body.settings),
+      settings: merged(DATA_API_INITIAL, body.settings),
       created_ms: ctx.clock.now(),
     };
     return { body: { url: urlOf(params.branch_id, db) } };

@@ -29,6 +29,8 @@ export interface EmulatorConfig {
   strict: boolean;
   /** Answer as a newer Neon would (EmulatorOptions.newerNeon, core/newerNeon.ts). */
   newerNeon: boolean;
+  /** Route templates whose request bodies the log keeps (EmulatorOptions.logBodies). */
+  logBodies: readonly string[];
 }
 
 /** What a handler of an /api/v2 route gets. */
