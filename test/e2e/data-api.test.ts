@@ -75,9 +75,10 @@ describe("DataApi on the classes", () => {
     await e2e.stack.setAllConfig(args({ settings: { ...SETTINGS, dbMaxRows: 50, openapiMode: "ignore-privileges" }, external: JWKS }));
     const diff = await attempt(e2e, "preview", "--diff");
     expect(diff.code).toBe(0);
-    console.log(diff.out);
-    expect(diff.out).toMatch(/neon-auth:DataApi: \(replace\)/);
-    expect(diff.out).toContain("jwksUrl");
+    expect(diff.out).toMatch(/\+-pulumi-nodejs:dynamic\/neon-auth:DataApi: \(replace\)/);
+    // Exactly the fields that force it: the NeonAuth left, the provider's three came.
+    const fields = [...diff.out.matchAll(/^ {6}([+-]) (\w+)\s*:/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(fields).toEqual(["- integration", "+ jwksUrl", "+ jwtAudience", "+ providerName"]);
     expect(changesOf((await e2e.stack.preview({ color: "never" })).changeSummary)).toEqual({ replace: 1 });
     await e2e.stack.setAllConfig(args({ settings: { ...SETTINGS, dbMaxRows: 50, openapiMode: "ignore-privileges" } }));
 
@@ -99,6 +100,8 @@ describe("DataApi in Pulumi YAML on the plugin", () => {
       P,
       stack,
       async ({ em, e2e, branch }) => {
+        // A branch made before Neon Auth is enabled on its parent: it has none (a branch made after would inherit it).
+        const bare = await newBranch(em, P, "no-auth");
         em.injectFaults({ kind: "lost", method: "POST", path: DATA_API });
         const up = await e2e.stack.up({ color: "never" });
         expect(up.summary.resourceChanges).toEqual({ create: 3 });
@@ -116,7 +119,6 @@ describe("DataApi in Pulumi YAML on the plugin", () => {
         expect(await writes(em)).toEqual([{ call: "PATCH data-api", body: { settings: { ...WIRE, db_max_rows: 50 } } }]);
 
         // Bound to the Neon Auth of a branch that has none (a NeonAuth of another stack, disabled since): Neon's 400, nothing made.
-        const bare = await newBranch(em, P, "no-auth");
         const orphan = `  orphan:\n    type: neon-auth:index:DataApi\n    properties:\n      integration:\n        projectId: ${P}\n        branchId: ${bare}\n        authProviderProjectId: gone-0000\n        createdAt: "2026-01-01T00:00:00Z"\noutputs:`;
         fs.writeFileSync(program, source.replace("dbMaxRows: 100", "dbMaxRows: 50").replace("outputs:", orphan));
         const failed = await attempt(e2e, "up", "--yes", "--skip-preview");
