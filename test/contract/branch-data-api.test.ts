@@ -16,7 +16,7 @@ let call: ReturnType<typeof caller>;
 useBranchHarness({ clock, operationDelayMs: 500, rateLimit: "off" }, (t) => ({ h, call } = t));
 
 const DB = { ...IDS, database_name: "neondb" };
-const URL_OF = (branch: string) => `https://ep-${branch}.apirest.c-2.us-east-2.aws.neon.tech/neondb/rest/v1`;
+const URL_OF = (branch: string) => `https://ep-${branch.replace(/^br-/, "")}.apirest.c-2.us-east-2.aws.neon.tech/neondb/rest/v1`;
 const DEFAULTS = DATA_API_INITIAL;
 
 async function branchOf(parent: string): Promise<string> {

@@ -59,7 +59,7 @@ function found(apis: Record<string, DataApiRec>, db: string, branchId: string): 
 
 /** The URL's form follows Neon's (`https://<endpoint>.apirest.<region>.aws.neon.tech/<database>/rest/v1`); the host: assumption. */
 function urlOf(branchId: string, db: string): string {
-  return `https://ep-${branchId}.apirest.c-2.us-east-2.aws.neon.tech/${encodeURIComponent(db)}/rest/v1`;
+  return `https://ep-${branchId.replace(/^br-/, "")}.apirest.c-2.us-east-2.aws.neon.tech/${encodeURIComponent(db)}/rest/v1`;
 }
 
 function view(branchId: string, db: string, api: DataApiRec): DataApi {
