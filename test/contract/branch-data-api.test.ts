@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import { DATA_API_INITIAL } from "../../src/emulator/branch/dataApi";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
 import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
-import { manualClock, PROJECT, type Harness } from "./emulator-helpers";
+import { createClient } from "../../src/client";
+import { calls } from "../../src/kinds";
+import { fakeContext } from "../unit/fake-context";
+import { KEY_A, manualClock, PROJECT, type Harness } from "./emulator-helpers";
 
 const clock = manualClock();
 let h: Harness;
@@ -87,5 +90,19 @@ describe("the Data API of a branch's database", () => {
     // Neon Auth disabled under it: the Data API stays (it is the branch's, not the integration's).
     await call(B.disableBranchAuth, IDS, { body: {} });
     expect((await call(B.getProjectBranchDataAPI, DB)).status).toBe(200);
+  });
+
+  it("the kind reads one by id as an import does: every setting, its url and status; a database without one is gone", async () => {
+    await call(B.createProjectBranchDataAPI, DB, { body: { settings: { db_max_rows: 20 } } });
+    const ctx = fakeContext(createClient({ apiKey: KEY_A, baseUrl: h.emu.url, pacing: false }));
+    const read = await calls("DataApi", ctx).read(`${PROJECT}/${IDS.branch_id}/neondb`, {});
+    const settings = { dbSchemas: ["public"], dbAnonRole: "anonymous", dbMaxRows: 20, dbExtraSearchPath: "", dbAggregatesEnabled: true, jwtRoleClaimKey: ".role", jwtCacheMaxLifetime: 0, openapiMode: "disabled", serverCorsAllowedOrigins: "", serverTimingEnabled: false };
+    const inputs = { projectId: PROJECT, branchId: IDS.branch_id, database: "neondb", addDefaultGrants: false, skipAuthSchema: false, ...settings };
+    expect(read.inputs).toEqual(inputs);
+    expect(read.props).toEqual({ ...inputs, url: URL_OF(IDS.branch_id), status: "ready", availableSchemas: ["public"] });
+    // A program that manages one setting reads back that one only.
+    expect((await calls("DataApi", ctx).read(`${PROJECT}/${IDS.branch_id}/neondb`, { ...inputs, dbMaxRows: 20, dbSchemas: undefined, dbAnonRole: undefined })).props?.dbSchemas).toBeUndefined();
+    await call(B.deleteProjectBranchDataAPI, DB);
+    expect(await calls("DataApi", ctx).read(`${PROJECT}/${IDS.branch_id}/neondb`, inputs)).toEqual({});
   });
 });
