@@ -85,6 +85,7 @@ async function branchRows(): Promise<[string, string][]> {
   const plugins = await client.branchAuth.getBranchPlugins(where);
   const { domains } = await client.branchAuth.listBranchDomains(where);
   const hooks = await client.branchAuth.getBranchWebhooks(where);
+  const dataApi = await client.branchAuth.getProjectBranchDataAPI({ ...where, database_name: "neondb" });
   const email = plugins.email_provider;
   const on = (name: string, p: { enabled?: boolean } | undefined) => `${name} ${p?.enabled ? "on" : "off"}`;
   return [
@@ -96,6 +97,7 @@ async function branchRows(): Promise<[string, string][]> {
     ["trusted domains", domains.map((d) => d.domain).join(", ")],
     ["email provider", email?.type === "standard" ? `standard: ${email.host}:${email.port} as ${email.sender_email}` : "shared"],
     ["users (neon_auth.users_sync)", (await syncedUsers(`/projects/${projectId}/branches/${branchId}/auth`)).join(", ")],
+    ["Data API", `${dataApi.url} (${dataApi.status}): schemas ${dataApi.settings?.db_schemas?.join(", ")}, role from ${dataApi.settings?.jwt_role_claim_key}`],
   ];
 }
 

@@ -39,6 +39,9 @@ export interface Group {
   engine?: string;
 }
 
+/** A NeonAuth as a child's class reads it (its outputs), for the cross-field rules that need one. */
+const NEON_AUTH = { projectId: P, branchId: B, authProvider: "better_auth", authProviderProjectId: "ap-bad", createdAt: "2026-11-01T10:00:00Z", deleteDataOnDestroy: false };
+
 export const SMTP = { projectId: P, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", password: "pw-7c1e", senderEmail: "auth@example.com", senderName: "Example" };
 
 export const GROUPS: Group[] = [
@@ -221,6 +224,12 @@ export const GROUPS: Group[] = [
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", 42, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", null, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", ["https://app.example.com"], "must be a string"]] },
+  // ---- DataApi: a setting Neon refuses, a JWKS URL in clear, or beside the NeonAuth it would replace
+  { kind: "DataApi", base: { projectId: P, branchId: B }, cases: [
+    ["openapiMode", "everything", 'must be one of "ignore-privileges", "disabled"'], ["dbMaxRows", -5, "must be at least 1"],
+    ["jwksUrl", "http://idp.example.com/.well-known/jwks.json", "must use https"], ["dbSchemas", [], "must name at least one schema"], ["database", "1db", PG],
+  ] },
+  { kind: "DataApi", base: { projectId: P, branchId: B, integration: NEON_AUTH }, cases: [["jwksUrl", "https://idp.example.com/.well-known/jwks.json", "cannot be given with integration"]] },
 ];
 
 // The OAuth "together" group's first case only supplies the lone secret; it is not a case.

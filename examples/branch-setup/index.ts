@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { AuthUser, EmailServer, NeonAuth, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
+import { AuthUser, DataApi, EmailServer, NeonAuth, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
 
 const cfg = new pulumi.Config();
 
@@ -71,7 +71,19 @@ const users = cfg.getObject<{ email: string; name?: string; roles?: string[] }[]
 ];
 const created = users.map((u) => new AuthUser(`user-${u.email}`, { integration: auth, ...u }));
 
+// The Data API: REST over the branch's database, trusting this Neon Auth's tokens. Each request
+// runs as the database role its token names at `jwtRoleClaimKey`: `.role` is where a user's roles
+// above go, so Ada's requests run as `admin` and Grace's as `user` (roles your database defines).
+const dataApi = new DataApi("data-api", {
+  integration: auth,
+  dbSchemas: ["public"],
+  jwtRoleClaimKey: ".role",
+  dbMaxRows: cfg.getNumber("dataApiMaxRows") ?? 500,
+});
+
 export const jwksUrl = auth.jwksUrl;
 // What the app needs: Neon's Next.js guide reads the auth URL from NEON_AUTH_BASE_URL.
 export const NEON_AUTH_BASE_URL = auth.baseUrl;
 export const userIds = created.map((u) => u.userId);
+// Where the app sends its REST queries, with the signed-in user's token.
+export const DATA_API_URL = dataApi.url;

@@ -43,9 +43,10 @@ function argsMember(name: string, input: Input, g: Generation, present: boolean)
 const PARENT_TYPE = { either: "ParentIntegration", AuthIntegration: "ProjectIntegration", NeonAuth: "NeonAuthIntegration" } as const;
 
 /** A child's `integration`: the resource object itself, not wrapped in `pulumi.Input`. */
-function integrationMember(parent: keyof typeof PARENT_TYPE): string[] {
+function integrationMember(parent: keyof typeof PARENT_TYPE, unless?: string): string[] {
   const which = parent === "either" ? "AuthIntegration or NeonAuth" : parent;
-  return [`  /** The ${which} this lives in: it is created after it, and replaced with it. */`, `  integration: ${PARENT_TYPE[parent]};`];
+  const when = unless === undefined ? "" : ` Required ${unless}.`;
+  return [...docLines(`The ${which} this lives in: it is created after it, and replaced with it.${when}`, "  "), `  integration${unless === undefined ? "" : "?"}: ${PARENT_TYPE[parent]};`];
 }
 
 /** Whether the Args differ by generation: some input only one has, or a type or doc per generation. */
@@ -62,7 +63,7 @@ function renderArgs(d: Declared): string[] {
   const generation: Generation = d.parent === "AuthIntegration" ? "AuthIntegration" : "NeonAuth";
   const ext = d.also ? ` extends ${d.also.args}` : "";
   if (!split(d)) {
-    const out = [`/** The inputs of ${a(d.kind)}. */`, `export interface ${d.kind}Args${ext} {`, ...(d.parent ? integrationMember(d.parent) : [])];
+    const out = [`/** The inputs of ${a(d.kind)}. */`, `export interface ${d.kind}Args${ext} {`, ...(d.parent ? integrationMember(d.parent, d.parentUnless) : [])];
     for (const [name, input] of Object.entries(d.inputs)) out.push(...argsMember(name, input, generation, true));
     return [...out, "}"];
   }
@@ -93,6 +94,8 @@ function renderOutputs(d: Declared): string[] {
   // An input the runtime rules give a default always has a value once checked.
   const always = new Set((z.toJSONSchema(d.schema, { io: "output", unrepresentable: "any" }) as { required?: string[] }).required ?? []);
   for (const [name, input] of Object.entries(d.inputs)) {
+    // A child's place is an output of the child's base already (a `parentUnless` child declares it as inputs too).
+    if (d.parent !== undefined && (name === "projectId" || name === "branchId")) continue;
     const type = `${input.output ?? per(input.type, "NeonAuth")}${always.has(name) ? "" : " | undefined"}`;
     out.push(...docLines(input.outputDoc ?? per(input.doc, "NeonAuth"), "  "), `  readonly ${name}: pulumi.Output<${type}>;`);
   }
@@ -159,7 +162,7 @@ function onChange(input: Input): string {
 /** A kind's reference table in the README, between its `gen:kind:<Kind>` markers. */
 export function renderKindTable(d: Declared, secrets: readonly string[]): string {
   const rows = ["| input | type | required | default | on change |", "|---|---|---|---|---|"];
-  if (d.parent) rows.push(`| \`integration\` | ${d.parent === "either" ? "`AuthIntegration` or `NeonAuth`" : `\`${d.parent}\``} | yes |  | replaces when the integration is replaced |`);
+  if (d.parent) rows.push(`| \`integration\` | ${d.parent === "either" ? "`AuthIntegration` or `NeonAuth`" : `\`${d.parent}\``} | ${cell(d.parentUnless ?? "yes")} |  | replaces when the integration is replaced |`);
   for (const [name, input] of Object.entries(d.inputs)) {
     rows.push(`| \`${name}\` | ${shownType(input, secrets.includes(name))} | ${cell(required(input))} | ${cell(input.default ?? "")} | ${onChange(input)} |`);
   }

@@ -26,6 +26,7 @@ const AUTH = `${P}/branches/{branch_id}/auth`;
 const BA = { auth_provider: "better_auth" };
 const SMTP = { host: "smtp.example.com", port: 587, username: "probe", password: "probe-smtp-password", sender_email: "probe@example.com", sender_name: "Probe" };
 const RESOURCE = "https://api.example.com";
+const DATA_API = `${P}/branches/{branch_id}/data-api/neondb`;
 
 /** The project the probe makes first; every later call runs in it, and it is deleted at the end. */
 export function createProjectStep(name: string, orgId?: string): Step {
@@ -174,6 +175,31 @@ export const STEPS: readonly Step[] = [
   { id: "deleteBranchOAuthClient.public", method: "DELETE", path: `${AUTH}/oauth-provider/clients/{public_client_id}` },
   { id: "updateBranchOAuthServerPlugin.off", method: "PATCH", path: `${AUTH}/plugins/oauth-provider`, body: { enabled: false } },
 
+  // The Data API that trusts this branch's Neon Auth, on the branch's default database.
+  {
+    id: "createProjectBranchDataAPI",
+    method: "POST",
+    path: DATA_API,
+    body: { auth_provider: "neon_auth", settings: { db_schemas: ["public"] } },
+  },
+  {
+    id: "createProjectBranchDataAPI.again",
+    method: "POST",
+    path: DATA_API,
+    body: { auth_provider: "neon_auth" },
+    ledger: "The Data API: one per branch and database",
+  },
+  { id: "getProjectBranchDataAPI", method: "GET", path: DATA_API },
+  {
+    id: "updateProjectBranchDataAPI",
+    method: "PATCH",
+    path: DATA_API,
+    body: { settings: { db_max_rows: 100 } },
+    ledger: "A Data API PATCH changes the settings given and keeps the others",
+  },
+  { id: "getProjectBranchDataAPI.afterUpdate", method: "GET", path: DATA_API },
+  { id: "deleteProjectBranchDataAPI", method: "DELETE", path: DATA_API },
+
   // A branch of it: what branching copies, and a reset from the parent.
   { id: "createBranch", method: "POST", path: `${P}/branches`, body: { branch: { name: "probe-child" } }, keep: (j, v) => void (v.child_id = j.branch.id) },
   { id: "getBranch", method: "GET", path: `${P}/branches/{child_id}` },
@@ -199,6 +225,13 @@ export const STEPS: readonly Step[] = [
   },
   { id: "enableBranchAuth.afterDisable", method: "POST", path: AUTH, body: BA },
   { id: "disableBranchAuth.deleteData", method: "DELETE", path: AUTH, body: { delete_data: true } },
+  {
+    id: "createProjectBranchDataAPI.withoutAuth",
+    method: "POST",
+    path: DATA_API,
+    body: { auth_provider: "neon_auth" },
+    ledger: "`auth_provider: neon_auth` on a branch without Neon Auth is refused (400)",
+  },
 
   // The project-level generation on the same project.
   {

@@ -75,6 +75,11 @@ export interface EmulatorOptions {
   control?: boolean;
   /** One answer changed on purpose, for the probe's own test (core/http.ts `Deviation`). Default none. */
   deviation?: Deviation;
+  /**
+   * Route templates (relative to /api/v2) whose request bodies the request log keeps, so that a test
+   * can assert exactly what a client sent. Only for routes whose bodies hold no secret. Default none.
+   */
+  logBodies?: readonly string[];
   /** Check every JSON response against its zod schema and answer 500 on a mismatch. Default true. */
   validateResponses?: boolean;
   /** Maximum entries kept in the request log. Default 10000. */
@@ -164,7 +169,7 @@ function coreOf(options: EmulatorOptions, checked: ReturnType<typeof checkedOpti
     limiter: new RequestThrottle(options.rateLimit ?? "spec", clock),
     faults: new Faults(faultSettings, options.random ?? Math.random),
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
-    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false, control: options.control ?? true, ...(options.deviation === undefined ? {} : { deviation: options.deviation }) },
+    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false, control: options.control ?? true, logBodies: options.logBodies ?? [], ...(options.deviation === undefined ? {} : { deviation: options.deviation }) },
     keys,
     generations,
     router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, allControlRoutes),

@@ -130,6 +130,7 @@ function logApi(x: Incoming, trace: ApiTrace, status: number): void {
     request_id: x.requestId,
     key: trace.account,
     ...(trace.fault === undefined ? {} : { fault: trace.fault }),
+    ...(trace.exchange.body !== undefined && x.core.config.logBodies.includes(trace.exchange.template ?? "") ? { body: trace.exchange.body } : {}),
   });
 }
 

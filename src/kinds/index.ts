@@ -16,8 +16,10 @@ import { neonAuthKind } from "./neonAuth";
 import { oauthClientKind } from "./oauthClient";
 import { oauthProviderKind } from "./oauthProvider";
 import { redirectDomainKind } from "./redirectDomain";
+import { dataApiKind } from "./dataApi";
 
 export const DECLARATIONS: Readonly<Record<Kind, KindDeclaration>> = {
+  DataApi: dataApiKind,
   NeonAuth: neonAuthKind,
   AuthIntegration: authIntegrationKind,
   AuthSdkKeys: authSdkKeysKind,

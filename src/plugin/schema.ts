@@ -136,11 +136,13 @@ function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): Resou
   const inputProperties: Record<string, PropertySpec> = {};
   const requiredInputs: string[] = [];
   if (isChild(decl)) {
-    inputProperties.integration = { $ref: `#/types/${REF_TYPE}`, description: "The NeonAuth or AuthIntegration this lives in: its `ref` output." };
-    requiredInputs.push("integration");
+    const unless = decl.parentUnless === undefined ? "" : ` Required ${decl.parentUnless}.`;
+    inputProperties.integration = { $ref: `#/types/${REF_TYPE}`, description: `The NeonAuth or AuthIntegration this lives in: its \`ref\` output.${unless}` };
+    if (decl.parentUnless === undefined) requiredInputs.push("integration");
   }
   for (const [name, schema] of Object.entries(js.properties as Record<string, Json>)) {
-    if (isChild(decl) && (FROM_INTEGRATION as readonly string[]).includes(name)) continue;
+    // A child's place comes from its integration, unless it may stand without one (then it is declared).
+    if (isChild(decl) && (FROM_INTEGRATION as readonly string[]).includes(name) && !(name in decl.inputs)) continue;
     inputProperties[name] = mark(name, propertyOf(schema, decl.kind + pascal(name), types), words(decl.inputs[name]?.doc));
     if ((js.required as string[] | undefined)?.includes(name)) requiredInputs.push(name);
   }

@@ -3,7 +3,8 @@
  * package should hold because of how the package and Neon behave (README "Limits" and the kinds'
  * reference): deleting or replacing an integration deletes everything in it at Neon, a
  * `deleteDataOnDestroy` drops the users, webhooks carry user data, and an OAuth client that skips
- * consent is trusted with it.
+ * consent is trusted with it; a Data API serves the data itself, to whoever its tokens and
+ * schemas let in.
  */
 import { named, nameList, type ResourceRule } from "./rule";
 import { UNKNOWN, valueAt } from "./subjects";
@@ -72,4 +73,42 @@ export const oauthClientConsent: ResourceRule = {
   },
 };
 
-export const PRODUCTION_RULES = [httpsWebhooks, protectIntegration, keepDataOnDestroy, oauthClientConsent] as const;
+/** Neon's page on the Data API's own identity providers ("What is JWT Audience?"). */
+const CUSTOM_PROVIDERS = "https://neon.com/docs/data-api/custom-authentication-providers";
+
+export const dataApiExternalProvider: ResourceRule = {
+  name: "neon-auth-data-api-external-provider",
+  scope: "resource",
+  description: "A Data API bound to another identity provider fetches its keys over https and checks the tokens' audience.",
+  level: "mandatory",
+  applies: ["DataApi"],
+  fix: "Give `jwksUrl` as an `https://` URL and set `jwtAudience` to the `aud` your provider puts in its tokens.",
+  check: (s) => {
+    const url = valueAt(s.props, "jwksUrl");
+    if (url === undefined) return [];
+    const out: string[] = [];
+    if (url !== UNKNOWN && !(typeof url === "string" && /^https:\/\//i.test(url.trim()))) out.push(`${named(s)} jwksUrl is not an https URL: whoever sits on the way could hand the Data API keys of their own. Use https.`);
+    // Neon: an audience "ensures tokens issued for one application can't be reused with another"; requiring it is the package's own.
+    if (valueAt(s.props, "jwtAudience") === undefined) {
+      out.push(`${named(s)} sets no jwtAudience: a token your provider issued for any other application would be accepted (${CUSTOM_PROVIDERS}, "What is JWT Audience?"). Set it.`);
+    }
+    return out;
+  },
+};
+
+export const dataApiNamedSchemas: ResourceRule = {
+  name: "neon-auth-data-api-named-schemas",
+  scope: "resource",
+  description: "A Data API exposes only the schemas it names (`dbSchemas` given), never the implicit `public`.",
+  level: "mandatory",
+  applies: ["DataApi"],
+  fix: "Set `dbSchemas` to the schemas the API serves (name `public` there if `addDefaultGrants` is to open it).",
+  // The package's own: Neon exposes `public` unless told otherwise (https://neon.com/docs/data-api/manage, "Exposed schemas").
+  check: (s) => {
+    if (valueAt(s.props, "dbSchemas") !== undefined) return [];
+    const grants = valueAt(s.props, "addDefaultGrants") === true ? ", and addDefaultGrants gives every signed-in user all permissions on its tables" : "";
+    return [`${named(s)} sets no dbSchemas, so Neon exposes the public schema by default${grants}. Name the schemas it serves.`];
+  },
+};
+
+export const PRODUCTION_RULES = [httpsWebhooks, protectIntegration, keepDataOnDestroy, oauthClientConsent, dataApiExternalProvider, dataApiNamedSchemas] as const;

@@ -95,6 +95,12 @@ export interface KindDeclaration {
    * and replaced with it, and has `ChildOutputs`. Absent for the integrations themselves.
    */
   readonly parent?: "either" | Generation;
+  /**
+   * A child that may also stand without its integration (a Data API bound to another identity
+   * provider): the words that say when `integration` is needed. Without it the child takes
+   * `projectId` and `branchId` as inputs of its own, which it then declares.
+   */
+  readonly parentUnless?: string;
   /** A child whose requests name its integration's auth provider outputs it. Default true. */
   readonly withProvider?: false;
   /** Published interfaces its Args and outputs extend (NeonAuth's settings, generated from their own table). */

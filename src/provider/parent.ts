@@ -117,8 +117,8 @@ function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError, o
   );
 }
 
-/** Throws projectNotVisible unless the project (and the branch, for a branch scope) answers. */
-async function mustSee(ctx: Context, kind: Kind, s: Scope, op: "refresh" | "delete"): Promise<void> {
+/** @internal Throws projectNotVisible unless the project (and the branch, for a branch scope) answers. */
+export async function mustSee(ctx: Context, kind: Kind, s: Scope, op: "refresh" | "delete"): Promise<void> {
   try {
     // Shared: every resource of a project or branch that is gone asks the same question.
     await generationOf(s).calls(ctx, s).see();

@@ -19,8 +19,9 @@ import { redirectDomainKind } from "../kinds/redirectDomain";
 import type { KindDeclaration, Props } from "../provider/kit";
 import { ADOPTS_CHILDREN, childRegistration } from "./children";
 import { checkClientResources, declareOAuthServer, noteTrustedDomain } from "./oauthServerChecks";
+import { dataApiKind } from "../kinds/dataApi";
 import { notePlainOutputs, registration } from "./registration";
-import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs } from "./types";
+import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs, DataApiArgs, DataApiOutputs } from "./types";
 
 type Options = pulumi.CustomResourceOptions;
 
@@ -233,3 +234,21 @@ export class RedirectDomain extends lookupClass<RedirectDomainArgs>(redirectDoma
 }
 
 export interface RedirectDomain extends RedirectDomainOutputs {}
+
+/**
+ * Neon's Data API on one database of a branch: a REST interface over it that accepts the tokens of
+ * the branch's Neon Auth (`integration`) or of another identity provider (`jwksUrl`, with
+ * `projectId` and `branchId`). Authentication is fixed at creation (a change replaces it); the
+ * settings change in place, and those left out are left as Neon has them. The role of a request is
+ * read from its token at `jwtRoleClaimKey` (`.role`: an `AuthUser`'s roles). Id (for `get` and
+ * `importFile`): `<projectId>/<branchId>/<database>`.
+ *
+ * @example
+ * ```ts
+ * const api = new DataApi("api", { integration: auth, dbSchemas: ["api"], jwtRoleClaimKey: ".role" });
+ * export const dataApiUrl = api.url;
+ * ```
+ */
+export class DataApi extends lookupClass<DataApiArgs>(dataApiKind, childRegistration) {}
+
+export interface DataApi extends DataApiOutputs {}

@@ -4,7 +4,7 @@
  * method, body schemas and statuses of an endpoint are written once, here.
  */
 import type { z } from "zod";
-import { authProvider, branchId, oauthProviderId, projectId } from "./common";
+import { authProvider, branchId, databaseName, oauthProviderId, projectId } from "./common";
 import { pathSegment } from "./fields";
 import { branchOAuthProviderId } from "./branchAuth";
 
@@ -80,7 +80,7 @@ export const LOCKED = { 423: "another operation runs on the project; safe to ret
 const DEFAULT_PARAMS: Record<Generation, Record<string, z.ZodType<string>>> = {
   hosting: { project_id: projectId, branch_id: branchId, operation_id: pathSegment },
   project: { project_id: projectId, auth_user_id: pathSegment, oauth_provider_id: oauthProviderId, auth_provider: authProvider },
-  branch: { project_id: projectId, branch_id: branchId, auth_user_id: pathSegment, oauth_provider_id: branchOAuthProviderId, client_id: pathSegment },
+  branch: { project_id: projectId, branch_id: branchId, auth_user_id: pathSegment, oauth_provider_id: branchOAuthProviderId, client_id: pathSegment, database_name: databaseName },
 };
 
 export function paramNames(path: string): string[] {

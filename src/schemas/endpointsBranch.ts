@@ -5,6 +5,7 @@
 import * as s from "./branchAuth";
 import { keySet, listDomainsResponse } from "./auth";
 import { endpoint, LOCKED, type Endpoint, type HttpMethod } from "./endpoint";
+import { dataApiEndpoints } from "./endpointsDataApi";
 import type { z } from "zod";
 
 const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
@@ -184,6 +185,7 @@ export const branchEndpoints = {
     deviations: [OAUTH_CLIENTS_MISSING],
   }),
   updateBranchAppName: patch("updateBranchAppName", `${AUTH}/config`, s.appNameRequest, s.appNameResponse),
+  ...dataApiEndpoints,
 };
 
 /**

@@ -5,3 +5,4 @@ export * from "./branchAuth";
 export * from "./endpoints";
 export * from "./fields";
 export * from "./urls";
+export * from "./dataApi";

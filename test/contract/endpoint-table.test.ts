@@ -70,7 +70,8 @@ describe("the endpoint table against the OpenAPI document", () => {
       it("expects only what the document promises in the success body", () => {
         const documented = op?.response(e.success.find((s) => op.success.includes(s)) ?? e.success[0] as number);
         if (e.response === undefined) {
-          expect(documented).toBeUndefined();
+          // Reading nothing is fine where the document promises nothing (EmptyResponse, an object without fields).
+          if (documented?.$ref !== "#/components/schemas/EmptyResponse") expect(documented).toBeUndefined();
           return;
         }
         expect(compare(jsonSchemaOf(e.response, "output"), documented, "response")).toEqual([]);

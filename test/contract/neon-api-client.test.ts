@@ -59,7 +59,7 @@ async function drive<T>(e: AnyEndpoint, run: Promise<AxiosResponse<T>>): Promise
 }
 
 describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
-  it("drives all 36 branch-scoped endpoints (and branch create/get/restore) successfully", async () => {
+  it("drives all 40 branch-scoped endpoints (and branch create/get/restore) successfully", async () => {
     const created = await drive(H.createBranch, neon.createProjectBranch(P, { branch: { name: "from-neon-client" } }));
     expect(created.branch.name).toBe("from-neon-client");
     expect((await drive(H.getBranch, neon.getProjectBranch(P, created.branch.id))).branch.id).toBe(created.branch.id);
@@ -140,13 +140,18 @@ describe("@neondatabase/api-client 2.7.3 against the emulator", () => {
     expect((await drive(B.rotateBranchOAuthClientSecret, rotate)).client_secret).not.toBe(client_secret);
     await drive(B.deleteBranchOAuthClient, clients("DELETE", `/${made.client_id}`));
 
+    // The Data API of the branch's database, bound to its Neon Auth.
+    expect((await drive(B.createProjectBranchDataAPI, neon.createProjectBranchDataApi(P, Br, "neondb", { auth_provider: "neon_auth", settings: { db_max_rows: 10 } }))).url).toMatch(/^https:/);
+    await drive(B.updateProjectBranchDataAPI, neon.updateProjectBranchDataApi(P, Br, "neondb", { settings: { openapi_mode: "ignore-privileges" } }));
+    expect((await drive(B.getProjectBranchDataAPI, neon.getProjectBranchDataApi(P, Br, "neondb"))).settings).toMatchObject({ db_max_rows: 10, openapi_mode: "ignore-privileges" });
+    await drive(B.deleteProjectBranchDataAPI, neon.deleteProjectBranchDataApi(P, Br, "neondb"));
     await drive(B.disableBranchAuth, neon.disableNeonAuth(P, Br, { delete_data: false }));
     // A reset of the branch made above from its parent, as Neon's docs send it.
     const reset = await drive(H.restoreBranch, neon.restoreProjectBranch(P, created.branch.id, { source_branch_id: Br }));
     expect([reset.branch.id, reset.branch.parent_id, reset.operations.length]).toEqual([created.branch.id, Br, 1]);
 
     expect([...Object.values(B)].filter((e) => !driven.has(e.name)).map((e) => e.name)).toEqual([]);
-    expect(driven.size).toBe(36 + 3);
+    expect(driven.size).toBe(40 + 3);
   });
 });
 

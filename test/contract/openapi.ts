@@ -138,6 +138,8 @@ export function compare(ours: Schema, theirs: Schema | undefined, mode: "request
   const theirsView = objectView(t);
   if (union) {
     for (const branch of union) {
+      // A null the document allows (`nullable: true`, as DataAPIReponse's settings).
+      if (branch.type === "null" && t.nullable === true) continue;
       const tag = branch.properties?.type?.const ?? branch.properties?.type?.enum?.[0];
       const target = theirsView.variants?.[tag] ?? t;
       out.push(...compare(branch, target, mode, optionalOk, `${at}<${tag ?? "?"}>`));

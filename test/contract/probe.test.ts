@@ -57,6 +57,8 @@ describe("the fidelity probe", () => {
       "addBranchDomain.bareHost 400",
       "createBranchUser.sameAddress 409",
       "rotateBranchOAuthClientSecret.public 400",
+      "createProjectBranchDataAPI.again 409",
+      "createProjectBranchDataAPI.withoutAuth 400",
     ]);
   });
 

@@ -22,14 +22,16 @@ describe("the plugin's schema", () => {
   it("takes every declared input, a child's place as its integration's ref", () => {
     for (const d of declarations) {
       const r = schema.resources[tokenOf(d.kind)]!;
-      const declared = Object.keys(d.inputs).filter((k) => !(d.parent && (FROM_INTEGRATION as readonly string[]).includes(k)));
+      // A child that may stand without its integration declares its place too (DataApi).
+      const declared = Object.keys(d.inputs).filter((k) => !(d.parent && d.parentUnless === undefined && (FROM_INTEGRATION as readonly string[]).includes(k)));
       const expected = [...declared, ...(d.parent ? ["integration"] : [])];
       // NeonAuth's settings are declared in their own table (`also`), and are its inputs too.
       if (d.also) expect(Object.keys(r.inputProperties), d.kind).toEqual(expect.arrayContaining(expected));
       else expect(Object.keys(r.inputProperties).sort(), d.kind).toEqual(expected.sort());
       if (d.parent) {
         expect(r.inputProperties.integration).toMatchObject({ $ref: `#/types/${REF_TYPE}` });
-        expect(r.requiredInputs).toContain("integration");
+        if (d.parentUnless === undefined) expect(r.requiredInputs).toContain("integration");
+        else expect(r.requiredInputs).not.toContain("integration");
       } else {
         expect(r.properties.ref).toMatchObject({ $ref: `#/types/${REF_TYPE}` });
       }

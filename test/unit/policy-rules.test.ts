@@ -28,6 +28,8 @@ function good(): Declared[] {
     { kind: "EmailServer", name: "smtp", in: "auth", props: { type: "standard", host: "smtp.example.com", port: 587, username: "shop", password: "smtp-secret", senderEmail: "auth@example.com", senderName: "Shop" } },
     { kind: "OAuthClient", name: "partner", in: "auth", props: { name: "Partner app", type: "confidential", redirectUris: ["https://partner.example.com/cb"], skipConsent: false } },
     { kind: "AuthUser", name: "admin", in: "auth", props: { email: "ops@example.com", roles: ["admin"] } },
+    { kind: "DataApi", name: "api", in: "auth", props: { database: "neondb", dbSchemas: ["api"], addDefaultGrants: false } },
+    { kind: "DataApi", name: "partner-api", props: { projectId: "p-shop", branchId: "br-main", database: "partners", jwksUrl: "https://idp.example.com/.well-known/jwks.json", jwtAudience: "shop-api", dbSchemas: ["partner"] } },
   ];
 }
 
@@ -122,6 +124,29 @@ describe.each(FACES)("the policy pack on the %s' type tokens", (face: Face) => {
     });
     expect(run(skips, { "neon-auth-oauth-client-consent": { firstPartyClients: ["partner"] } })).toEqual({});
     expect(run(skips, { "neon-auth-oauth-client-consent": { firstPartyClients: ["Partner app"] } })).toEqual({});
+  });
+
+  it("neon-auth-data-api-external-provider: a JWKS URL in clear, or no audience", () => {
+    const clear = changed("partner-api", withProps({ jwksUrl: "http://idp.example.com/.well-known/jwks.json" }));
+    expect(run(clear)).toEqual({
+      "neon-auth-data-api-external-provider": [{ message: 'DataApi "partner-api" jwksUrl is not an https URL: whoever sits on the way could hand the Data API keys of their own. Use https.' }],
+    });
+    expect(run(changed("partner-api", without("jwtAudience")))).toEqual({
+      "neon-auth-data-api-external-provider": [
+        { message: 'DataApi "partner-api" sets no jwtAudience: a token your provider issued for any other application would be accepted (https://neon.com/docs/data-api/custom-authentication-providers, "What is JWT Audience?"). Set it.' },
+      ],
+    });
+  });
+
+  it("neon-auth-data-api-named-schemas: no dbSchemas exposes public, with default grants worse", () => {
+    expect(run(changed("api", without("dbSchemas")))).toEqual({
+      "neon-auth-data-api-named-schemas": [{ message: 'DataApi "api" sets no dbSchemas, so Neon exposes the public schema by default. Name the schemas it serves.' }],
+    });
+    expect(run(changed("api", (r) => withProps({ addDefaultGrants: true })(without("dbSchemas")(r))))).toEqual({
+      "neon-auth-data-api-named-schemas": [
+        { message: 'DataApi "api" sets no dbSchemas, so Neon exposes the public schema by default, and addDefaultGrants gives every signed-in user all permissions on its tables. Name the schemas it serves.' },
+      ],
+    });
   });
 
   it("holds a project-level AuthIntegration to the rules of both generations that apply to it", () => {

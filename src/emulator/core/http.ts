@@ -33,6 +33,8 @@ export interface EmulatorConfig {
   control: boolean;
   /** One answer changed on purpose (EmulatorOptions.deviation). */
   deviation?: Deviation;
+  /** Route templates whose request bodies the log keeps (EmulatorOptions.logBodies). */
+  logBodies: readonly string[];
 }
 
 /**

@@ -1,4 +1,7 @@
-/** The request log and counters. Entries never hold an API key (only its label) nor any body. */
+/**
+ * The request log and counters. Entries never hold an API key (only its label), nor a body but those
+ * of the routes a test names (EmulatorOptions.logBodies, routes without secrets).
+ */
 
 export interface RequestLogEntry {
   method: string;
@@ -16,6 +19,8 @@ export interface RequestLogEntry {
   key: string | null;
   /** Injected fault, if any. */
   fault?: string;
+  /** The request's JSON body, for the routes named in EmulatorOptions.logBodies only. */
+  body?: unknown;
 }
 
 export class RequestLog {
