@@ -201,6 +201,8 @@ export const GROUPS: Group[] = [
   // ---- roles as Neon Auth stores them (comma-joined), OAuth clients' redirect URIs (RFC 6749 §3.1.2)
   { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["roles", ["admin,owner"], "must name each role on its own, without a comma"]] },
   { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["roles", ["admin", "admin"], "must not name a role twice"]] },
+  { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["roles", "admin", "must be an array"]] },
+  { kind: "NeonAuth", base: { projectId: P, branchId: B }, cases: [["magicLink", "on", "must be an object"]] },
   ...([
     ["https://app.example.com/cb#done", "must not hold a fragment"],
     ["https://app.example.com/cb#", "must not hold a fragment"],

@@ -8,7 +8,6 @@
  * project is deleted or the emulator stops.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import type { SqlSession } from "./database";
 
 /** What the child answers: its port once up, then one reply per request. */
 type FromChild = { ready: number } | { failed: string } | { id: number; rows?: unknown[]; error?: { message: string; code?: string } };
@@ -49,8 +48,8 @@ function databaseProgram(paths: { pglite: string; socket: string }): void {
   });
 }
 
-/** A running branch database: SQL over the channel, and the port its clients connect to. */
-export class DatabaseProcess implements SqlSession {
+/** A running branch database: SQL over the channel (a `SqlSession` of database.ts), and the port its clients connect to. */
+export class DatabaseProcess {
   readonly port: number;
   readonly #child: ChildProcess;
   readonly #pending = new Map<number, { resolve: (rows: unknown[]) => void; reject: (e: Error) => void }>();
