@@ -201,6 +201,21 @@ export const GROUPS: Group[] = [
   { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["email", "\u212Aate@example.com", IDENTITY_NFKC], ["name", "\u200b\u200c\u200d\ufeff", INVISIBLE]] },
   { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["email", "a\u200b@example.com", EMAIL], ["name", "\u212Aelvin", IDENTITY_NFKC]] },
   { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["name", "\uff21da", IDENTITY_NFKC]] },
+  // ---- roles as Neon Auth stores them (comma-joined), OAuth clients' redirect URIs (RFC 6749 §3.1.2)
+  { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["roles", ["admin,owner"], "must name each role on its own, without a comma"]] },
+  { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["roles", ["admin", "admin"], "must not name a role twice"]] },
+  { kind: "AuthUser", base: { projectId: P, branchId: B, email: "ada@example.com" }, cases: [["roles", "admin", "must be an array"]] },
+  { kind: "NeonAuth", base: { projectId: P, branchId: B }, cases: [["magicLink", "on", "must be an object"]] },
+  ...([
+    ["https://app.example.com/cb#done", "must not hold a fragment"],
+    ["https://app.example.com/cb#", "must not hold a fragment"],
+    ["https://ada:pw@app.example.com/cb", "must not hold credentials"],
+    ["https://ada@app.example.com/cb", "must not hold credentials"],
+  ] as const).map(([uri, rule]): Group => ({
+    kind: "OAuthClient",
+    base: { projectId: P, branchId: B, name: "partner", type: "confidential" },
+    cases: [["redirectUris.1", ["https://app.example.com/ok", uri], rule]],
+  })),
   // ---- NeonAuth webhooks ----------------------------------------------------------------------
   ...([
     ["http://hooks.example.com/in", "must use https (http is accepted for loopback hosts only)"],

@@ -71,9 +71,21 @@ export function parseAnswer<T>(schema: z.ZodType<T>, res: AttemptResponse, { met
   } catch {
     throw fail(["(root): body is not valid JSON"]);
   }
-  const r = schema.safeParse(json);
+  const r = schema.safeParse(withoutNulls(json));
   if (!r.success) throw fail(formatIssues(r.error));
   return r.data;
+}
+
+/**
+ * The answer with every `null` field of every object left out: Neon answers `null` for what is not
+ * set (`phone_number: null` in `GET …/auth/plugins`), where the package's schemas read an absent
+ * field. One rule for every answer, so that "not set" is never a failed read: an optional field
+ * is then not set, and a required one fails naming the field, as when it is missing.
+ */
+export function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (v === null || typeof v !== "object") return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, withoutNulls(x)]));
 }
 
 /** A request id fit for a message: visible ASCII only, at most 100 characters. */

@@ -6,12 +6,13 @@
  */
 import type { z } from "zod";
 import type * as s from "../schemas";
-import type { AnyEndpoint, BodyOf, ParamsOf, ResultOf } from "../schemas/endpoint";
+import { listKeyOf, NEXT_PAGE } from "../schemas/common";
+import { fillPath, type AnyEndpoint, type BodyOf, type ParamsOf, type ResultOf } from "../schemas/endpoint";
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
 import type { CreateBranchResponse, RestoreBranchRequest, RestoreBranchResponse } from "../schemas/projects";
 import { DomainBatcher, BATCHED_ENDPOINTS, type DomainsBody } from "./batch";
 import { branchAuthClient, type BranchAuthClient } from "./branchAuth";
-import { NeonConfigError } from "./errors";
+import { NeonConfigError, NeonResponseError } from "./errors";
 import { waitForOperations } from "./operations";
 import { formatIssues, resolveOptions, type ClientOptions, type Resolved, type WaitOptions } from "./options";
 import { queryString } from "./query";
@@ -193,7 +194,33 @@ class NeonHttpClient implements NeonClient {
   /** Checks path parameters and body by the entry's rules (nothing is sent otherwise), then calls. */
   async #send<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body: BodyOf<E> | undefined, deadlineMs?: number): Promise<ResultOf<E>> {
     const checked = this.#check(endpoint, params, body);
+    const key = endpoint.method === "GET" ? listKeyOf(endpoint.response) : undefined;
+    if (key !== undefined) return this.#wholeList(endpoint, checked, key) as Promise<ResultOf<E>>;
     return this.#call(endpoint, checked, { deadlineMs }) as Promise<ResultOf<E>>;
+  }
+
+  /**
+   * A list with every page (schemas/common.ts, `wholeList`): each cursor an answer names is asked
+   * for with the `cursor` query parameter, as Neon's paged lists take it, until a page names none.
+   * A cursor met twice would never end: refused, as a list the package cannot take whole.
+   */
+  async #wholeList(endpoint: AnyEndpoint, checked: CheckedRequest, key: string): Promise<unknown> {
+    type Page = Record<string, unknown> & { [NEXT_PAGE]?: string };
+    const first = (await this.#call(endpoint, checked)) as Page;
+    const items = [...((first[key] as unknown[] | undefined) ?? [])];
+    const seen = new Set<string>();
+    for (let cursor = first[NEXT_PAGE]; cursor !== undefined; ) {
+      if (seen.has(cursor) || seen.size >= MAX_PAGES) {
+        throw new NeonResponseError({ method: endpoint.method, path: fillPath(endpoint.path, checked.params), attempts: seen.size + 1, status: 200, issues: [`${key}: the pages never end (a cursor came back twice, or over ${MAX_PAGES} pages); the package refuses to take a partial list as complete`], requestId: "" });
+      }
+      seen.add(cursor);
+      const query = new URLSearchParams(checked.query);
+      query.set("cursor", cursor);
+      const page = (await this.#call(endpoint, { ...checked, query: `?${query}` })) as Page;
+      items.push(...((page[key] as unknown[] | undefined) ?? []));
+      cursor = page[NEXT_PAGE];
+    }
+    return { ...first, [key]: items };
   }
 
   #check(endpoint: AnyEndpoint, params: unknown, body: unknown): CheckedRequest {
@@ -240,6 +267,9 @@ class NeonHttpClient implements NeonClient {
     );
   }
 }
+
+/** More pages than any auth list of one branch could fill: a bound on a service that pages forever. */
+const MAX_PAGES = 1000;
 
 /** A request whose path parameters, body and query string passed the endpoint's rules. */
 interface CheckedRequest {

@@ -136,7 +136,7 @@ function logApi(x: Incoming, trace: ApiTrace, status: number): void {
 
 async function handleApi(x: Incoming): Promise<void> {
   const { core, method } = x;
-  const trace: ApiTrace = { started: core.clock.now(), account: null, lose: false, exchange: { method, template: null, params: {}, body: undefined } };
+  const trace: ApiTrace = { started: core.clock.now(), account: null, lose: false, exchange: { method, template: null, params: {}, body: undefined, query: x.url.searchParams } };
   let reply: Reply | undefined;
   try {
     reply = await answerApi(x, trace);
@@ -164,7 +164,7 @@ async function answerApi(x: Incoming, trace: ApiTrace): Promise<Reply | undefine
   }
   const rel = pathname.slice(API_PREFIX.length) || "/";
   const { route, params } = routeOf(core, method, pathname, "route for", (r): r is ApiRoute => !isControl(r));
-  trace.exchange = { method, template: route.template, params, body: undefined };
+  trace.exchange = { method, template: route.template, params, body: undefined, query: x.url.searchParams };
   trace.account = accountOf(core, req);
   const rl = core.limiter.take(trace.account, `${method} ${route.template}`);
   if (!rl.ok) {

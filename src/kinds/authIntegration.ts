@@ -70,7 +70,7 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
     authProviderProjectId: keys.auth_provider_project_id ?? record?.auth_provider_project_id,
     pubClientKey: keys.pub_client_key,
     secretServerKey: keys.secret_server_key,
-    jwksUrl: keys.jwks_url ?? record?.jwks_url,
+    jwksUrl: keys.jwks_url ?? record?.jwks_url ?? old.jwksUrl,
     schemaName: keys.schema_name,
     tableName: keys.table_name,
     dbName: record?.db_name ?? old.dbName ?? inputs.databaseName,

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { userEmail, userName } from "../schemas";
-import { token } from "../schemas/fields";
+import { userRoles } from "../schemas/branchAuth";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
@@ -22,7 +22,7 @@ export const authUserInputs = z
     email: userEmail,
     name: userName.optional(),
     authProvider: childAuthProvider,
-    roles: z.array(token(64)).min(1, { message: "must name at least one role" }).optional(),
+    roles: userRoles.optional(),
     recreateOnChange: z.boolean().optional(),
     adopt: z.boolean().optional(),
   })
@@ -52,7 +52,7 @@ const INPUTS = {
     only: "NeonAuth",
     doc: "The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the service's default (`user`) stays and is not managed.",
     outputDoc: "The roles (NeonAuth only): as set, and as read back from `neon_auth.\"user\"` when the program manages them or looks the user up.",
-    shown: "string[] (each a token, 1–64), at least one",
+    shown: "string[] (each a token, 1–64, no comma), at least one, none twice",
     default: "not managed (Neon gives `user`)",
     change: "in place (`PUT …/users/{id}/role`, the whole set)",
   },

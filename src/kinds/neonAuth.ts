@@ -99,14 +99,15 @@ const INPUTS = {
   },
 } as const satisfies Record<string, InputDeclaration>;
 
-function outputsOf(inputs: Props, record: s.BranchIntegration): Props {
+/** A field Neon leaves out of its answer is not set there, not changed: the output keeps what `old` recorded. */
+function outputsOf(inputs: Props, record: s.BranchIntegration, old: Props = {}): Props {
   return compact({
     ...inputs,
     authProviderProjectId: record.auth_provider_project_id,
-    jwksUrl: record.jwks_url,
-    baseUrl: record.base_url,
-    dbName: record.db_name,
-    ownedBy: record.owned_by,
+    jwksUrl: record.jwks_url ?? old.jwksUrl,
+    baseUrl: record.base_url ?? old.baseUrl,
+    dbName: record.db_name ?? old.dbName,
+    ownedBy: record.owned_by ?? old.ownedBy,
     createdAt: record.created_at,
   });
 }
@@ -194,7 +195,7 @@ export const neonAuthHandler: Handler = {
     const webhooks = (inputs as Props).webhooks as Props | undefined;
     const url = props.projectId === undefined ? webhooks?.webhookUrl : undefined;
     const given = url === undefined ? inputs : { ...inputs, webhooks: { ...webhooks, webhookUrl: placeholder("webhookUrl", true) } };
-    return { id, props: outputsOf(inputs, record), inputs: given };
+    return { id, props: outputsOf(inputs, record, props), inputs: given };
   },
 
   async update(_id, olds, news, ctx) {
@@ -205,7 +206,7 @@ export const neonAuthHandler: Handler = {
     if (changed.includes("oauthServer") && olds.oauthServer?.enabled !== true) await refuseOAuthServerOffRoot(ctx, p, inputs);
     for (const area of changed) await write(ctx, p, area, inputs[area]);
     const record = await ctx.client.branchAuth.getBranchAuth(p);
-    return { outs: outputsOf(inputs, record) };
+    return { outs: outputsOf(inputs, record, olds) };
   },
 
   async delete(id, props, ctx) {

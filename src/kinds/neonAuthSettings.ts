@@ -107,7 +107,8 @@ const isObject = (v: unknown): v is Props => v !== null && typeof v === "object"
 
 /**
  * The live settings the recorded props manage. One aggregate read for the plugins; the app name
- * comes with the integration, and a setting the aggregate lacks is read only when managed.
+ * comes with the integration, and a setting the aggregate lacks is read by its own GET only when
+ * managed.
  */
 export async function liveSettings(ctx: Context, p: Where, record: s.BranchIntegration, props: Props): Promise<Props> {
   const plugins = (await branchPlugins(ctx, { projectId: p.project_id, branchId: p.branch_id })) as Props;
@@ -118,7 +119,9 @@ export async function liveSettings(ctx: Context, p: Where, record: s.BranchInteg
   for (const row of s.BRANCH_SETTINGS) {
     const managed = props[row.name];
     if (managed === undefined) continue;
-    const value = row.aggregated ? plugins[row.key] : await ctx.client.request(row.read!, p);
+    // Not set in the aggregate (`null`, or left out): its own read, where it has one, says what holds.
+    const read = (row as s.BranchSetting).read;
+    const value = (row.aggregated ? plugins[row.key] : undefined) ?? (read === undefined ? undefined : await ctx.client.request(read, p));
     live[row.name] = pick(value as Props | undefined, managed);
   }
   return compact(live);

@@ -3,7 +3,9 @@
  * when the pack's config names it (`productionStacks`, exact names or `*` patterns) or when it
  * carries the stack tag `productionStackTag` (default `neon-auth:environment=production`). On
  * any other stack every violation is reported as advisory, so preview branches and development
- * stacks pass and still list what production would refuse.
+ * stacks pass and still list what production would refuse. Names, tag names and tag values match
+ * regardless of case: `Prod` against `prod`, or a tag `Production`, is a production stack a
+ * case-sensitive match would let through with advisories only.
  */
 import { nameList } from "./rule";
 import { stackOfUrn } from "./subjects";
@@ -39,9 +41,10 @@ export interface Environment {
 }
 
 function matches(pattern: string, stack: string): boolean {
-  const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
-  return re.test(stack);
+  return new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "i").test(stack);
 }
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The environment of the stack a URN belongs to, from the config and the stack's tags. */
 export function environmentOf(urn: string, tags: ReadonlyMap<string, string>, config: EnvironmentConfig): Environment {
@@ -51,6 +54,6 @@ export function environmentOf(urn: string, tags: ReadonlyMap<string, string>, co
   const tag = config.productionStackTag ?? DEFAULT_PRODUCTION_TAG;
   const at = tag.indexOf("=");
   const [name, value] = at < 0 ? [tag, undefined] : [tag.slice(0, at), tag.slice(at + 1)];
-  if (value !== undefined && tags.get(name) === value) return { stack, production: true, because: `its stack tag ${tag}` };
+  if (value !== undefined && [...tags].some(([k, v]) => same(k, name) && same(v, value))) return { stack, production: true, because: `its stack tag ${tag}` };
   return { stack, production: false };
 }

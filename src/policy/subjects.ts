@@ -74,8 +74,28 @@ export interface StackView {
 }
 
 export function stackView(subjects: readonly Subject[]): StackView {
+  const integrations = subjects.filter((s) => INTEGRATIONS.includes(s.kind));
+  const attributed = subjects.map((s) => (s.integration !== undefined || INTEGRATIONS.includes(s.kind) ? s : byPlace(s, integrations)));
   return {
-    integrations: subjects.filter((s) => INTEGRATIONS.includes(s.kind)),
-    childrenOf: (integration, kind) => subjects.filter((s) => s.kind === kind && s.integration === integration.urn),
+    integrations,
+    childrenOf: (integration, kind) => attributed.filter((s) => s.kind === kind && s.integration === integration.urn),
   };
+}
+
+/**
+ * A child whose `integration` is written out as a value (`pulumi import --out` writes the place
+ * and identity it imported, not a reference) depends on no resource: it is attributed to the
+ * integration of the stack at its place, the project and branch its inputs name (the classes'
+ * `projectId` and `branchId`, the plugin's inside `integration`). A project-level integration's
+ * children name no branch. Unknown or ambiguous places attribute nothing.
+ */
+function byPlace(child: Subject, integrations: readonly Subject[]): Subject {
+  const place = (s: Subject, inner: readonly string[]) => ["projectId", "branchId"].map((k) => valueAt(s.props, k) ?? valueAt(s.props, ...inner, k));
+  const [projectId, branchId] = place(child, ["integration"]);
+  if (typeof projectId !== "string" || (branchId !== undefined && typeof branchId !== "string")) return child;
+  const at = integrations.filter((i) => {
+    const [p, b] = place(i, []);
+    return p === projectId && (branchId === undefined ? i.kind === "AuthIntegration" : i.kind === "NeonAuth" && b === branchId);
+  });
+  return at.length === 1 ? { ...child, integration: at[0]!.urn } : child;
 }

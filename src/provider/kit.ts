@@ -179,7 +179,7 @@ export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): z.ou
 /** Zod's default type messages, said the way the rest of our messages are. */
 function typeMessage(issue: { code?: string; expected?: string; input?: unknown }): string | undefined {
   if (issue.code !== "invalid_type") return undefined;
-  return issue.input === undefined ? "is required" : `must be a ${issue.expected}`;
+  return issue.input === undefined ? "is required" : `must be ${/^[aeiou]/.test(issue.expected ?? "") ? "an" : "a"} ${issue.expected}`;
 }
 
 /** `a/b` ids: the natural key of an object, so `import` and read-back can find it. */

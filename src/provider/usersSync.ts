@@ -78,7 +78,8 @@ async function open(ctx: Context, s: Scope, provider: string): Promise<Conn> {
     ({ uri } = await ctx.client.getConnectionUri({
       project_id: s.projectId,
       branch_id: s.branchId ?? integration.branch_id,
-      database_name: integration.db_name,
+      // Neon Auth's database unless the record names another (an answer may leave it out).
+      database_name: integration.db_name ?? NEON_DEFAULTS.database,
       role_name: ROLE,
     }));
   } catch (err) {

@@ -19,8 +19,12 @@ export const createIntegrationRequest = z.strictObject({
 });
 export type CreateIntegrationRequest = z.input<typeof createIntegrationRequest>;
 
-/** The auth project at the provider, as every answer about an integration names it. */
-const authProject = { auth_provider: z.string(), auth_provider_project_id: z.string(), jwks_url: z.string() };
+/**
+ * The auth project at the provider, as every answer about an integration names it. What only
+ * describes it (the JWKS URL, the database, the owner) may be left out by Neon: not set, never a
+ * failed read; the kinds keep what they recorded (neonAuth.ts, authIntegration.ts).
+ */
+const authProject = { auth_provider: z.string(), auth_provider_project_id: z.string(), jwks_url: z.string().optional() };
 
 /** Response of create integration and of generate SDK keys. */
 export const keySet = z.object({
@@ -36,9 +40,9 @@ export type KeySet = z.infer<typeof keySet>;
 export const integration = z.object({
   ...authProject,
   branch_id: z.string(),
-  db_name: z.string(),
+  db_name: z.string().optional(),
   created_at: z.string(),
-  owned_by: z.string(),
+  owned_by: z.string().optional(),
   transfer_status: z.string().optional(),
 });
 export type Integration = z.infer<typeof integration>;

@@ -62,6 +62,22 @@ export type BranchDeleteDomainsRequest = z.input<typeof branchDeleteDomainsReque
 export const branchCreateUserRequest = z.strictObject({ email, name: userName.optional() });
 export type BranchCreateUserRequest = z.input<typeof branchCreateUserRequest>;
 export const userIdResponse = z.object({ id: z.string() });
+/**
+ * A user's roles as a program names them. Better Auth keeps them in one text column, comma-joined
+ * (`neon_auth."user".role`), which the package reads back split on commas: a role holding a comma
+ * comes back as two, and a list with a repeat never equals what is read, so either would drift on
+ * every refresh. Refused at preview rather than compared as stored: the program says what Neon holds.
+ */
+export const userRoles = z
+  .array(token(64))
+  .min(1, { message: "must name at least one role" })
+  .superRefine((roles, ctx) => {
+    if (roles.some((r) => r.includes(","))) {
+      ctx.addIssue({ code: "custom", message: "must name each role on its own, without a comma: Neon Auth stores a user's roles comma-joined, so a role with a comma reads back as two" });
+    } else if (new Set(roles).size !== roles.length) {
+      ctx.addIssue({ code: "custom", message: "must not name a role twice: Neon Auth keeps a user's roles as one comma-joined list, so the repeat would show as a change on every refresh" });
+    }
+  });
 export const setUserRolesRequest = z.strictObject({
   roles: z.array(token(64)).min(1, { message: "must name at least one role" }),
 });
@@ -222,9 +238,25 @@ export const updateOAuthServerPluginRequest = z.strictObject(oauthServerFields).
  */
 export const OAUTH_CLIENT_TYPES = ["confidential", "public"] as const;
 export const oauthClientType = z.enum(OAUTH_CLIENT_TYPES, { message: 'must be "confidential" or "public"' });
+/**
+ * A client's redirect URI: an https URL as above, and "MUST NOT include a fragment component"
+ * (RFC 6749 §3.1.2). Credentials in it (`https://user:pw@host/cb`) are refused too: RFC 3986
+ * §3.2.1 deprecates them and the server would hand them to every browser it redirects
+ * (assumption that Neon refuses them, as RFC 6749 servers do the fragment).
+ */
+const redirectUri = z.string().superRefine((v, ctx) => {
+  const problem = webhookUrlProblem(v) ?? redirectUriProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+function redirectUriProblem(v: string): string | undefined {
+  if (v.includes("#")) return "must not hold a fragment (#...): RFC 6749 §3.1.2";
+  const url = new URL(v);
+  if (url.username !== "" || url.password !== "" || /^[a-z]+:\/\/[^/?#]*@/i.test(v)) return "must not hold credentials (user:password@)";
+  return undefined;
+}
 const clientFields = {
   name: text(256),
-  redirect_uris: z.array(httpsUrl).min(1, { message: "must hold at least one URI" }),
+  redirect_uris: z.array(redirectUri).min(1, { message: "must hold at least one URI" }),
   resources: z.array(httpsUrl),
   skip_consent: z.boolean(),
 };

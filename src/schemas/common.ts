@@ -70,19 +70,46 @@ export type ErrorBody = z.infer<typeof errorBody>;
 /**
  * A list answer the package reads as the whole list (to learn that an object is gone, or absent
  * before a create). Neon defines no paging for the auth lists (OpenAPI 2.7.3 and the API
- * reference: no cursor, limit, `has_more` or next link), so one that says it is partial, the way
- * Neon's paged lists do (`pagination.next`, `has_more`), is refused rather than taken as complete:
- * a refresh then fails naming the list instead of forgetting what the missing pages hold.
+ * reference: no cursor, limit, `has_more` or next link), but its paged lists do, in two shapes:
+ * `pagination: {cursor}` (`Pagination`: the cursor of the next page, an empty page at the end) and
+ * `pagination: {next}` (`CursorPagination`: absent at the end), each sent back as the `cursor`
+ * query parameter. An answer that carries any cursor or `has_more`, at the top level or inside
+ * `pagination`, is a page: the client follows it (client.ts) and the list is whole only with every
+ * page, so a refresh never forgets what a later page holds. One that says more follows without a
+ * cursor to ask for it is refused, naming the list.
  */
 export function wholeList<S extends z.ZodRawShape>(shape: S) {
-  return z.looseObject(shape).superRefine((v, ctx) => {
-    const raw = v as { has_more?: unknown; pagination?: { next?: unknown; cursor?: unknown } };
-    if (raw.has_more === true || (typeof raw.pagination?.next === "string" && raw.pagination.next !== "")) {
-      ctx.addIssue({
-        code: "custom",
-        message: "Neon answered part of the list (it names a next page), and this version of the package knows no paging for it; it refuses to take a partial list as complete. Upgrade pulumi-neon-auth",
-      });
+  const key = Object.keys(shape).find((k) => !["pagination", "has_more", "cursor", "next", "next_cursor"].includes(k))!;
+  const schema = z.looseObject(shape).superRefine((v, ctx) => {
+    const mark = pageMarkOf(v, key);
+    if (mark.more && mark.cursor === undefined) {
+      ctx.addIssue({ code: "custom", message: "Neon answered part of the list (has_more) without a cursor for the next page; the package refuses to take a partial list as complete" });
     }
-  }).transform((v) => Object.fromEntries(Object.keys(shape).map((k) => [k, (v as Record<string, unknown>)[k]])) as z.output<z.ZodObject<S>>);
+  }).transform((v) => {
+    const out = Object.fromEntries(Object.keys(shape).map((k) => [k, (v as Record<string, unknown>)[k]])) as z.output<z.ZodObject<S>>;
+    const { cursor } = pageMarkOf(v, key);
+    // Not enumerable: the list's value is the same with or without it; only the client looks.
+    if (cursor !== undefined) Object.defineProperty(out, NEXT_PAGE, { value: cursor, enumerable: false });
+    return out;
+  });
+  LIST_KEYS.set(schema, key);
+  return schema;
 }
 
+/** The cursor of the page after an answer of a `wholeList`, where it names one to follow. */
+export const NEXT_PAGE: unique symbol = Symbol("next page");
+const LIST_KEYS = new WeakMap<z.ZodType, string>();
+/** The field holding the items of a `wholeList` answer; undefined for any other schema. */
+export const listKeyOf = (schema: z.ZodType | undefined): string | undefined => (schema === undefined ? undefined : LIST_KEYS.get(schema));
+
+/** Whether an answer says more follows, and the cursor to ask for it with (see `wholeList`). */
+export function pageMarkOf(v: unknown, key: string): { more: boolean; cursor?: string } {
+  const top = (v ?? {}) as Record<string, unknown>;
+  const nested = (typeof top.pagination === "object" && top.pagination !== null ? top.pagination : {}) as Record<string, unknown>;
+  const cursor = [nested.next, nested.cursor, nested.next_cursor, top.next_cursor, top.cursor].find((c): c is string => typeof c === "string" && c !== "");
+  const hasMore = [top.has_more, nested.has_more].find((h) => typeof h === "boolean");
+  const items = top[key];
+  // Said outright, or a cursor beside a page that is not empty (Neon's `Pagination` ends on an empty page).
+  const more = hasMore ?? (cursor !== undefined && Array.isArray(items) && items.length > 0);
+  return more ? { more, ...(cursor === undefined ? {} : { cursor }) } : { more };
+}

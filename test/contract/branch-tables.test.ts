@@ -131,13 +131,14 @@ describe('neon_auth."user" of a Better Auth branch', () => {
       const TABLES = `SELECT table_name FROM information_schema.tables WHERE table_schema = 'neon_auth' ORDER BY table_name`;
       expect((await sql(await uriOf(restarted), [TABLES]))[0]).toEqual([]);
 
-      // Enabled again, then a reset: the running database follows the emptied state.
+      // Enabled again, then a reset: the running database goes with the emptied state, and the next one is empty.
       await enable(restarted);
       expect((await caller(restarted)(B.createBranchUser, IDS, { body: { email: "eve@example.com" } })).status).toBe(201);
       const uri2 = await uriOf(restarted);
       expect((await sql(uri2, [TABLES], [USERS]))!.map((rows) => rows.length)).toEqual([2, 1]);
       expect((await restarted.control("POST", "/reset")).status).toBe(200);
-      expect((await sql(uri2, [TABLES]))[0]).toEqual([]);
+      expect(restarted.emu.databases.running()).toEqual([]);
+      expect((await sql(await uriOf(restarted), [TABLES]))[0]).toEqual([]);
     } finally {
       await h.close();
       await restarted?.close();

@@ -114,4 +114,35 @@ describe("the emulated database", () => {
       await b.close();
     }
   });
+
+  it("ends a branch's database when the branch is deleted; the default branch and one with children are not deleted", { timeout: 120_000 }, async () => {
+    const h = await startHarness({ rateLimit: "off", operationDelayMs: 0 });
+    try {
+      const main = `br-main-${PROJECT}`;
+      const made = await h.api("POST", `/projects/${PROJECT}/branches`, { body: { branch: { parent_id: main } } });
+      const child = made.json.branch.id as string;
+      const grandchild = (await h.api("POST", `/projects/${PROJECT}/branches`, { body: { branch: { parent_id: child } } })).json.branch.id as string;
+      const uri = (await h.api("GET", `/projects/${PROJECT}/connection_uri?database_name=neondb&role_name=neondb_owner&branch_id=${grandchild}`)).json.uri as string;
+      const c = new Client({ connectionString: uri, connectionTimeoutMillis: 10_000 });
+      // The reset that ends the connection when the database goes is expected here.
+      c.on("error", () => undefined);
+      await c.connect();
+      expect(h.emu.databases.running()).toEqual([`${PROJECT}/${grandchild}`]);
+
+      const refused = async (branch: string) => [(await h.api("DELETE", `/projects/${PROJECT}/branches/${branch}`)).status, (await h.api("DELETE", `/projects/${PROJECT}/branches/${branch}`)).json.message];
+      expect(await refused(main)).toEqual([400, `branch ${main}: the default or a root branch cannot be deleted`]);
+      expect(await refused(child)).toEqual([400, `branch ${child}: delete its child branches first`]);
+      expect((await h.api("DELETE", `/projects/${PROJECT}/branches/br-nope`)).status).toBe(404);
+
+      const gone = await h.api("DELETE", `/projects/${PROJECT}/branches/${grandchild}`);
+      expect([gone.status, gone.json.branch.id, gone.json.operations.map((o: any) => o.action)]).toEqual([200, grandchild, ["delete_timeline"]]);
+      // Gone with its branch: the connection a client held is closed, and nothing runs.
+      expect(h.emu.databases.running()).toEqual([]);
+      await expect(c.query("SELECT 1")).rejects.toThrow();
+      await c.end().catch(() => undefined);
+      expect((await h.api("GET", `/projects/${PROJECT}/branches`)).json.branches.map((b: any) => b.id)).toEqual([main, child]);
+    } finally {
+      await h.close();
+    }
+  });
 });

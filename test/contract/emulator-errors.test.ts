@@ -169,6 +169,15 @@ describe("400 validation names the field", () => {
     );
   });
 
+  it("a body nested deeper than 32 levels is a 400, never a 500", async () => {
+    for (const depth of [33, 100_000]) {
+      const r = await h.api("PATCH", `/projects/${PROJECT}/auth/email_server`, { rawBody: `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` });
+      expectError(r, 400, "body: nested deeper than 32 levels");
+    }
+    const r = await h.api("PATCH", `/projects/${PROJECT}/auth/email_server`, { rawBody: `${'{"a":'.repeat(32)}1${"}".repeat(32)}` });
+    expect([r.status, r.json.message]).toEqual([400, expect.not.stringContaining("nested")]);
+  });
+
   it("domains delete needs at least one domain", async () => {
     expectError(
       await h.api("DELETE", `/projects/${PROJECT}/auth/domains`, { body: { auth_provider: "stack", domains: [] } }),

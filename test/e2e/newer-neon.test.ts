@@ -9,6 +9,11 @@
  * and refresh, an app name change that is exactly one update, and destroy all pass, and the
  * members nobody declared are never touched: the children's deletes leave them as they were (the
  * integrations' own deletes then disable auth, which takes everything with it, as at Neon).
+ * Its answers also say less, in pages (issue 48): settings no write has set are `null`, the
+ * integrations' JWKS URL and database are left out, and every list the package reads whole comes
+ * one member a page behind `pagination: {cursor, has_more: true}`. The refresh forgets nothing (a
+ * first page taken as whole would lose the stacks' domains, providers and clients), and the `up`
+ * after it sends no create.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -199,7 +204,10 @@ emulatorOnly("the emulator's newer-Neon mode")("a newer Neon (issue 39): both AP
     const preview = await branch.stack.preview({ color: "never", diff: true });
     expect(preview.changeSummary).toEqual({ update: 1, same: BRANCH_TOTAL - 1 });
     expect(changedFields(preview.stdout)).toEqual(["~ appName"]);
+    const before = (await requestLog(em)).length;
     expect((await branch.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: BRANCH_TOTAL - 1 });
+    // After the refresh of paged lists and answers that say less, nothing is made again.
+    expect((await requestLog(em)).slice(before).filter((r) => r.method === "POST")).toEqual([]);
     expect((await branchAuth()).name).toBe("Acme Next");
     await expectNoChanges(branch.stack, BRANCH_TOTAL);
   });
@@ -277,7 +285,9 @@ emulatorOnly("the emulator's newer-Neon mode")("a newer Neon (issue 39): a stack
       const preview = await e2e.stack.preview({ color: "never", diff: true });
       expect(preview.changeSummary).toEqual({ update: 1, same: 5 });
       expect(changedFields(preview.stdout)).toEqual(["~ appName"]);
+      const before = (await requestLog(em)).length;
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 5 });
+      expect((await requestLog(em)).slice(before).filter((r) => r.method === "POST")).toEqual([]);
       expect((await auth()).name).toBe("Acme Next");
       await expectNoChanges(e2e.stack, 6);
 

@@ -297,6 +297,39 @@ describe("errors", () => {
   });
 });
 
+describe("answers that say less, or in pages (issue 48)", () => {
+  const d = (n: number) => ({ domain: `https://d${n}.example.com`, auth_provider: "stack" });
+
+  it("follows every cursor a list names, at the top level or inside pagination, until a page names none", async () => {
+    on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 200, data: { domains: [d(1)], pagination: { cursor: "c2", has_more: true } } }));
+    on("GET", "/projects/p-1/auth/domains?cursor=c2", () => ({ statusCode: 200, data: { domains: [d(2)], pagination: { next: "c3" } } }));
+    on("GET", "/projects/p-1/auth/domains?cursor=c3", () => ({ statusCode: 200, data: { domains: [d(3)], next_cursor: "c4" } }));
+    // Neon's `Pagination`: the cursor comes back on the last page too, which is empty.
+    on("GET", "/projects/p-1/auth/domains?cursor=c4", () => ({ statusCode: 200, data: { domains: [], pagination: { cursor: "c5" } } }));
+    expect(await s.clock.run(s.client.listDomains("p-1"))).toEqual([d(1), d(2), d(3)]);
+    expect(s.seen.map((r) => r.path)).toEqual(["c2", "c3", "c4"].reduce((a, c) => [...a, `/api/v2/projects/p-1/auth/domains?cursor=${c}`], ["/api/v2/projects/p-1/auth/domains"]));
+  });
+
+  it("stops where has_more is false, and refuses a list that pages forever or says more without a cursor", async () => {
+    on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 200, data: { domains: [d(1)], has_more: false, pagination: { cursor: "c2" } } }));
+    expect(await s.clock.run(s.client.listDomains("p-1"))).toEqual([d(1)]);
+    on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 200, data: { domains: [d(1)], pagination: { cursor: "c1" } } }));
+    on("GET", "/projects/p-1/auth/domains?cursor=c1", () => ({ statusCode: 200, data: { domains: [d(1)], pagination: { cursor: "c1" } } }));
+    const e = (await rejection(s.client.listDomains("p-1"))) as NeonResponseError;
+    expect(e.issues).toEqual(["domains: the pages never end (a cursor came back twice, or over 1000 pages); the package refuses to take a partial list as complete"]);
+    on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: 200, data: { domains: [d(1)], pagination: { has_more: true } } }));
+    const e2 = (await rejection(s.client.listDomains("p-1"))) as NeonResponseError;
+    expect(e2.issues).toEqual(["(root): Neon answered part of the list (has_more) without a cursor for the next page; the package refuses to take a partial list as complete"]);
+  });
+
+  it("reads null as not set, in any answer", async () => {
+    on("GET", "/projects/p-1/branches/br-1/auth/plugins", () => ({ statusCode: 200, data: { phone_number: null, magic_link: null, oauth_providers: null, allow_localhost: true } }));
+    expect(await s.clock.run(s.client.branchAuth.getBranchPlugins({ project_id: "p-1", branch_id: "br-1" }))).toEqual({ oauth_providers: [], allow_localhost: true });
+    on("GET", "/projects/p-1/auth/integrations", () => ({ statusCode: 200, data: { data: [{ auth_provider: "stack", auth_provider_project_id: "ap-1", branch_id: "br-1", created_at: "2026-01-01T00:00:00Z", jwks_url: null }] } }));
+    expect(await s.clock.run(s.client.listIntegrations("p-1"))).toEqual([{ auth_provider: "stack", auth_provider_project_id: "ap-1", branch_id: "br-1", created_at: "2026-01-01T00:00:00Z" }]);
+  });
+});
+
 describe("retry policy", () => {
   it.each([429, 423, 503, 500, 502])("GET retried after %i", async (status) => {
     on("GET", "/projects/p-1/auth/domains", () => ({ statusCode: status, data: { code: "", message: "busy" } }));

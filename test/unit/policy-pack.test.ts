@@ -41,6 +41,14 @@ describe("which stacks are production", () => {
     expect(environmentOf(urn("live"), tags({ "neon-auth:environment": "production" }), { productionStackTag: "tier=prod" })).toEqual({ stack: "live", production: false });
   });
 
+  it("names, tag names and tag values match regardless of case", () => {
+    expect(environmentOf(urn("Prod"), tags(), { productionStacks: ["prod"] })).toEqual({ stack: "Prod", production: true, because: "neon-auth-production-stacks names it (prod)" });
+    expect(environmentOf(urn("PROD-EU"), tags(), { productionStacks: ["prod-*"] })).toEqual({ stack: "PROD-EU", production: true, because: "neon-auth-production-stacks names it (prod-*)" });
+    expect(environmentOf(urn("pr-12"), tags({ "neon-auth:environment": "Production" }), {})).toEqual({ stack: "pr-12", production: true, because: "its stack tag neon-auth:environment=production" });
+    expect(environmentOf(urn("live"), tags({ Tier: "PROD" }), { productionStackTag: "tier=prod" })).toEqual({ stack: "live", production: true, because: "its stack tag tier=prod" });
+    expect(environmentOf(urn("Prodigy"), tags({ "neon-auth:environment": "Productions" }), { productionStacks: ["prod"] })).toEqual({ stack: "Prodigy", production: false });
+  });
+
   it.each(FACES)("on any other stack every violation is advisory, and says why (%s)", (face) => {
     const dev = analyze(devStack(), { face, stack: "dev" });
     expect([...dev.keys()].sort()).toEqual(EXPECTED_RULES);

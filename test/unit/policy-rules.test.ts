@@ -160,6 +160,21 @@ describe.each(FACES)("the policy pack on the %s' type tokens", (face: Face) => {
     ]);
   });
 
+  it("attributes children whose integration is a value, as `pulumi import --out` writes them, to the integration at their place", () => {
+    // No dependency on the NeonAuth: the place and identity are written out (the classes' place beside it, the plugin's inside it).
+    const identity = { authProviderProjectId: "ap-shop", createdAt: "2026-11-01T10:00:00Z" };
+    const literal = (r: Declared): Declared => {
+      if (r.in === undefined) return r;
+      const { in: _, ...rest } = r;
+      const integration = face === "classes" ? { ...identity } : { projectId: "p-shop", branchId: "br-main", ...identity };
+      return { ...rest, props: { ...r.props, ...(face === "classes" ? { projectId: "p-shop", branchId: "br-main" } : {}), integration } };
+    };
+    expect(run(good().map(literal))).toEqual({});
+    // A place no integration of the stack has is attributed to none: the integration then lacks them.
+    const elsewhere = good().map(literal).map((r) => (r.kind === "EmailServer" ? { ...r, props: { ...r.props, branchId: "br-other", integration: { ...(r.props.integration as object), branchId: "br-other" } } } : r));
+    expect(run(elsewhere)["neon-auth-own-email-server"]?.map((v) => v.urn)).toEqual([urn("NeonAuth", "auth")]);
+  });
+
   it("matches children to their own integration when a stack has two", () => {
     const second: Declared[] = good()
       .filter((r) => r.name === "auth" || r.in === "auth")

@@ -1,10 +1,12 @@
 /**
  * Strict on requests, tolerant on answers: what a newer Neon adds to an answer (fields at any
  * depth, enum values, list members) never fails a read; an object Neon replaces whole keeps the
- * fields the package does not know, for the write-back; a list that says it is partial is refused.
+ * fields the package does not know, for the write-back; a list that names its next page is marked
+ * for the client to follow (client.test.ts), and one that says more without a cursor is refused.
  */
 import { describe, expect, it } from "vitest";
 import * as s from "../../src/schemas";
+import { NEXT_PAGE } from "../../src/schemas/common";
 
 describe("answers a newer Neon gives", () => {
   it("keeps unknown mcp fields (the write-back sends them) and drops unknown fields elsewhere", () => {
@@ -41,14 +43,25 @@ describe("answers a newer Neon gives", () => {
     expect(s.magicLinkPlugin.parse({ enabled: true, expires_in: 2880, disable_sign_up: false }).expires_in).toBe(2880);
   });
 
-  it("refuses a list that says it is partial, and reads one that does not", () => {
+  it("marks the next page of a list that names one, and refuses one that says more without a cursor", () => {
+    const next = (v: unknown) => (v as Record<symbol, unknown>)[NEXT_PAGE];
+    const a = { domain: "https://a.example.com", auth_provider: "stack" };
     expect(s.listDomainsResponse.parse({ domains: [], pagination: { next: "" } })).toEqual({ domains: [] });
-    for (const partial of [{ has_more: true }, { pagination: { next: "abc" } }]) {
-      const r = s.listDomainsResponse.safeParse({ domains: [{ domain: "https://a.example.com", auth_provider: "stack" }], ...partial });
-      expect(r.success).toBe(false);
+    for (const [page, cursor] of [
+      [{ pagination: { cursor: "c", has_more: true } }, "c"],
+      [{ pagination: { next: "n" } }, "n"],
+      [{ cursor: "t" }, "t"],
+      [{ has_more: false, pagination: { cursor: "c" } }, undefined],
+    ] as const) {
+      const r = s.listDomainsResponse.parse({ domains: [a], ...page });
+      expect([r, next(r)]).toEqual([{ domains: [a] }, cursor]);
+    }
+    expect(next(s.listDomainsResponse.parse({ domains: [], pagination: { cursor: "c" } }))).toBeUndefined();
+    for (const partial of [{ has_more: true }, { pagination: { has_more: true } }]) {
+      const r = s.listDomainsResponse.safeParse({ domains: [a], ...partial });
       expect(r.error!.issues[0]!.message).toMatch(/^Neon answered part of the list/);
     }
     expect(s.listOAuthClientsResponse.safeParse({ clients: [], has_more: true }).success).toBe(false);
-    expect(s.branchListOAuthProvidersResponse.safeParse({ providers: [], has_more: true }).success).toBe(false);
+    expect(next(s.branchListOAuthProvidersResponse.parse({ providers: [{ id: "google", type: "shared" }], pagination: { cursor: "x" } }))).toBe("x");
   });
 });

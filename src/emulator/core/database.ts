@@ -15,12 +15,13 @@
  *   a row changed by SQL is what the API sees next. `project_config` follows the API's settings.
  * The state keeps a snapshot of each `"user"` table (taken after every API access to it, and when a
  * database stops), so `--state` persistence and `/_emulator/reset` cover the databases with no
- * file of their own, and a restarted emulator seeds the same rows.
+ * file of their own, and a restarted emulator seeds the same rows. Each database runs in a process
+ * of its own (databaseProcess.ts), ended when its branch or project is deleted (or the state
+ * reset): what it held is given back at once.
  */
 import { randomBytes } from "node:crypto";
-import type { PGlite } from "@electric-sql/pglite";
-import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { NEON_DEFAULTS } from "../../schemas/common";
+import { DatabaseProcess } from "./databaseProcess";
 import { HttpError } from "./http";
 import type { ProjectRec, Store } from "./store";
 
@@ -63,9 +64,7 @@ export interface TableSet<W = unknown> {
 }
 
 interface Running {
-  db: PGlite;
-  server: PGLiteSocketServer;
-  port: number;
+  db: DatabaseProcess;
   /** JSON of the table sets' keys last written, to skip rewrites when nothing changed. */
   written: string;
   /** The table sets the last write made (or kept): their tables exist. */
@@ -115,7 +114,7 @@ export class Databases {
       this.#store.mutated();
     }
     const password = p.db_password;
-    const port = this.reachable ? (await this.#start(p.id, branchId)).port : await closedPort();
+    const port = this.reachable ? (await this.#start(p.id, branchId)).db.port : await closedPort();
     return `postgresql://${encodeURIComponent(role)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}?sslmode=disable`;
   }
 
@@ -152,13 +151,7 @@ export class Databases {
     }));
     if (pulled.includes(true)) this.#store.mutated();
     this.#running.clear();
-    await Promise.all(all.map(async ([, r]) => {
-      const db = await r.catch(() => undefined);
-      if (db === undefined) return;
-      await db.server.stop().catch(() => undefined);
-      await db.queue.catch(() => undefined);
-      await db.db.close().catch(() => undefined);
-    }));
+    await Promise.all(all.map(([, r]) => stopped(r)));
   }
 
   #start(projectId: string, branchId: string): Promise<Running> {
@@ -167,16 +160,8 @@ export class Databases {
     let r = this.#running.get(key);
     if (r === undefined) {
       r = (async () => {
-        // Loaded on first need: the rest of the emulator never pays for the WebAssembly module.
-        // require, not import(): both builds must be the CommonJS ones, or the socket server's
-        // PGlite class would not be the one that made the database.
-        const { PGlite } = require("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
-        const { PGLiteSocketServer } = require("@electric-sql/pglite-socket") as typeof import("@electric-sql/pglite-socket");
-        const db = await PGlite.create();
-        const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 16 });
-        await server.start();
-        const port = Number(server.getServerConn().split(":").pop());
-        const running: Running = { db, server, port, written: "", present: new Set(), queue: Promise.resolve() };
+        const db = await DatabaseProcess.start();
+        const running: Running = { db, written: "", present: new Set(), queue: Promise.resolve() };
         this.#sync(projectId, branchId, running);
         await running.queue;
         return running;
@@ -190,6 +175,12 @@ export class Databases {
   #syncAll(): void {
     for (const [key, r] of this.#running) {
       const [projectId, branchId] = key.split("/") as [string, string];
+      // Its branch or project deleted (or the state reset): the database goes, and all it held.
+      if (this.#store.data.projects[projectId]?.branches.some((b) => b.id === branchId) !== true) {
+        this.#running.delete(key);
+        void stopped(r);
+        continue;
+      }
       // Settled databases are written synchronously here (the write is queued before the change's
       // answer leaves), so a client that reads after the answer sees the change.
       void r.then((running) => this.#sync(projectId, branchId, running), () => undefined);
@@ -249,13 +240,21 @@ export class Databases {
  * server's queue would stall on a query that arrives while a transaction of ours is open between
  * statements.
  */
-async function writeScript(db: PGlite, script: string): Promise<void> {
+async function writeScript(db: DatabaseProcess, script: string): Promise<void> {
   try {
     await db.exec(`BEGIN; ${script} COMMIT;`);
   } catch (e) {
     await db.exec("ROLLBACK").catch(() => undefined);
     throw e;
   }
+}
+
+/** Stops a database once the writes queued on it are done (or failed). */
+async function stopped(r: Promise<Running>): Promise<void> {
+  const running = await r.catch(() => undefined);
+  if (running === undefined) return;
+  await running.queue.catch(() => undefined);
+  await running.db.stop().catch(() => undefined);
 }
 
 /** A loopback port nothing listens on (bound and released at once). */

@@ -12,12 +12,18 @@
  *   the branch holds, not only in the request log;
  * - a request that writes `NEWER_FIELD` back (a client that keeps the fields it does not know of an
  *   object Neon replaces whole on PATCH) is accepted even with `strict`, and the field is stored
- *   wherever the handler stores the object it sits in, as a Neon that defines it would.
+ *   wherever the handler stores the object it sits in, as a Neon that defines it would;
+ * - answers say less, and in pages (issue 48): a setting of `GET …/auth/plugins` no write has set
+ *   is `null`; `GET …/auth` and the project-level integration list leave out `jwks_url` and
+ *   `db_name`; every list the package reads whole comes one member a page, each but the last with
+ *   `pagination: {cursor, has_more: true}`, the next asked for with `?cursor=`.
  *
  * Values of existing fields never change: that would be drift, not a newer Neon. The names and
  * values are the emulator's own inventions, obviously so.
  */
-import { branchEndpoints } from "../../schemas/endpointsBranch";
+import { listKeyOf } from "../../schemas/common";
+import type { AnyEndpoint } from "../../schemas/endpoint";
+import { BRANCH_SETTINGS, branchEndpoints } from "../../schemas/endpointsBranch";
 import { projectEndpoints } from "../../schemas/endpointsProject";
 import type { Reply } from "./http";
 import type { Store } from "./store";
@@ -63,6 +69,7 @@ export interface Exchange {
   params: Record<string, string>;
   /** The request body as received. */
   body: unknown;
+  query?: URLSearchParams;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -122,11 +129,53 @@ function addForeignMembers(store: Store, x: Exchange): void {
 
 /**
  * The reply as a newer Neon sends it, after the handler ran: a successful creation of an
- * integration gets its foreign members first, then every object of the body gains the field.
+ * integration gets its foreign members first; a read says less, in pages; then every object of
+ * the body gains the field.
  */
 export function newerNeonReply(store: Store, x: Exchange, reply: Reply): Reply {
   if (reply.status === 201) addForeignMembers(store, x);
-  return reply.body === undefined ? reply : { ...reply, body: grown(reply.body) };
+  if (reply.status >= 200 && reply.status < 300) noteWritten(store, x);
+  const body = reply.status === 200 && x.method === "GET" ? saidLess(store, x, reply.body) : reply.body;
+  return body === undefined ? reply : { ...reply, body: grown(body) };
+}
+
+const ENDPOINTS = new Map<string, AnyEndpoint>([...Object.values(branchEndpoints), ...Object.values(projectEndpoints)].map((e) => [`${e.method} ${e.path}`, e as AnyEndpoint]));
+const endpointOf = (x: Exchange) => ENDPOINTS.get(`${x.method} ${x.template}`);
+const SETTING_WRITES = new Map<string, string>(BRANCH_SETTINGS.filter((row) => row.aggregated).map((row) => [`${row.write.method} ${row.write.path}`, row.key]));
+
+/** The settings of each branch that a write has set since the emulator started: the others read `null`. */
+const written = new WeakMap<Store, Set<string>>();
+function noteWritten(store: Store, x: Exchange): void {
+  const key = SETTING_WRITES.get(`${x.method} ${x.template}`);
+  if (key === undefined) return;
+  if (!written.has(store)) written.set(store, new Set());
+  written.get(store)!.add(`${x.params.project_id}/${x.params.branch_id}/${key}`);
+}
+
+/** Of a page's request, the page: one member, and a cursor to the next while there is one. */
+const PAGE_CURSOR = "newer-neon-page-";
+
+function saidLess(store: Store, x: Exchange, body: unknown): unknown {
+  if (!isObject(body)) return body;
+  if (is(x, branchEndpoints.getBranchPlugins)) {
+    const set = written.get(store);
+    const unset = [...SETTING_WRITES.values()].filter((k) => !set?.has(`${x.params.project_id}/${x.params.branch_id}/${k}`));
+    return { ...body, ...Object.fromEntries(unset.map((k) => [k, null])) };
+  }
+  if (is(x, branchEndpoints.getBranchAuth)) return withoutDescription(body);
+  const key = listKeyOf(endpointOf(x)?.response);
+  const all = key === undefined ? undefined : body[key];
+  if (key === undefined || !Array.isArray(all)) return body;
+  const at = Number(/^newer-neon-page-(\d+)$/.exec(x.query?.get("cursor") ?? "")?.[1] ?? 0);
+  const page = { ...body, [key]: all.slice(at, at + 1).map((m) => (is(x, projectEndpoints.listIntegrations) ? withoutDescription(m) : m)) };
+  return at + 1 < all.length ? { ...page, pagination: { cursor: `${PAGE_CURSOR}${at + 1}`, has_more: true } } : page;
+}
+
+/** An integration's record without what only describes it. */
+function withoutDescription(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  const { jwks_url: _, db_name: __, ...rest } = v;
+  return rest;
 }
 
 type Path = (string | number)[];

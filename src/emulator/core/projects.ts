@@ -132,6 +132,39 @@ function createProject(ctx: ApiContext, { body: req }: Call<typeof H.createProje
   };
 }
 
+/**
+ * `DELETE /projects/{project_id}` (OpenAPI document, deleteProject: 200 with the project): the
+ * project goes with its branches, their auth and their databases (database.ts ends them).
+ */
+function deleteProject(ctx: ApiContext) {
+  const p = projectFromPath(ctx);
+  delete ctx.store.data.projects[p.id];
+  ctx.store.mutated();
+  return { status: 200, body: { project: projectView(p) } };
+}
+
+/**
+ * `DELETE /projects/{project_id}/branches/{branch_id}` (OpenAPI document, deleteProjectBranch: 200
+ * with the branch and its operations): the branch goes with its auth and its database. "You cannot
+ * delete a project's root or default branch, and a branch that has child branches" (Neon's docs,
+ * manage/branches "Delete a branch"); the 400 for each: assumption.
+ */
+function deleteBranch(ctx: ApiContext) {
+  const p = projectFromPath(ctx);
+  const id = ctx.params.branch_id ?? "";
+  const b = p.branches.find((x) => x.id === id);
+  if (b === undefined) throw new HttpError(404, `branch ${id} not found in project ${p.id}`);
+  if (b.default || b.parent_id === undefined) throw new HttpError(400, `branch ${id}: the default or a root branch cannot be deleted`);
+  if (p.branches.some((x) => x.parent_id === id)) throw new HttpError(400, `branch ${id}: delete its child branches first`);
+  const now = ctx.clock.now();
+  const view = fullBranchView(p, b, now);
+  p.branches = p.branches.filter((x) => x !== b);
+  const op: OperationRec = { id: uuid(), project_id: p.id, branch_id: id, action: "delete_timeline", created_ms: now, finish_ms: now + ctx.config.operationDelayMs };
+  p.operations.push(op);
+  ctx.store.mutated();
+  return { status: 200, body: { branch: view, operations: [operationView(op, now)] } };
+}
+
 const listProjectsResponse = z.object({ projects: z.array(z.object({ id: z.string(), name: z.string() })) });
 const listOperationsResponse = z.object({ operations: z.array(operationSchema) });
 
@@ -147,19 +180,9 @@ export const projectRoutes: ApiRoute[] = [
     }),
   },
   route(H.getProject, (ctx) => ({ body: { project: projectView(projectFromPath(ctx)) } })),
-  {
-    // Neon's deleteProject (OpenAPI document): 200 with the project as it was. The package never
-    // deletes a project; the probe and remote runs delete the ones they made.
-    method: "DELETE",
-    template: "/projects/{project_id}",
-    response: z.object({ project: z.object({ id: z.string(), name: z.string() }) }),
-    handler: (ctx) => {
-      const p = projectFromPath(ctx);
-      delete ctx.store.data.projects[p.id];
-      ctx.store.mutated();
-      return { status: 200, body: { project: projectView(p) } };
-    },
-  },
+  // Not in the endpoint table: the package deletes no project nor branch.
+  { method: "DELETE", template: "/projects/{project_id}", response: z.object({ project: z.object({ id: z.string() }) }), handler: deleteProject },
+  { method: "DELETE", template: "/projects/{project_id}/branches/{branch_id}", response: z.object({ branch: z.object({ id: z.string() }) }), handler: deleteBranch },
   route(H.listBranches, (ctx) => {
     const p = projectFromPath(ctx);
     const now = ctx.clock.now();

@@ -70,11 +70,33 @@ export function parseJsonBody(req: http.IncomingMessage, raw: Buffer): unknown {
     const type = (ct.split(";")[0] ?? "").trim().slice(0, 100).replace(/[^\x21-\x7e]/g, "?");
     throw new HttpError(415, `content-type: ${type} is not supported; send application/json`);
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    body = JSON.parse(raw.toString("utf8"));
   } catch (e) {
     throw new HttpError(400, `body: invalid JSON (${(e as Error).message})`);
   }
+  if (nestedDeeperThan(body, MAX_DEPTH)) throw new HttpError(400, `body: nested deeper than ${MAX_DEPTH} levels`);
+  return body;
+}
+
+/**
+ * How deep a body may nest: no request of the API nests past four levels, and every check after
+ * this one walks the body recursively (a 500 once the stack ran out). Neon's own limit is not
+ * documented: the number and the 400 are assumptions.
+ */
+const MAX_DEPTH = 32;
+
+/** Whether `v` nests objects or lists deeper than `max`, found without recursion. */
+function nestedDeeperThan(v: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[v, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [x, depth] = next;
+    if (x === null || typeof x !== "object") continue;
+    if (depth >= max) return true;
+    for (const y of Object.values(x)) stack.push([y, depth + 1]);
+  }
+  return false;
 }
 
 export function requestIdOf(req: http.IncomingMessage): string {
