@@ -55,7 +55,8 @@ export function renderDocsPages(read: (file: string) => string | undefined, inpu
   };
   for (const d of input.decls) {
     const file = kindPage(d.kind);
-    pages[file] = withGenerated(read(file) ?? stub(d.kind), kindMarkers(d.kind), renderKindTable(d, input.secrets(d)));
+    const plugin = `- **Other languages**: \`neon-auth:index:${d.kind}\` on the provider plugin; each input and output as each SDK spells it: [plugin/${d.kind}.md](plugin/${d.kind}.md).`;
+    pages[file] = withGenerated(read(file) ?? stub(d.kind), kindMarkers(d.kind), `${renderKindTable(d, input.secrets(d))}\n${plugin}`);
   }
   const list = input.decls.map((d) => `[${d.kind}](${d.kind}.md)`).join(", ");
   pages[REFERENCE_PAGE] = withGenerated(text(REFERENCE_PAGE), KIND_LIST_MARKERS, `${list}.`);
