@@ -1,8 +1,8 @@
 /**
  * `npm run gen`: writes what derives from the declarations and is checked in (scripts/gen/):
- * the published types of the NeonAuth settings and of every kind, the README's reference
- * tables, the provider plugin's pages per resource (docs/plugin/), and from the policy pack's rules
- * the README's rule table and the pack folder's package.json; the Pulumi Registry's pages
+ * the published types of the NeonAuth settings and of every kind, each kind's page in docs/ (its
+ * reference tables; a page for a kind that has none), the provider plugin's pages per resource (docs/plugin/), and from the policy pack's rules
+ * the rule table of docs/policy.md and the pack folder's package.json; the Pulumi Registry's pages
  * (docs/_index.md, docs/installation-configuration.md). A unit test (test/unit/generated.test.ts)
  * fails when any is stale.
  */
@@ -10,12 +10,12 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { KIND_TYPES_DIR, kindMarkers, renderKindTable, renderKindTypes } from "./gen/kinds.mts";
+import { KIND_TYPES_DIR, renderKindTypes } from "./gen/kinds.mts";
+import { docsInputs, renderDocsPages } from "./gen/docs-pages.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "./gen/plugin-docs.mts";
 import { REGISTRY_DOCS_DIR, renderRegistryDocs } from "./gen/registry-docs.mts";
-import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable } from "./gen/policy.mts";
-import { withGenerated } from "./gen/readme.mts";
-import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE } from "./gen/settings.mts";
+import { POLICY_PACKAGE_FILE, renderPolicyPackage } from "./gen/policy.mts";
+import { renderSettingTypes, TYPES_FILE } from "./gen/settings.mts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -35,11 +35,9 @@ const typesDir = path.join(repo, KIND_TYPES_DIR);
 fs.rmSync(typesDir, { recursive: true, force: true });
 fs.mkdirSync(typesDir);
 for (const [file, text] of Object.entries(renderKindTypes(Object.values(DECLARATIONS)))) fs.writeFileSync(path.join(typesDir, file), text);
-const readme = path.join(repo, "README.md");
-let text = withGenerated(fs.readFileSync(readme, "utf8"), README_MARKERS, renderReadmeRows(schemas.BRANCH_SETTINGS));
-for (const d of Object.values(DECLARATIONS)) text = withGenerated(text, kindMarkers(d.kind), renderKindTable(d, fields.secretKeys(d.schema)));
-text = withGenerated(text, POLICY_MARKERS, renderRuleTable(RULES, CHECKLIST.source));
-fs.writeFileSync(readme, text);
+const read = (f: string) => (fs.existsSync(path.join(repo, f)) ? fs.readFileSync(path.join(repo, f), "utf8") : undefined);
+const pages = renderDocsPages(read, docsInputs(Object.values(DECLARATIONS), (d) => fields.secretKeys(d.schema), schemas.BRANCH_SETTINGS, [RULES, CHECKLIST.source]));
+for (const [file, page] of Object.entries(pages)) fs.writeFileSync(path.join(repo, file), page);
 const docsDir = path.join(repo, PLUGIN_DOCS_DIR);
 fs.rmSync(docsDir, { recursive: true, force: true });
 fs.mkdirSync(docsDir, { recursive: true });
@@ -49,4 +47,4 @@ fs.writeFileSync(path.join(repo, POLICY_PACKAGE_FILE), renderPolicyPackage(versi
 for (const [file, page] of Object.entries(renderRegistryDocs(packageSchema(), Object.values(DECLARATIONS), version))) {
   fs.writeFileSync(path.join(repo, REGISTRY_DOCS_DIR, file), page);
 }
-process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the README's reference tables\n`);
+process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the generated parts of the pages in docs/\n`);

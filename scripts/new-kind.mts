@@ -4,8 +4,8 @@
  * generates and passes the unit tests as it stands, with a handler that refuses every call until
  * it is written, and puts the kind in every list that names the kinds: the names
  * (provider/kindNames.ts), the table (kinds/index.ts), its provider module and the registry
- * (resources/providers/), its class (resources/classes.ts) and export, and the README's markers
- * for its reference table. test/unit/new-kind.test.ts runs it, as DEVELOPMENT.md says, in a copy.
+ * (resources/providers/), its class (resources/classes.ts) and export; `npm run gen` then writes its
+ * page in docs/. test/unit/new-kind.test.ts runs it, as DEVELOPMENT.md says, in a copy.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -86,9 +86,8 @@ edit("src/resources/classes.ts", /\nimport type \{ ([^}]*) \} from "\.\/types";/
 edit("src/resources/classes.ts", /\nimport \{ [^}]*\bregistration \} from "\.\/registration";/, (s) => `\nimport { ${camel}Kind } from "../kinds/${camel}";` + s);
 fs.appendFileSync(
   at("src/resources/classes.ts"),
-  `\n/** A ${kind} of a NeonAuth: what it is, its id, an example (the README's reference shows this). */\n` +
+  `\n/** A ${kind} of a NeonAuth: what it is, its id, an example (its page in docs/ shows this). */\n` +
     `export class ${kind} extends kindClass<${kind}Args>(${camel}Kind, childRegistration) {}\n\nexport interface ${kind} extends ${kind}Outputs {}\n`,
 );
 edit("src/resources/index.ts", /export \{ ([^}]*) \} from "\.\/classes";/, (s) => s.replace(" } from", `, ${kind} } from`));
-edit("README.md", /<!-- \/gen:kind:[A-Za-z]+ -->\n(?![\s\S]*<!-- \/gen:kind:)/, (s) => `${s}\n### ${kind}\n\n<!-- gen:kind:${kind} -->\n<!-- /gen:kind:${kind} -->\n`);
-console.log(`wrote ${kindFile}, src/resources/providers/${kind}.ts; put ${kind} in kindNames.ts, kinds/index.ts, providers/index.ts, classes.ts, resources/index.ts and README.md. Now: npm run gen`);
+console.log(`wrote ${kindFile}, src/resources/providers/${kind}.ts; put ${kind} in kindNames.ts, kinds/index.ts, providers/index.ts, classes.ts, resources/index.ts. Now: npm run gen (it writes docs/${kind}.md)`);

@@ -1,5 +1,6 @@
 /**
- * The fenced blocks of the README and of each example's README, read the way a user reads them:
+ * The fenced blocks of the README, of the pages in docs/ and of each example's README, read the way
+ * a user reads them:
  * the shell blocks are the commands they are told to run (test/e2e/readme.test.ts runs each one,
  * unless test/not-runnable.json says why it cannot run here), and a block of any language marked
  * `<!-- file: NAME -->` on the line before it is the file of that name the commands expect.
@@ -10,7 +11,7 @@ import * as path from "node:path";
 export const repo = path.resolve(__dirname, "..");
 
 export interface Block {
-  /** The document, relative to the repository: `README.md`, `examples/<name>/README.md`. */
+  /** The document, relative to the repository: `README.md`, `docs/<page>.md`, `examples/<name>/README.md`. */
   doc: string;
   /** 1-based line of the opening fence. */
   line: number;
@@ -31,13 +32,18 @@ export interface NotRunnable {
 const SHELL = new Set(["sh", "bash", "shell", "console"]);
 export const isShell = (b: Block): boolean => SHELL.has(b.lang);
 
-/** README.md and every examples/<name>/README.md, in that order. */
+/** README.md, every page of docs/ (its own folder: docs/plugin/ holds no commands) and every examples/<name>/README.md, in that order. */
 export function documents(): string[] {
+  const pages = fs
+    .readdirSync(path.join(repo, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`);
   const examples = fs
     .readdirSync(path.join(repo, "examples"))
     .filter((e) => fs.existsSync(path.join(repo, "examples", e, "README.md")))
     .sort();
-  return ["README.md", ...examples.map((e) => `examples/${e}/README.md`)];
+  return ["README.md", ...pages, ...examples.map((e) => `examples/${e}/README.md`)];
 }
 
 export function blocksOf(doc: string): Block[] {
@@ -70,4 +76,36 @@ export function notRunnable(): NotRunnable[] {
 export function runnable(doc: string): Block[] {
   const exempt = notRunnable().filter((n) => n.doc === doc);
   return blocksOf(doc).filter((b) => isShell(b) && !exempt.some((n) => n.block === b.text));
+}
+
+/** The blocks of `doc` under `heading` (its text, without the `#`s), up to the next heading of any level. */
+export function blocksUnder(doc: string, heading: string): Block[] {
+  const lines = fs.readFileSync(path.join(repo, doc), "utf8").split("\n");
+  const start = lines.findIndex((l) => l.replace(/^#+ /, "") === heading && /^#+ /.test(l));
+  if (start < 0) throw new Error(`${doc} has no heading "${heading}"`);
+  const blocks = blocksOf(doc).filter((b) => b.line > start + 1);
+  // The next heading outside a fence: the first `#` line after `start` that no block spans.
+  const next = lines.findIndex((l, i) => i > start && /^#+ /.test(l) && !blocks.some((b) => b.line <= i + 1 && i + 1 < b.line + b.text.split("\n").length));
+  return next < 0 ? blocks : blocks.filter((b) => b.line < next + 1);
+}
+
+export const EOF_MARK = "__NEON_AUTH_README_FILE__";
+
+/**
+ * One bash script of `blocks`, in order, as a user's terminal runs them: job control on (`kill %1`
+ * stops a job started with `&`, npx and the process under it), the first failing command ending it.
+ * A file block is written where it stands; each shell block is announced by a `::block doc:line`
+ * line, and passes through `rewrite` (a port, say). At the end the session prints the folder it ended
+ * in (`::cwd`), and writes its Pulumi settings to `$HOME/session.env` and the process groups of the
+ * jobs it left running to `$HOME/jobs.pids`.
+ */
+export function sessionScript(blocks: readonly Block[], rewrite: (text: string) => string = (t) => t): string {
+  const parts = ["set -e", "set -m", `trap 'jobs -p > "$HOME/jobs.pids"' EXIT`];
+  for (const b of blocks) {
+    if (b.file) parts.push(`cat > '${b.file}' <<'${EOF_MARK}'\n${b.text}${EOF_MARK}`);
+    // On a line of its own: the output before may not end in a newline (curl's does not).
+    else parts.push(`printf '\\n::block %s\\n' '${b.doc}:${b.line}'`, rewrite(b.text));
+  }
+  parts.push(`printf '\\n::cwd %s\\n' "$PWD"`, 'env | grep "^PULUMI_" > "$HOME/session.env"');
+  return parts.join("\n");
 }

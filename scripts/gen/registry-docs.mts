@@ -71,9 +71,11 @@ function overview(schema: PackageSchema, decls: readonly Pick<KindDeclaration, "
     "  jwksUrl: ${auth.jwksUrl}",
     "```",
     "",
-    `The [README](${REPO}#readme) has the whole reference, recipes and troubleshooting; the`,
-    "[installation and configuration](installation-configuration) page says how to install and set",
-    "the API key.",
+    "The [installation and configuration](installation-configuration) page says how to install and set",
+    `the API key; the [README](${REPO}#readme) has a quick start and recipes. Each resource has its page`,
+    `(${decls.map((d) => `[${d.kind}](${REPO}/blob/main/docs/${d.kind}.md)`).join(", ")}),`,
+    `and so do [the plugin for other languages](${REPO}/blob/main/docs/any-language.md), [the policy pack](${REPO}/blob/main/docs/policy.md) and`,
+    `[troubleshooting](${REPO}/blob/main/docs/troubleshooting.md).`,
     "",
   ].join("\n");
 }

@@ -58,7 +58,7 @@ const INPUTS = {
     doc: "Take over an integration that already exists for this provider (made outside this stack) instead of failing with 409. Its SDK keys are then regenerated, as the API has no other way to hand them out. Default false.",
     outputDoc: "Whether an existing integration was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place (matters at create only); see [adopting](#looking-up-and-adopting-existing-objects)",
+    change: "in place (matters at create only); see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
   },
 } as const satisfies Record<string, InputDeclaration>;
 

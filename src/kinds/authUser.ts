@@ -66,7 +66,7 @@ const INPUTS = {
   adopt: {
     type: "boolean",
     compared: false,
-    doc: "Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see the README). The stack then deletes it on destroy. Default false.",
+    doc: "Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy. Default false.",
     default: "`false`",
     change: "in place; take over a user with this address that exists (needs read-back)",
   },

@@ -95,7 +95,7 @@ const INPUTS = {
       "(a child's own `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's or a person's, and is not taken over unasked.",
     outputDoc: "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place (matters at create only); see [adopting](#looking-up-and-adopting-existing-objects)",
+    change: "in place (matters at create only); see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
   },
 } as const satisfies Record<string, InputDeclaration>;
 
@@ -151,7 +151,7 @@ export const neonAuthHandler: Handler = {
       object: `${KIND}: Neon Auth on branch ${inputs.branchId} of project ${inputs.projectId}`,
       how: {
         adopt: "set `adopt: true` on this NeonAuth to take it over on purpose (this stack then manages its settings and disables it on destroy)",
-        extra: `or, if a killed run of this stack enabled it, import it as the README's recovery from interrupted runs says (id ${id})`,
+        extra: `or, if a killed run of this stack enabled it, import it as the recovery from interrupted runs in docs/troubleshooting.md says (id ${id})`,
       },
     });
     // Each setting is its own request. One that fails leaves auth enabled: the engine records the

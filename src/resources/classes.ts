@@ -33,7 +33,7 @@ export interface KindClass<A> {
 /** A kind's class with `get`, which reads an existing object by id without managing it. */
 export interface LookupClass<A> extends KindClass<A> {
   /**
-   * Looks up an existing object by its id (each kind's is in the README), without managing it:
+   * Looks up an existing object by its id (each kind's page in docs/ gives it), without managing it:
    * the engine reads it on every `up` and `refresh`, and `destroy` only forgets it.
    */
   get<T>(this: new (name: string, args: A, opts?: Options) => T, name: string, id: pulumi.Input<pulumi.ID>, opts?: Options): T;

@@ -163,7 +163,7 @@ emulatorOnly("faults injected by the emulator")("ownership: what existed before 
         expect(err).toContain(
           `NeonAuth: Neon Auth on branch ${B} of project ${P} already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). It is not taken over silently: set \`adopt: true\` on this NeonAuth to take it over on purpose`,
         );
-        expect(err).toContain(`or, if a killed run of this stack enabled it, import it as the README's recovery from interrupted runs says (id ${P}/${B}).`);
+        expect(err).toContain(`or, if a killed run of this stack enabled it, import it as the recovery from interrupted runs in docs/troubleshooting.md says (id ${P}/${B}).`);
         expect(em.faults.queue).toHaveLength(1);
         expect(await sent(em, enable)).toEqual([]);
         em.faults.reset();

@@ -3,8 +3,9 @@
  * plugin archive for this machine into a fresh Pulumi home with `pulumi plugin install --file`,
  * ambient plugins ignored and nothing of the package on PATH or under the programs; then a YAML
  * program and a Go program, whose SDK `go get` takes by its module path from the release's module
- * proxy (no replace), each go up, preview and refresh with no changes and are destroyed. The
- * release workflow that publishes all this passes actionlint.
+ * proxy (no replace), each go up, preview and refresh with no changes and are destroyed; and the
+ * "Any language" page followed as written by a YAML user and a Go user. The release workflow that
+ * publishes all this passes actionlint.
  */
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,10 +16,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { releasedGoCommand, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { archiveName, launcherName, PLATFORMS, PLUGIN, version } from "../../scripts/release.mts";
 import type { EmulatorHandle } from "../../src/emulator";
+import { blocksUnder, sessionScript } from "../readme-blocks";
 import { expectBranchUp, onFreshEmulator, stackFor, type StackOptions } from "./harness";
+import { startRegistry } from "./registry";
+import { endSession, expectNoChanges, freePort, runSession, type Session } from "./session";
 import { branchSnapshot, neonConfig, projectConfig } from "./neon";
 
 const REPO = path.join(__dirname, "..", "..");
+const ANY_LANGUAGE = "docs/any-language.md";
+/** The section of "Any language" every user follows first: the plugin and the kit. */
+const INSTALL_SECTION = "Start here: the plugin, the kit and a first stack";
+/** The block that downloads the archive from GitHub, which this machine cannot reach. */
+const DOWNLOAD = /^curl -LO https:\/\/github\.com\//;
 const V = version();
 const GO_MODULE = "github.com/pulumi-neon-auth/pulumi-neon-auth/sdk/go/neonauth";
 /** The release of actionlint the workflow is checked with (the newest the module proxy serves). */
@@ -85,10 +94,11 @@ describe("the release, installed as Pulumi users install providers", () => {
     const proxied = path.join(out, "goproxy", ...GO_MODULE.split("/"), "@v");
     expect(fs.readdirSync(proxied).sort()).toEqual(["list", `v${V}.info`, `v${V}.mod`, `v${V}.zip`]);
     expect(fs.readFileSync(path.join(proxied, "list"), "utf8")).toBe(`v${V}\n`);
-    // The README's install commands name this release.
-    const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
-    expect(readme).toContain(`pulumi plugin install resource neon-auth ${V} --file ${archiveName(V, { os: "linux", arch: "amd64" })}`);
-    expect(readme).toContain(`go get ${GO_MODULE}@v${V}`);
+    // The install commands of "Any language" name this release.
+    const page = fs.readFileSync(path.join(REPO, ANY_LANGUAGE), "utf8");
+    expect(page).toContain(`pulumi plugin install resource neon-auth ${V} --file ${archiveName(V, { os: "linux", arch: "amd64" })}`);
+    expect(page).toContain(`npm install -g pulumi-neon-auth@${V}`);
+    expect(page).toContain(`go get ${GO_MODULE}@v${V}`);
   });
 
   it("pulumi plugin install --file puts the plugin in the Pulumi home; get-schema answers from it", { timeout: 120_000 }, () => {
@@ -144,6 +154,66 @@ describe("the release, installed as Pulumi users install providers", () => {
       expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
     });
   });
+
+  /**
+   * docs/any-language.md as a YAML user and a Go user follow it, from this release: its install
+   * section, then the language's, block by block in one terminal session each (the archive the
+   * section downloads from GitHub is the release's, put where the download would), in a fresh
+   * Pulumi home with ambient plugins ignored, the npm package published to a registry on loopback
+   * (the kit, `npm install -g`), the Go SDK from the release's module proxy. Each ends with a
+   * no-change preview and refresh, and is destroyed.
+   */
+  for (const [section, project] of [["A YAML program", "neon-auth-yaml"], ["A Go program", "neon-auth-go"]] as const) {
+    it(`docs/any-language.md as written, "${section}": plugin, kit, program, up held to the policy pack as production, neon-auth-import`, { timeout: 900_000 }, async () => {
+      const blocks = [...blocksUnder(ANY_LANGUAGE, INSTALL_SECTION), ...blocksUnder(ANY_LANGUAGE, section)].filter((b) => !DOWNLOAD.test(b.text));
+      const home = fs.mkdtempSync(path.join(path.dirname(out), "user-"));
+      fs.mkdirSync(path.join(home, "work"), { recursive: true });
+      fs.copyFileSync(path.join(out, archiveName(V, { os: "linux", arch })), path.join(home, "work", archiveName(V, { os: "linux", arch })));
+      const port = await freePort();
+      const registry = await startRegistry();
+      let session: Session | undefined;
+      try {
+        registry.publish(path.join(out, `pulumi-neon-auth-${V}.tgz`));
+        const go = (v: string) => execFileSync("go", ["env", v], { encoding: "utf8" }).trim();
+        const prefix = path.join(home, "npm-global");
+        session = await runSession(home, sessionScript(blocks, (text) => text.replace(/127\.0\.0\.1:4000\b/g, `127.0.0.1:${port}`).replace(/--port 4000\b/g, `--port ${port}`)), {
+          ...userEnv(),
+          PATH: [path.join(prefix, "bin"), PATH].join(path.delimiter),
+          PULUMI_HOME: path.join(home, ".pulumi"),
+          PULUMI_BACKEND_URL: `file://${home}`,
+          PULUMI_CONFIG_PASSPHRASE: "any-language-not-a-secret",
+          PULUMI_SKIP_CONFIRMATIONS: "true",
+          PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+          npm_config_registry: registry.url,
+          npm_config_prefix: prefix,
+          npm_config_cache: path.join(os.homedir(), ".npm"),
+          // The Go user's module proxy: the release's, as the page says, then the one this machine reaches.
+          GOPROXY: `file://${path.join(out, "goproxy")},${go("GOPROXY")}`,
+          GONOSUMDB: GO_MODULE,
+          GOFLAGS: "-buildvcs=false",
+          GOTOOLCHAIN: "local",
+          GOMODCACHE: go("GOMODCACHE"),
+          GOCACHE: go("GOCACHE"),
+        });
+        expect({ code: session.code, tail: session.code === 0 ? "" : session.out.slice(-6000) }).toEqual({ code: 0, tail: "" });
+        expect(session.cwd).toMatch(new RegExp(`/${project}$`));
+        // up: the stack and its 4 resources; the pack ran on a production stack and found no violation.
+        expect(session.out).toMatch(/^ {4}\+ 5 created$/m);
+        expect(session.out).toMatch(/Policies:/);
+        expect(session.out).not.toMatch(/mandatory/);
+        // neon-auth-import, from the kit on PATH: the branch's four objects.
+        const file = JSON.parse(fs.readFileSync(path.join(session.cwd!, "import.json"), "utf8")) as { resources: { type: string }[] };
+        expect(file.resources.map((r) => r.type).sort()).toEqual(["neon-auth:index:EmailServer", "neon-auth:index:NeonAuth", "neon-auth:index:OAuthProvider", "neon-auth:index:RedirectDomain"]);
+        expectNoChanges(session, "prod", (o) => expect(o).toMatch(/5 unchanged/));
+      } finally {
+        try {
+          endSession(session);
+        } finally {
+          registry.close();
+        }
+      }
+    });
+  }
 
   it("the release workflow runs make release and passes actionlint", { timeout: 300_000 }, () => {
     const workflow = path.join(REPO, ".github", "workflows", "release.yml");

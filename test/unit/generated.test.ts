@@ -1,20 +1,20 @@
 /**
  * What `npm run gen` derives from the table of NeonAuth settings is checked in; this fails when
  * it is stale (run `npm run gen`). And the table is the one place: each setting has its input
- * rule, its published type and its README row from its row, and nothing else lists them.
+ * rule, its published type and its row on NeonAuth's page (docs/) from its row, and nothing else lists them.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { KIND_TYPES_DIR, kindMarkers, renderKindTable, renderKindTypes } from "../../scripts/gen/kinds.mts";
+import { KIND_TYPES_DIR, renderKindTypes } from "../../scripts/gen/kinds.mts";
+import { docsInputs, kindPage, POLICY_PAGE, renderDocsPages, SETTINGS_PAGE } from "../../scripts/gen/docs-pages.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
-import { withGenerated } from "../../scripts/gen/readme.mts";
 import { REGISTRY_DOCS, REGISTRY_DOCS_DIR, renderRegistryDocs } from "../../scripts/gen/registry-docs.mts";
-import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable } from "../../scripts/gen/policy.mts";
+import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage } from "../../scripts/gen/policy.mts";
 import { CHECKLIST } from "../../src/policy/rule";
 import { RULES } from "../../src/policy/rules";
 import { packageSchema } from "../../src/plugin/schema";
-import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE } from "../../scripts/gen/settings.mts";
+import { README_MARKERS, renderSettingTypes, TYPES_FILE } from "../../scripts/gen/settings.mts";
 import { BRANCH_SETTINGS, WEBHOOK_EVENTS } from "../../src/schemas";
 import { secretKeys } from "../../src/schemas/fields";
 import { computedOf } from "../../src/provider/declaration";
@@ -29,10 +29,8 @@ describe("generated from the table of settings", () => {
     expect(read(TYPES_FILE)).toBe(renderSettingTypes(BRANCH_SETTINGS, WEBHOOK_EVENTS));
   });
 
-  it("the README's table of NeonAuth settings is current", () => {
-    const readme = read("README.md");
-    expect(readme).toContain(README_MARKERS[0]);
-    expect(readme).toBe(withGenerated(readme, README_MARKERS, renderReadmeRows(BRANCH_SETTINGS)));
+  it("NeonAuth's page holds the table of settings", () => {
+    expect(read(SETTINGS_PAGE)).toContain(README_MARKERS[0]);
   });
 
   it("every setting of the table is a NeonAuth input, and no other plugin setting is", () => {
@@ -64,11 +62,11 @@ describe("generated from the kinds' declarations", () => {
     for (const [file, text] of Object.entries(want)) expect(read(path.join(KIND_TYPES_DIR, file)), file).toBe(text);
   });
 
-  it("the README's reference table of every kind is current", () => {
-    const readme = read("README.md");
-    let want = readme;
-    for (const d of decls) want = withGenerated(want, kindMarkers(d.kind), renderKindTable(d, secretKeys(d.schema)));
-    expect(readme).toBe(want);
+  it("the generated parts of the pages in docs/ are current: each kind's reference, the settings, the rules", () => {
+    const current = (f: string) => (fs.existsSync(path.join(repo, f)) ? read(f) : undefined);
+    const want = renderDocsPages(current, docsInputs(decls, (d) => secretKeys(d.schema), BRANCH_SETTINGS, [RULES, CHECKLIST.source]));
+    for (const d of decls) expect(Object.keys(want)).toContain(kindPage(d.kind));
+    for (const [file, text] of Object.entries(want)) expect(current(file), file).toBe(text);
   });
 
   it("the provider plugin's pages per resource are current, and nothing else is in their folder", () => {
@@ -100,10 +98,8 @@ describe("generated from the kinds' declarations", () => {
 });
 
 describe("generated from the policy pack's rules", () => {
-  it("the README's table of rules is current", () => {
-    const readme = read("README.md");
-    expect(readme).toContain(POLICY_MARKERS[0]);
-    expect(readme).toBe(withGenerated(readme, POLICY_MARKERS, renderRuleTable(RULES, CHECKLIST.source)));
+  it("the policy page holds the table of rules", () => {
+    expect(read(POLICY_PAGE)).toContain(POLICY_MARKERS[0]);
   });
 
   it("the pack folder's package.json carries the package's version", () => {

@@ -43,8 +43,8 @@ it("DEVELOPMENT.md's steps add a kind: it generates, type-checks and passes the 
     for (const command of commands) execSync(command, { cwd: dir, stdio: "pipe", env: { ...process.env, CI: "true" } });
     const generated = fs.readFileSync(path.join(dir, "src/resources/types", `${kind}.ts`), "utf8");
     expect(generated).toContain(`export interface ${kind}Args`);
-    const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8");
-    const table = readme.slice(readme.indexOf(`<!-- gen:kind:${kind} -->`), readme.indexOf(`<!-- /gen:kind:${kind} -->`));
+    const page = fs.readFileSync(path.join(dir, "docs", `${kind}.md`), "utf8");
+    const table = page.slice(page.indexOf(`<!-- gen:kind:${kind} -->`), page.indexOf(`<!-- /gen:kind:${kind} -->`));
     expect(table).toContain("| `name` |");
     expect(fs.readFileSync(path.join(dir, "docs/plugin", `${kind}.md`), "utf8")).toContain(`neon-auth:index:${kind}`);
   } catch (e) {

@@ -1,13 +1,14 @@
 /**
  * The README is read on the npm page, where only the packed files exist: every relative link must
  * resolve inside the tarball, every `#anchor` must name a heading, and the tarball carries the
- * licence and the changelog. Every command line a user types from the README runs a command that
+ * licence and the changelog; the same for each page of docs/. Every command line a user types from the README runs a command that
  * exists, with options that command has.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { REGISTRY_DOCS } from "../../scripts/gen/registry-docs.mts";
 
 const repo = path.resolve(__dirname, "..", "..");
 
@@ -51,7 +52,12 @@ describe("the packed package's documentation", () => {
     expect([...files].filter((f) => f.endsWith(".map"))).toEqual([]);
   });
 
-  for (const doc of ["README.md", "DEVELOPMENT.md", "CHANGELOG.md", "src/emulator/README.md"]) {
+  // The Registry's own pages link by its slugs (`installation-configuration`), not by file.
+  const pages = fs
+    .readdirSync(path.join(repo, "docs"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".md") && !(REGISTRY_DOCS as readonly string[]).includes(f))
+    .map((f) => `docs/${f}`);
+  for (const doc of ["README.md", "DEVELOPMENT.md", "CHANGELOG.md", "src/emulator/README.md", ...pages]) {
     it(`${doc}: every relative link resolves inside the tarball, every anchor names a heading`, () => {
       const text = fs.readFileSync(path.join(repo, doc), "utf8");
       const broken: string[] = [];
@@ -148,6 +154,7 @@ describe("the README's command lines", () => {
         case "mkdir":
         case "cd":
         case "curl":
+        case "kill":
           break;
         default:
           problems.push(`${command}: ${program} is not a command the README should ask for`);

@@ -39,9 +39,13 @@ describe("the README's table of contents", () => {
     expect(toc.filter((a) => !all.has(a))).toEqual([]);
   });
 
-  it("lists the Recipes and their sub-sections before the reference", () => {
-    expect(toc.indexOf("recipes")).toBeLessThan(toc.indexOf("resource-reference"));
-    expect(toc).toContain("any-language-the-neon-auth-provider-plugin");
+  it("lists the Recipes and their sub-sections before the documentation's pages", () => {
+    expect(toc.indexOf("recipes")).toBeLessThan(toc.indexOf("documentation"));
+    expect(toc.indexOf("recipes")).toBeGreaterThan(toc.indexOf("quick-start"));
+  });
+
+  it("is read in ten minutes: at most 400 lines, the reference in docs/", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(400);
   });
 });
 

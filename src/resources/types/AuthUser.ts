@@ -16,8 +16,8 @@ interface AuthUserArgsBase {
   recreateOnChange?: pulumi.Input<boolean>;
   /**
    * Take over a user with this address that already exists (made outside this stack) instead of
-   * failing; it needs read-back (see the README). The stack then deletes it on destroy. Default
-   * false.
+   * failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy.
+   * Default false.
    */
   adopt?: pulumi.Input<boolean>;
 }
@@ -62,8 +62,8 @@ export interface AuthUserOutputs extends EitherChildOutputs, AuthProviderOutput 
   readonly recreateOnChange: pulumi.Output<boolean | undefined>;
   /**
    * Take over a user with this address that already exists (made outside this stack) instead of
-   * failing; it needs read-back (see the README). The stack then deletes it on destroy. Default
-   * false.
+   * failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy.
+   * Default false.
    */
   readonly adopt: pulumi.Output<boolean | undefined>;
   /**
