@@ -11,7 +11,7 @@ import { isEncodable } from "../schemas/fields";
 import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { processContext, type Context } from "./context";
 import type { FieldsDiff } from "./diff";
-import { currentResource, forResource } from "./waits";
+import { currentResource, forResource, notice } from "./waits";
 
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
@@ -38,6 +38,34 @@ export function guardedCalls(decl: KindDeclaration, ctx?: Context): Provided {
   let g = kinds.get(decl.kind);
   if (!g) kinds.set(decl.kind, (g = guarded(decl.kind, decl.handler, on)));
   return g;
+}
+
+/**
+ * The objects a create of this deployment took (created, adopted or found), by kind and id, per
+ * context: one provider process serves one deployment.
+ */
+const takenIn = new WeakMap<Context, Set<string>>();
+
+function taken(ctx: Context): Set<string> {
+  let set = takenIn.get(ctx);
+  if (set === undefined) takenIn.set(ctx, (set = new Set()));
+  return set;
+}
+
+/**
+ * Whether the delete of `id` must leave Neon alone: another resource of this deployment took that
+ * very object. Pulumi runs a rename without `aliases` (and a replacement that keeps the object) as
+ * a create of the new resource, then a delete of the old one, in one deployment: deleting then
+ * would remove what the stack still declares. Said in the engine's log, since the engine shows a
+ * delete either way.
+ */
+function leftToAnother(kind: Kind, ctx: Context, id: string, props: Props): boolean {
+  if (!taken(ctx).has(`${kind} ${id}`)) return false;
+  notice(
+    `neon-auth: ${label(kind, props, id)} is not deleted at Neon: another resource of this deployment took this object (created, adopted or found it) ` +
+      "and now manages it, so only this resource leaves the stack. A rename without `aliases` runs this way; README, \"Renaming resources\".",
+  );
+  return true;
 }
 
 /** The resource that first met an API it could not connect to, per context: one run's provider process. */
@@ -127,6 +155,7 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
       forResource(label(kind, props), async () => {
         const r = await create(props).catch(recordable(props));
         encodable(kind, r.id, r.outs);
+        taken(ctx).add(`${kind} ${r.id}`);
         return { ...r, outs: r.outs && withNames(r.outs, props) };
       }),
     read: (id, props) =>
@@ -141,7 +170,7 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
         encodable(kind, id, r.outs);
         return { ...r, outs: r.outs && withNames(r.outs, news) };
       }),
-    delete: (id, props) => forResource(label(kind, props, id), () => del(id, props)),
+    delete: (id, props) => forResource(label(kind, props, id), async () => (leftToAnother(kind, ctx, id, props) ? undefined : del(id, props))),
   };
 }
 
