@@ -41,7 +41,7 @@ describe("adopting objects that already exist — the classes", () => {
     );
     expect(err).toBeInstanceOf(Error);
     expect(String(err?.message)).toContain(
-      `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource `aliases` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy); or delete it at Neon first.`,
+      `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy); or delete it at Neon first.`,
     );
     const snap = await snapshot(s.em, P);
     expect(snap.integrations).toHaveLength(1);

@@ -80,7 +80,7 @@ describe("ownership: what existed before the first attempt is never taken over",
         em.injectFaults(...faults(kind, integrationCreate));
         const err = await failing(() => e2e.stack.up({ color: "never" }));
         expect(err).toContain(
-          `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource `aliases` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose`,
+          `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose`,
         );
         expect(em.faults.queue).toHaveLength(1); // read first: the create was never sent
         expect(await sent(em, integrationCreate)).toEqual([]);
@@ -161,7 +161,7 @@ describe("ownership: what existed before the first attempt is never taken over",
         em.injectFaults(...faults(kind, enable));
         const err = await failing(() => e2e.stack.up({ color: "never" }));
         expect(err).toContain(
-          `NeonAuth: Neon Auth on branch ${B} of project ${P} already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource `aliases` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this NeonAuth to take it over on purpose`,
+          `NeonAuth: Neon Auth on branch ${B} of project ${P} already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this NeonAuth to take it over on purpose`,
         );
         expect(err).toContain(`or, if a killed run of this stack enabled it, import it as the README's recovery from interrupted runs says (id ${P}/${B}).`);
         expect(em.faults.queue).toHaveLength(1);
