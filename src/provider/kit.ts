@@ -47,8 +47,10 @@ export function secondDeclaration(declared: Map<string, string>, kind: Kind, obj
     declared.set(`${kind} ${key}`, urn);
     return undefined;
   }
+  // In URN order: which of the two registers first is up to the engine.
+  const [a, b] = [first, urn].sort();
   return (
-    `${kind} ${first} and ${kind} ${urn} declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
+    `${kind} ${a} and ${kind} ${b} declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
     "both would manage one object at Neon, and removing either would delete it under the other. Declare it once."
   );
 }
