@@ -108,7 +108,7 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
   await set(specs(project, branch, { names: { app: "app-origin" }, clientType: "confidential" }));
   await clearRequestLog(em);
   expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ replace: 1, same: 7 });
-  const CLIENTS = `/projects/${project}/branches/${branch}/auth/oauth-provider/clients`;
+  const CLIENTS = `/api/v2/projects/${project}/branches/${branch}/auth/oauth-provider/clients`;
   expect(await writes(em)).toEqual([`DELETE ${CLIENTS}/${publicClient!.client_id}`, `POST ${CLIENTS}`]);
   const [confidential, ...others] = await clients(em, project, branch);
   expect(others).toEqual([]);
@@ -185,9 +185,42 @@ async function moveToPlugin(em: EmulatorHandle, e2e: E2eStack): Promise<void> {
   );
 }
 
+/** A YAML program's domain with `options: parent`: its URN's type is `neon-auth:index:NeonAuth$neon-auth:index:RedirectDomain`. */
+const PARENTED = `
+  app:
+    type: neon-auth:index:RedirectDomain
+    properties:
+      integration: \${auth.ref}
+      domain: ${SITE}
+      adopt: ADOPT
+    options:
+      parent: \${auth}
+`;
+
+/** A resource with a parent in YAML, on every RPC of the plugin: check, create, diff, update, read, delete. */
+async function parentedInYaml(em: EmulatorHandle, project: string, branch: string): Promise<void> {
+  const e2e = await pluginStack({ program: path.join(__dirname, "programs", "one-owner-yaml"), config: { ...neonConfig(em), projectId: { value: project }, branchId: { value: branch } } }, "yaml");
+  try {
+    const program = path.join(e2e.dir, "Pulumi.yaml");
+    const base = fs.readFileSync(program, "utf8");
+    fs.writeFileSync(program, base + PARENTED.replace("ADOPT", "false"));
+    expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
+    fs.writeFileSync(program, base + PARENTED.replace("ADOPT", "true"));
+    expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 2 });
+    await expectNoChanges(e2e.stack, 3);
+    const urns = JSON.parse(e2e.cli("stack", "export")).deployment.resources.map((r: { urn: string }) => r.urn);
+    expect(urns).toContain(`urn:pulumi:${e2e.stack.name}::one-owner-yaml::neon-auth:index:NeonAuth$neon-auth:index:RedirectDomain::app`);
+    expect((await branchSnapshot(em, project, branch)).domains).toEqual([SITE]);
+    expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
+    expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+  } finally {
+    await e2e.cleanup();
+  }
+}
+
 describe("everyday Pulumi: components, renames and replacements", () => {
   for (const face of ["dynamic", "plugin"] as const) {
-    it(`${face === "dynamic" ? "the classes (then moved onto the plugin)" : "the plugin"}: a component, aliases, a replacement, renames without aliases, one origin twice`, { timeout: 900_000 }, async () => {
+    it(`${face === "dynamic" ? "the classes (then moved onto the plugin)" : "the plugin (Node.js SDK, then a YAML program)"}: a component, aliases, a replacement, renames without aliases, one origin twice`, { timeout: 900_000 }, async () => {
       const project = `p-everyday-${face}`;
       const stack = (em: EmulatorHandle, branch: string) =>
         pluginStack({ program: PROGRAM, config: { ...neonConfig(em), resources: { value: JSON.stringify(specs(project, branch)) }, surface: { value: face } } }, "nodejs");
@@ -199,6 +232,7 @@ describe("everyday Pulumi: components, renames and replacements", () => {
           if (face === "dynamic") await moveToPlugin(em, e2e);
           expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 8 });
           expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+          if (face === "plugin") await parentedInYaml(em, project, branch);
         },
         { rateLimit: "off" },
       );
