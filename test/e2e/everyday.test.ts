@@ -10,13 +10,11 @@
  * stack is destroyed, and the classes' stack is moved onto the plugin (`--move-to-plugin`),
  * refreshed and destroyed there.
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, moveToPlugin, onFreshEmulator, pluginStack, type E2eStack } from "./harness";
 import { API_KEY, branchSnapshot, branchUserRows, clearRequestLog, neonConfig, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
@@ -165,14 +163,8 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
 }
 
 /** Moves the classes' stack onto the plugin as the README says (`--move-to-plugin`), with no write to Neon; then it refreshes with no change. */
-async function moveToPlugin(em: EmulatorHandle, e2e: E2eStack): Promise<void> {
-  const exported = path.join(e2e.dir, "dynamic.json");
-  const moved = path.join(e2e.dir, "plugin.json");
-  e2e.cli("stack", "export", "--file", exported);
-  const mover = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "neon-auth-import");
-  fs.writeFileSync(moved, (await promisify(execFile)(mover, ["--move-to-plugin", exported], { encoding: "utf8" })).stdout);
-  e2e.cli("stack", "import", "--file", moved);
-  await e2e.stack.setConfig("surface", { value: "plugin" });
+async function movedAndRefreshed(em: EmulatorHandle, e2e: E2eStack): Promise<void> {
+  await moveToPlugin(e2e);
   await clearRequestLog(em);
   // As the README says: a preview and an up with no changes (the up records the plugin's settings), then refresh.
   expect(changesOf((await e2e.stack.preview({ color: "never", expectNoChanges: true })).changeSummary)).toEqual({});
@@ -229,7 +221,7 @@ describe("everyday Pulumi: components, renames and replacements", () => {
         stack,
         async ({ em, e2e, branch }) => {
           await everyday(face, project, em, e2e, branch);
-          if (face === "dynamic") await moveToPlugin(em, e2e);
+          if (face === "dynamic") await movedAndRefreshed(em, e2e);
           expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 8 });
           expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
           if (face === "plugin") await parentedInYaml(em, project, branch);
