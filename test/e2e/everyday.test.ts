@@ -68,7 +68,9 @@ async function clients(em: EmulatorHandle, project: string, branch: string): Pro
 function clientSecretInState(e2e: E2eStack): string {
   const state = JSON.parse(e2e.cli("stack", "export", "--show-secrets"));
   const client = state.deployment.resources.find((r: { type: string }) => r.type.endsWith("OAuthClient"));
-  return client.outputs.clientSecret;
+  // A secret, exported with --show-secrets: `{ <signature>, plaintext: <its JSON> }`.
+  const secret = client.outputs.clientSecret;
+  return typeof secret === "string" ? secret : JSON.parse(secret.plaintext);
 }
 
 async function secretValid(em: EmulatorHandle, project: string, branch: string, clientId: string, secret: string): Promise<boolean> {
