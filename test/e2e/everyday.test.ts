@@ -178,7 +178,7 @@ async function movedAndRefreshed(em: EmulatorHandle, e2e: E2eStack): Promise<voi
   expect(changesOf((await e2e.stack.refresh({ color: "never", expectNoChanges: true })).summary.resourceChanges)).toEqual({});
   expect(await writes(em)).toEqual([]);
   const types = JSON.parse(e2e.cli("stack", "export")).deployment.resources.map((r: { urn: string }) => r.urn.split("::")[2]);
-  expect(types.filter((t: string) => t.startsWith(BOX)).sort()).toEqual(
+  expect(types.filter((t: string) => t.startsWith(`${BOX}$`)).sort()).toEqual(
     ["AuthUser", "EmailServer", "NeonAuth", "OAuthClient", "OAuthProvider", "RedirectDomain"].map((k) => `${BOX}$neon-auth:index:${k}`),
   );
 }
