@@ -136,7 +136,9 @@ function changes(olds: Props, news: Inputs): Props {
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const oauthClientHandler: Handler = {
-  ...inputRules(KIND, oauthClientInputs, (olds, news) => childFields(olds, news, INPUTS)),
+  // Delete first: Neon keys a client by its name in the branch, which a replacement keeps, so the
+  // replacement's create would find its own predecessor and refuse it as another's.
+  ...inputRules(KIND, oauthClientInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
   async create(props, ctx) {
     const inputs = parsedInputs(oauthClientInputs, props);

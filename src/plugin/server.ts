@@ -25,9 +25,13 @@ import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
 
-/** The declaration of the kind of a type token `neon-auth:index:<Kind>` (or of a URN's). */
+/**
+ * The declaration of the kind of a type token `neon-auth:index:<Kind>`, or of a URN's. A URN's type
+ * is qualified by its parents' (`my:x:Component$neon-auth:index:<Kind>`): the resource's own is the
+ * last `$`-segment.
+ */
 function declarationOf(urnOrType: string): KindDeclaration {
-  const type = urnOrType.includes("::") ? urnOrType.split("::")[2]! : urnOrType;
+  const type = (urnOrType.includes("::") ? urnOrType.split("::")[2]! : urnOrType).split("$").pop()!;
   const d = DECLARATIONS[type.split(":")[2] as Kind];
   if (!type.startsWith(`${PACKAGE}:index:`) || d === undefined) throw new Error(`${PACKAGE} has no resource type ${type}`);
   return d;
@@ -73,7 +77,7 @@ export class Provider {
   #secondOwner(d: KindDeclaration, urn: string, inputs: Props): string | undefined {
     const key = d.object === undefined || containsUnknown(inputs) ? undefined : d.object.key(inputs);
     if (key === undefined) return undefined;
-    return secondDeclaration(this.#owners, d.kind, d.object!, key, urn.split("::").pop()!);
+    return secondDeclaration(this.#owners, d.kind, d.object!, key, urn);
   }
 
   #on(d: KindDeclaration): Provided {

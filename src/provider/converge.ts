@@ -10,13 +10,17 @@ import { isConflict, mayHaveActed } from "../client";
 
 /**
  * The one error of an object that exists and is not this stack's: names it, says why it is not
- * taken over, and the ways out (`adopt: true`, or removing it at Neon).
+ * taken over, and the ways out. First `aliases`: the likeliest owner of an object that exists is
+ * this very stack under another name (a resource renamed, or moved into a component), and adopting
+ * it then would leave the old resource's delete to follow. Then `adopt: true`, or removing it at Neon.
  */
 export function notOwned(object: string, how: { adopt?: string; extra?: string } = {}): Error {
   const adopt = how.adopt ?? "set `adopt: true` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy)";
   return new Error(
-    `${object} already exists and was not made by this stack (made outside it: in the console, by another stack, ` +
-      `or by a run of this stack that was killed). It is not taken over silently: ${adopt}; or delete it at Neon first` +
+    `${object} already exists and was not made by this stack under this name. If this stack declares it under another name ` +
+      "(a resource renamed, or moved into or out of a component), give this resource `aliases` naming the old one: it keeps the " +
+      'object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another ' +
+      `stack, or by a run of this stack that was killed) and is not taken over silently: ${adopt}; or delete it at Neon first` +
       `${how.extra === undefined ? "" : `; ${how.extra}`}.`,
   );
 }

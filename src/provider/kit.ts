@@ -36,18 +36,21 @@ export function inputRules(
 
 /**
  * @internal
- * Records resource `name` as the one that declares the object `key` names, unless another one of
- * the deployment (a program's run, a plugin's process) did first: then says why the second may not
- * manage it (both faces).
+ * Records the resource of URN `urn` as the one that declares the object `key` names, unless another
+ * one of the deployment (a program's run, a plugin's process) did first: then says why the second
+ * may not manage it (both faces). Keyed by URN, not by name: two components may each hold a
+ * resource of one name.
  */
-export function secondDeclaration(declared: Map<string, string>, kind: Kind, object: NaturalKey, key: string, name: string): string | undefined {
+export function secondDeclaration(declared: Map<string, string>, kind: Kind, object: NaturalKey, key: string, urn: string): string | undefined {
   const first = declared.get(`${kind} ${key}`);
-  if (first === undefined || first === name) {
-    declared.set(`${kind} ${key}`, name);
+  if (first === undefined || first === urn) {
+    declared.set(`${kind} ${key}`, urn);
     return undefined;
   }
+  // In URN order: which of the two registers first is up to the engine.
+  const [a, b] = [first, urn].sort();
   return (
-    `${kind} "${first}" and ${kind} "${name}" declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
+    `${kind} ${a} and ${kind} ${b} declare ${object.what} (${object.fields.join(", ") || "the same place"}): ` +
     "both would manage one object at Neon, and removing either would delete it under the other. Declare it once."
   );
 }

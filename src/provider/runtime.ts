@@ -11,7 +11,7 @@ import { isEncodable } from "../schemas/fields";
 import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { processContext, type Context } from "./context";
 import type { FieldsDiff } from "./diff";
-import { currentResource, forResource } from "./waits";
+import { currentResource, forResource, notice } from "./waits";
 
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
@@ -36,8 +36,59 @@ export function guardedCalls(decl: KindDeclaration, ctx?: Context): Provided {
   let kinds = guardedHandlers.get(on);
   if (!kinds) guardedHandlers.set(on, (kinds = new Map()));
   let g = kinds.get(decl.kind);
-  if (!g) kinds.set(decl.kind, (g = guarded(decl.kind, decl.handler, on)));
+  if (!g) kinds.set(decl.kind, (g = guarded(decl, on)));
   return g;
+}
+
+/**
+ * What the resources of this deployment declare (their objects' keys, from `check`), took (the
+ * objects their creates made, adopted or found, by id) and replace (by id, from `diff`), per
+ * context: one provider process serves one deployment, and the engine checks every resource of
+ * the program before it deletes any that left it.
+ */
+interface Ledger {
+  declared: Set<string>;
+  taken: Set<string>;
+  replaced: Set<string>;
+}
+
+const ledgers = new WeakMap<Context, Ledger>();
+
+function ledger(ctx: Context): Ledger {
+  let l = ledgers.get(ctx);
+  if (l === undefined) ledgers.set(ctx, (l = { declared: new Set(), taken: new Set(), replaced: new Set() }));
+  return l;
+}
+
+/** The key of the object `props` name (kind and natural key), if the kind names one and they name it. */
+function objectKey(decl: KindDeclaration, props: Props | undefined): string | undefined {
+  if (decl.object === undefined || props === undefined) return undefined;
+  try {
+    const key = decl.object.key(props);
+    return key === undefined ? undefined : `${decl.kind} ${key}`;
+  } catch {
+    return undefined; // props that name nothing (fields still unknown) declare nothing
+  }
+}
+
+/**
+ * Whether the delete of `id` must leave Neon alone: its object is another resource's now, one this
+ * deployment took (created, adopted or found) or declares, and this delete is no replacement of its
+ * own. Pulumi runs a rename without `aliases` as a create of the new resource, then a delete of the
+ * old one (in a later `up` too, when the first stopped at an ownership error): deleting then would
+ * remove what the stack still declares. Said in the engine's log, since the engine shows a delete
+ * either way.
+ */
+function leftToAnother(decl: KindDeclaration, ctx: Context, id: string, props: Props): boolean {
+  const l = ledger(ctx);
+  const key = objectKey(decl, props);
+  const another = l.taken.has(`${decl.kind} ${id}`) || (key !== undefined && l.declared.has(key) && !l.replaced.has(`${decl.kind} ${id}`));
+  if (!another) return false;
+  notice(
+    `neon-auth: ${label(decl.kind, props, id)} is not deleted at Neon: another resource of this deployment declares or took this object ` +
+      "and now manages it, so only this resource leaves the stack. A rename without `aliases` runs this way; README, \"Renaming resources\".",
+  );
+  return true;
 }
 
 /** The resource that first met an API it could not connect to, per context: one run's provider process. */
@@ -97,7 +148,8 @@ function label(kind: Kind, props: Props | undefined, id?: string): string {
  * the schemas mark, or any input the program made secret (named in `SECRET_INPUTS`, which the
  * handlers never see and every result carries on, so that refresh and delete know it too).
  */
-function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
+function guarded(decl: KindDeclaration, ctx: Context): Provided {
+  const { kind, handler: h } = decl;
   const wrap =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -119,14 +171,21 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
   return {
     check: async (olds, news) => {
       const r = await check(olds, news);
+      const key = r.failures ? undefined : objectKey(decl, r.inputs);
+      if (key !== undefined) ledger(ctx).declared.add(key);
       const inputs = r.inputs && withNames(r.inputs, news);
       return r.failures ? { inputs, failures: r.failures.map((f) => ({ ...f, reason: redactText(f.reason) })) } : { ...r, inputs };
     },
-    diff,
+    diff: async (id, olds, news) => {
+      const r = await diff(id, olds, news);
+      if ((r.replaces ?? []).length > 0) ledger(ctx).replaced.add(`${kind} ${id}`);
+      return r;
+    },
     create: (props) =>
       forResource(label(kind, props), async () => {
         const r = await create(props).catch(recordable(props));
         encodable(kind, r.id, r.outs);
+        ledger(ctx).taken.add(`${kind} ${r.id}`);
         return { ...r, outs: r.outs && withNames(r.outs, props) };
       }),
     read: (id, props) =>
@@ -141,7 +200,7 @@ function guarded(kind: Kind, h: Handler, ctx: Context): Provided {
         encodable(kind, id, r.outs);
         return { ...r, outs: r.outs && withNames(r.outs, news) };
       }),
-    delete: (id, props) => forResource(label(kind, props, id), () => del(id, props)),
+    delete: (id, props) => forResource(label(kind, props, id), async () => (leftToAnother(decl, ctx, id, props) ? undefined : del(id, props))),
   };
 }
 

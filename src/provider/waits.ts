@@ -44,6 +44,11 @@ export function setWaitSink(s: (line: string) => void): void {
   sink = s;
 }
 
+/** A line for the engine's log that is no wait (a delete left alone, say): where wait lines go. */
+export function notice(line: string): void {
+  sink(redactText(line));
+}
+
 export function onWait(w: WaitEvent, now = Date.now()): void {
   // Pacing and operations are the normal course of a run: worth a line once they take a while.
   // A 429 or a 423 means someone else spends the account's budget or holds the project: always.

@@ -20,7 +20,7 @@ import type { KindDeclaration, Props } from "../provider/kit";
 import { ADOPTS_CHILDREN, childRegistration } from "./children";
 import { checkClientResources, declareOAuthServer, noteTrustedDomain } from "./oauthServerChecks";
 import { dataApiKind } from "../kinds/dataApi";
-import { notePlainOutputs, registration } from "./registration";
+import { declareOnce, notePlainOutputs, registration } from "./registration";
 import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs, DataApiArgs, DataApiOutputs } from "./types";
 
 type Options = pulumi.CustomResourceOptions;
@@ -48,6 +48,7 @@ export function kindClass<A extends object>(decl: KindDeclaration, registers: Re
     constructor(name: string, args: A, opts?: Options) {
       const registered = registers(decl, name, args, opts);
       super(...registered);
+      declareOnce(decl, this.urn, registered[2], opts);
       // What its children take from it is then known plain when it is (registration.ts plainOutputs).
       notePlainOutputs(this, registered[2], registered[3].additionalSecretOutputs);
     }

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { secretKeys } from "../schemas/fields";
 import { computedOf, secretOutputsOf } from "../provider/declaration";
-import { knownShape, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { knownShape, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { PROVIDERS } from "./providers";
 
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
@@ -35,15 +35,17 @@ function declaredThisRun(): Map<string, string> {
  * (two spellings of one origin, the email server twice) would both write it, and removing either
  * would delete it under the other while `preview` stayed green; so the second fails as soon as
  * the fields that name the object are known (at preview for values the program gives),
- * naming both resources and the field, never the value (it may be a secret). A lookup (`get`)
- * manages nothing and is not counted.
+ * naming both resources by URN and the field, never the value (it may be a secret). A lookup
+ * (`get`) manages nothing and is not counted. Called once the resource is registered (`urn`).
  */
-function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: NaturalKey, inputs: Props): void {
-  const shape = knownShape(schema) ?? {};
+export function declareOnce(decl: KindDeclaration, urn: pulumi.Output<string>, inputs: Props, opts: pulumi.CustomResourceOptions | undefined): void {
+  const object = decl.object;
+  if (object === undefined || opts?.id !== undefined) return;
+  const shape = knownShape(decl.schema) ?? {};
   const fields = ["projectId", "branchId", ...object.fields];
-  const named = pulumi.all(Object.fromEntries(fields.map((f) => [f, inputs[f]])));
+  const named = pulumi.all([urn, pulumi.all(Object.fromEntries(fields.map((f) => [f, inputs[f]])))]);
   const declared = declaredThisRun();
-  named.apply((values: Props) => {
+  named.apply(([at, values]: [string, Props]) => {
     // Each field in the canonical form `check` gives it; a value it refuses is `check`'s to report.
     const canonical: Props = {};
     for (const f of fields.filter((f) => f in shape)) {
@@ -53,7 +55,7 @@ function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: Natura
     }
     const key = canonical.projectId === undefined ? undefined : object.key(canonical);
     if (key === undefined) return;
-    const twice = secondDeclaration(declared, kind, object, key, name);
+    const twice = secondDeclaration(declared, decl.kind, object, key, at);
     if (twice !== undefined) throw new Error(twice);
   });
 }
@@ -63,7 +65,7 @@ function declareOnce(kind: Kind, name: string, schema: z.ZodType, object: Natura
  * What every class passes to `super`, from its kind's declaration: the kind's provider (its
  * module's export, providers/index.ts), the inputs as `secretArgs` makes them (with the computed
  * outputs registered empty, so the engine hands them to the program), its module and kind. The
- * object it manages, if any, is declared once in the program (`declareOnce`).
+ * class then declares the object it manages, if any, once in the program (`declareOnce`).
  */
 export function registration(
   decl: KindDeclaration,
@@ -72,7 +74,6 @@ export function registration(
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, Props, pulumi.CustomResourceOptions, string, Kind] {
   const all = { ...inputs, ...Object.fromEntries(computedOf(decl).map((k) => [k, undefined])) };
-  if (decl.object !== undefined && opts?.id === undefined) declareOnce(decl.kind, name, decl.schema, decl.object, all);
   return [PROVIDERS[decl.kind], name, ...secretArgs(decl.schema, all, opts, secretOutputsOf(decl)), MODULE, decl.kind];
 }
 

@@ -42,7 +42,7 @@ describe("adopting objects that already exist — the classes", () => {
     );
     expect(err).toBeInstanceOf(Error);
     expect(String(err?.message)).toContain(
-      `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). It is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy); or delete it at Neon first.`,
+      `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy); or delete it at Neon first.`,
     );
     const snap = await snapshot(s.em, P);
     expect(snap.integrations).toHaveLength(1);
@@ -81,7 +81,7 @@ describe("adopting objects that already exist — the classes", () => {
 
 const PP = "p-adopt-plugin";
 const PB = `br-main-${PP}`;
-const REFUSED = " already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). It is not taken over silently: set `adopt: true` on this ";
+const REFUSED = ' already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource `aliases` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set `adopt: true` on this ';
 /** A child that keeps itself strict inside an adopting NeonAuth: an origin the branch also has. */
 const STRICT = yamlDomain("strict", "https://strict.example.com", "\n      adopt: false") + "\n";
 

@@ -218,6 +218,21 @@ export async function pluginStack(opts: StackOptions, language: "nodejs" | "go" 
   return e2e;
 }
 
+/**
+ * The README's move of a stack of the classes onto the plugin (`pulumi stack export`,
+ * `neon-auth-import --move-to-plugin`, `pulumi stack import`), then test/e2e/programs/plugin
+ * switched to the plugin's SDK under the same names (`surface: plugin`).
+ */
+export async function moveToPlugin(e2e: E2eStack): Promise<void> {
+  const exported = path.join(e2e.dir, "dynamic.json");
+  const moved = path.join(e2e.dir, "plugin.json");
+  e2e.cli("stack", "export", "--file", exported);
+  const mover = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "neon-auth-import");
+  fs.writeFileSync(moved, (await promisify(execFile)(mover, ["--move-to-plugin", exported], { encoding: "utf8" })).stdout);
+  e2e.cli("stack", "import", "--file", moved);
+  await e2e.stack.setConfig("surface", { value: "plugin" });
+}
+
 /** The lines of `preview --diff` that name a changed field (`~ appName: "One" => "Two"`), stack outputs aside. */
 export function changedFields(out: string): string[] {
   return out

@@ -27,6 +27,9 @@ function config(em: EmulatorHandle, o: { domains?: string[]; smtpHosts?: string[
   };
 }
 
+/** A top-level resource's URN in this file's program. */
+const urnOf = (e2e: E2eStack, kind: string, name: string) => `urn:pulumi:${e2e.stack.name}::one-owner::pulumi-nodejs:dynamic/neon-auth:${kind}::${name}`;
+
 async function failing(run: () => Promise<unknown>): Promise<string> {
   return run().then(
     () => {
@@ -56,7 +59,7 @@ describe("one owner per object", () => {
       await clearRequestLog(em);
       const domains = await failing(() => e2e.stack.preview({ color: "never" }));
       expect(domains).toContain(
-        'RedirectDomain "domain-0" and RedirectDomain "domain-1" declare one origin (domain): both would manage one object at Neon, ' +
+        `RedirectDomain ${urnOf(e2e, "RedirectDomain", "domain-0")} and RedirectDomain ${urnOf(e2e, "RedirectDomain", "domain-1")} declare one origin (domain): both would manage one object at Neon, ` +
           "and removing either would delete it under the other. Declare it once.",
       );
       // Never the value: it may be a secret.
@@ -64,7 +67,7 @@ describe("one owner per object", () => {
 
       await e2e.stack.setAllConfig(config(em, { domains: ["https://app.example.com"], smtpHosts: ["smtp.a.example", "smtp.b.example"], smtpPassword: "smtp-pw-dup-5e1b" }));
       const email = await failing(() => e2e.stack.preview({ color: "never" }));
-      expect(email).toContain('EmailServer "email-0" and EmailServer "email-1" declare the email server of one integration (the same place)');
+      expect(email).toContain(`EmailServer ${urnOf(e2e, "EmailServer", "email-0")} and EmailServer ${urnOf(e2e, "EmailServer", "email-1")} declare the email server of one integration (the same place)`);
       expect(email).not.toContain("smtp-pw-dup-5e1b");
       expect(await requestLog(em)).toEqual([]);
 

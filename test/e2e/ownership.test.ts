@@ -19,8 +19,9 @@ import { emulatorOnly } from "./remote";
 const P = "p-own";
 /** What follows every refused object's name: why, and the way to adopt on purpose. */
 const REFUSED =
-  " already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). " +
-  "It is not taken over silently: set `adopt: true` on this ";
+  " already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), " +
+  'give this resource `aliases` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack ' +
+  "(in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set `adopt: true` on this ";
 const B = `br-main-${P}`;
 
 /** The failing `up` of the stack, as its error text. */
@@ -80,7 +81,7 @@ emulatorOnly("faults injected by the emulator")("ownership: what existed before 
         em.injectFaults(...faults(kind, integrationCreate));
         const err = await failing(() => e2e.stack.up({ color: "never" }));
         expect(err).toContain(
-          `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). It is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose`,
+          `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose`,
         );
         expect(em.faults.queue).toHaveLength(1); // read first: the create was never sent
         expect(await sent(em, integrationCreate)).toEqual([]);
@@ -161,7 +162,7 @@ emulatorOnly("faults injected by the emulator")("ownership: what existed before 
         em.injectFaults(...faults(kind, enable));
         const err = await failing(() => e2e.stack.up({ color: "never" }));
         expect(err).toContain(
-          `NeonAuth: Neon Auth on branch ${B} of project ${P} already exists and was not made by this stack (made outside it: in the console, by another stack, or by a run of this stack that was killed). It is not taken over silently: set \`adopt: true\` on this NeonAuth to take it over on purpose`,
+          `NeonAuth: Neon Auth on branch ${B} of project ${P} already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this NeonAuth to take it over on purpose`,
         );
         expect(err).toContain(`or, if a killed run of this stack enabled it, import it as the recovery from interrupted runs in docs/troubleshooting.md says (id ${P}/${B}).`);
         expect(em.faults.queue).toHaveLength(1);

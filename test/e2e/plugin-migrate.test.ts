@@ -4,13 +4,10 @@
  * the plugin's SDK under the same names; then preview, up and refresh change nothing, no write
  * reaches the API, and the moved stack updates and is destroyed through the plugin.
  */
-import { execFile } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, onFreshEmulator, pluginStack } from "./harness";
+import { changesOf, expectNoChanges, moveToPlugin, onFreshEmulator, pluginStack } from "./harness";
 import { branchSnapshot, clearRequestLog, neonConfig, requestLog } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
@@ -31,13 +28,7 @@ describe("moving a stack from the dynamic resources onto the plugin", () => {
       const before = await branchSnapshot(em, project, branch);
       await clearRequestLog(em);
 
-      const exported = path.join(e2e.dir, "dynamic.json");
-      const moved = path.join(e2e.dir, "plugin.json");
-      e2e.cli("stack", "export", "--file", exported);
-      const mover = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "neon-auth-import");
-      fs.writeFileSync(moved, (await promisify(execFile)(mover, ["--move-to-plugin", exported], { encoding: "utf8" })).stdout);
-      e2e.cli("stack", "import", "--file", moved);
-      await e2e.stack.setConfig("surface", { value: "plugin" });
+      await moveToPlugin(e2e);
 
       expect(changesOf((await e2e.stack.preview({ color: "never", expectNoChanges: true })).changeSummary)).toEqual({});
       // Records the plugin's settings (refresh and destroy use those of the last up).
