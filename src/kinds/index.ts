@@ -16,6 +16,7 @@ import { neonAuthKind } from "./neonAuth";
 import { oauthClientKind } from "./oauthClient";
 import { oauthProviderKind } from "./oauthProvider";
 import { redirectDomainKind } from "./redirectDomain";
+import { projectJwksKind } from "./projectJwks";
 
 export const DECLARATIONS: Readonly<Record<Kind, KindDeclaration>> = {
   NeonAuth: neonAuthKind,
@@ -27,6 +28,7 @@ export const DECLARATIONS: Readonly<Record<Kind, KindDeclaration>> = {
   RedirectDomain: redirectDomainKind,
   EmailServer: emailServerKind,
   OAuthClient: oauthClientKind,
+  ProjectJwks: projectJwksKind,
 };
 
 /** The calls of a kind on a context (the provider plugin's, or the process's unless given). */

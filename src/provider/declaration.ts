@@ -95,6 +95,8 @@ export interface KindDeclaration {
    * and replaced with it, and has `ChildOutputs`. Absent for the integrations themselves.
    */
   readonly parent?: "either" | Generation;
+  /** Where it lives, in words, when it is neither an integration nor a child (the Registry's overview). */
+  readonly livesOn?: string;
   /** A child whose requests name its integration's auth provider outputs it. Default true. */
   readonly withProvider?: false;
   /** Published interfaces its Args and outputs extend (NeonAuth's settings, generated from their own table). */

@@ -19,8 +19,9 @@ import { redirectDomainKind } from "../kinds/redirectDomain";
 import type { KindDeclaration, Props } from "../provider/kit";
 import { ADOPTS_CHILDREN, childRegistration } from "./children";
 import { checkClientResources, declareOAuthServer, noteTrustedDomain } from "./oauthServerChecks";
+import { projectJwksKind } from "../kinds/projectJwks";
 import { notePlainOutputs, registration } from "./registration";
-import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs } from "./types";
+import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs, ProjectJwksArgs, ProjectJwksOutputs } from "./types";
 
 type Options = pulumi.CustomResourceOptions;
 
@@ -233,3 +234,19 @@ export class RedirectDomain extends lookupClass<RedirectDomainArgs>(redirectDoma
 }
 
 export interface RedirectDomain extends RedirectDomainOutputs {}
+
+/**
+ * One JWKS URL of a project: Neon then accepts tokens signed by that identity provider (Clerk,
+ * Auth0, Cognito…) on the Data API and on Postgres connections, for every branch or for the one
+ * `branchId` names. Neon cannot change an entry: any input but `adopt` replaces it. Id (for `get`
+ * and `importFile`): `<projectId>/<jwksId>`.
+ *
+ * @example
+ * ```ts
+ * new ProjectJwks("clerk", { projectId: "p-123", providerName: "Clerk",
+ *   jwksUrl: "https://example.clerk.accounts.dev/.well-known/jwks.json", jwtAudience: "api://app" });
+ * ```
+ */
+export class ProjectJwks extends lookupClass<ProjectJwksArgs>(projectJwksKind) {}
+
+export interface ProjectJwks extends ProjectJwksOutputs {}

@@ -128,10 +128,10 @@ beforeAll(async () => {
   );
 });
 
-it(`tries at least 100 bad inputs across all eight resources (${CASES.length} in ${GROUPS.length} resources)`, () => {
+it(`tries at least 100 bad inputs across all nine resources (${CASES.length} in ${GROUPS.length} resources)`, () => {
   expect(CASES.length).toBeGreaterThanOrEqual(100);
   expect(new Set(CASES.map((c) => c.kind))).toEqual(
-    new Set(["AuthIntegration", "AuthSdkKeys", "AuthOwnershipTransfer", "AuthUser", "OAuthProvider", "RedirectDomain", "EmailServer", "NeonAuth"]),
+    new Set(["AuthIntegration", "AuthSdkKeys", "AuthOwnershipTransfer", "AuthUser", "OAuthProvider", "RedirectDomain", "EmailServer", "NeonAuth", "ProjectJwks"]),
   );
 });
 

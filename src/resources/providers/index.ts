@@ -13,8 +13,10 @@ import NeonAuth from "./NeonAuth";
 import OAuthClient from "./OAuthClient";
 import OAuthProvider from "./OAuthProvider";
 import RedirectDomain from "./RedirectDomain";
+import ProjectJwks from "./ProjectJwks";
 
 export const PROVIDERS: Readonly<Record<Kind, pulumi.dynamic.ResourceProvider>> = {
+  ProjectJwks,
   AuthIntegration,
   AuthOwnershipTransfer,
   AuthSdkKeys,
