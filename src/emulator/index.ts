@@ -68,6 +68,11 @@ export interface EmulatorOptions {
    * Default false. See README.md, "Newer-Neon mode".
    */
   newerNeon?: boolean;
+  /**
+   * True: each request log entry keeps the JSON body the request carried (`body`), so that a test
+   * can assert exactly what a client sent. Bodies may hold secrets: for tests only. Default false.
+   */
+  logBodies?: boolean;
   /** Check every JSON response against its zod schema and answer 500 on a mismatch. Default true. */
   validateResponses?: boolean;
   /** Maximum entries kept in the request log. Default 10000. */
@@ -157,7 +162,7 @@ function coreOf(options: EmulatorOptions, checked: ReturnType<typeof checkedOpti
     limiter: new RequestThrottle(options.rateLimit ?? "spec", clock),
     faults: new Faults(faultSettings, options.random ?? Math.random),
     log: new RequestLog(options.requestLogLimit ?? 10_000, options.requestLogBytes ?? 4 * 1024 * 1024),
-    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false },
+    config: { operationDelayMs: Math.max(0, options.operationDelayMs ?? 0), strict: options.strict ?? false, newerNeon: options.newerNeon ?? false, logBodies: options.logBodies ?? false },
     keys,
     generations,
     router: new Router<Route>().add(API_PREFIX, allRoutes).add(CONTROL_PREFIX, allControlRoutes),

@@ -130,6 +130,7 @@ function logApi(x: Incoming, trace: ApiTrace, status: number): void {
     request_id: x.requestId,
     key: trace.account,
     ...(trace.fault === undefined ? {} : { fault: trace.fault }),
+    ...(x.core.config.logBodies && trace.exchange.body !== undefined ? { body: trace.exchange.body } : {}),
   });
 }
 

@@ -29,6 +29,8 @@ export interface EmulatorConfig {
   strict: boolean;
   /** Answer as a newer Neon would (EmulatorOptions.newerNeon, core/newerNeon.ts). */
   newerNeon: boolean;
+  /** Keep each request's JSON body in its log entry (EmulatorOptions.logBodies). */
+  logBodies: boolean;
 }
 
 /** What a handler of an /api/v2 route gets. */

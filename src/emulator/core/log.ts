@@ -1,4 +1,4 @@
-/** The request log and counters. Entries never hold an API key (only its label) nor any body. */
+/** The request log and counters. Entries never hold an API key (only its label), nor a body unless `logBodies` asks. */
 
 export interface RequestLogEntry {
   method: string;
@@ -16,6 +16,8 @@ export interface RequestLogEntry {
   key: string | null;
   /** Injected fault, if any. */
   fault?: string;
+  /** The request's JSON body, with `logBodies` only (it may hold secrets). */
+  body?: unknown;
 }
 
 export class RequestLog {

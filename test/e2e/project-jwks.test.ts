@@ -1,0 +1,90 @@
+/**
+ * A project's JWKS URL of an external identity provider beside a branch's NeonAuth, on both faces,
+ * through the engine: the first `up` loses the answer of the JWKS POST after Neon acted, and
+ * converges on the one entry it made (no second POST); exact request bodies from the emulator's log;
+ * no changes after; the entry removed at Neon shows on refresh and `up` makes it again; destroy
+ * leaves nothing. The classes' entry covers the project, the plugin's one branch.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { jwksEndpoints as J } from "../../src/schemas/jwks";
+import { changesOf, expectNoChanges, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { branchSnapshot, clearRequestLog, neonApi, neonConfig, projectConfig, requestLog } from "./neon";
+
+const CLERK = { jwks_url: "https://clerk.example.com/.well-known/jwks.json", provider_name: "Clerk", jwt_audience: "api://app" };
+
+/** The writes of the log, as `METHOD template status[/fault]` and the body sent, in order. */
+async function writes(em: EmulatorHandle): Promise<[string, unknown][]> {
+  return (await requestLog(em)).filter((e: any) => e.method !== "GET").map((e: any) => [`${e.method} ${e.route} ${e.status}${e.fault ? `/${e.fault}` : ""}`, e.body]);
+}
+
+async function entries(em: EmulatorHandle, project: string): Promise<Record<string, unknown>[]> {
+  const r = await neonApi(em, "GET", `/projects/${project}/jwks`);
+  expect(r.status).toBe(200);
+  return r.json.jwks;
+}
+
+/** The life of the stack, the same on both faces; `scope` is the entry's branch, if any. */
+async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, branch: string, scope: { branch_id?: string }): Promise<void> {
+  await clearRequestLog(em);
+  em.injectFaults({ kind: "lost", method: J.addProjectJWKS.method, path: J.addProjectJWKS.path });
+  const up = await e2e.stack.up({ color: "never" });
+  expect(up.summary.resourceChanges).toEqual({ create: 3 });
+  expect(em.faults.injected.lost).toBe(1);
+  const body = { ...CLERK, ...scope };
+  // One POST, its answer lost: the entry it made is found, not made twice. The NeonAuth's POST beside it.
+  expect((await writes(em)).sort()).toEqual([
+    ["POST /projects/{project_id}/branches/{branch_id}/auth 201", { auth_provider: "better_auth" }],
+    ["POST /projects/{project_id}/jwks 201/lost", body],
+  ]);
+  const [made, ...more] = await entries(em, project);
+  expect(more).toEqual([]);
+  expect(made).toEqual({ id: made!.id, project_id: project, ...body, created_at: made!.created_at, updated_at: made!.created_at, role_names: [] });
+  expect((await e2e.stack.outputs()).jwksId?.value).toBe(made!.id);
+  expect((await branchSnapshot(em, project, branch)).auth?.auth_provider).toBe("better_auth");
+  await expectNoChanges(e2e.stack, 3);
+
+  // Removed at Neon (the console, another tool): refresh forgets it, up adds it again.
+  expect((await neonApi(em, "DELETE", `/projects/${project}/jwks/${made!.id}`)).status).toBe(200);
+  await clearRequestLog(em);
+  expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 2 });
+  expect(await writes(em)).toEqual([["POST /projects/{project_id}/jwks 201", body]]);
+  const [again, ...twice] = await entries(em, project);
+  expect([twice, again!.id === made!.id, again!.jwks_url]).toEqual([[], false, CLERK.jwks_url]);
+  await expectNoChanges(e2e.stack, 3);
+
+  await clearRequestLog(em);
+  expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
+  expect((await writes(em)).sort()).toEqual([
+    ["DELETE /projects/{project_id}/branches/{branch_id}/auth 200", {}],
+    [`DELETE /projects/{project_id}/jwks/{jwks_id} 200`, undefined],
+  ]);
+  expect(await entries(em, project)).toEqual([]);
+  expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+}
+
+describe("a project's JWKS URL beside a NeonAuth — the classes", () => {
+  const P = "p-jwks";
+  const s = useEmulatorStack({ ...programOnProject("project-jwks", P, { emulator: { rateLimit: "off", logBodies: true } }) });
+
+  it("converges after a lost answer with one entry, shows drift, repairs it, and destroys all", { timeout: 300_000 }, async () => {
+    await lifecycle(s.em, s.e2e, P, `br-main-${P}`, {});
+  });
+});
+
+describe("a project's JWKS URL beside a NeonAuth — the plugin", () => {
+  const P = "p-jwks-yaml";
+  const B = `br-main-${P}`;
+  const s = useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off", logBodies: true } });
+
+  it("converges after a lost answer with one entry, shows drift, repairs it, and destroys all", { timeout: 300_000 }, async () => {
+    const e2e = await pluginStack({ program: path.join(__dirname, "programs", "project-jwks-yaml"), config: { ...neonConfig(s.em), ...projectConfig(P, B) } }, "yaml");
+    try {
+      await lifecycle(s.em, e2e, P, B, { branch_id: B });
+    } finally {
+      await e2e.cleanup();
+    }
+  });
+});
