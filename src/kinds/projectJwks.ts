@@ -74,7 +74,7 @@ const INPUTS = {
  */
 const OBJECT: NaturalKey = {
   fields: ["jwksUrl", "providerName", "jwtAudience"],
-  what: "one JWKS entry (the same URL, provider and audience in one scope)",
+  what: "one JWKS entry",
   key: (i) => i.jwksUrl && joinId(i.projectId, i.branchId ?? "", i.jwtAudience ?? "", i.providerName, i.jwksUrl),
   isId: false,
 };

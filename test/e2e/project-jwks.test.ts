@@ -2,9 +2,11 @@
  * A project's JWKS URL of an external identity provider beside a branch's NeonAuth, on both faces,
  * through the engine: the first `up` loses the answer of the JWKS POST after Neon acted, and
  * converges on the one entry it made (no second POST); exact request bodies from the emulator's log;
- * no changes after; the entry removed at Neon shows on refresh and `up` makes it again; destroy
- * leaves nothing. The classes' entry covers the project, the plugin's one branch.
+ * no changes after; the entry declared twice fails at preview naming both; the entry removed at Neon
+ * shows on refresh and `up` makes it again; destroy leaves nothing; one made outside the stack is
+ * not taken over until `adopt`. The classes' entry covers the project, the plugin's one branch.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
@@ -25,8 +27,16 @@ async function entries(em: EmulatorHandle, project: string): Promise<Record<stri
   return r.json.jwks;
 }
 
+/** How a face declares the entry a second time (`twice`), or with `adopt: true`. */
+interface Face {
+  twice(on: boolean): Promise<void>;
+  adopt(): Promise<void>;
+}
+
+const failure = (run: Promise<unknown>) => run.then(() => "succeeded", (e: Error) => e.message);
+
 /** The life of the stack, the same on both faces; `scope` is the entry's branch, if any. */
-async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, branch: string, scope: { branch_id?: string }): Promise<void> {
+async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, branch: string, scope: { branch_id?: string }, face: Face): Promise<void> {
   await clearRequestLog(em);
   em.injectFaults({ kind: "lost", method: J.addProjectJWKS.method, path: J.addProjectJWKS.path });
   const up = await e2e.stack.up({ color: "never" });
@@ -45,14 +55,23 @@ async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, bra
   expect((await branchSnapshot(em, project, branch)).auth?.auth_provider).toBe("better_auth");
   await expectNoChanges(e2e.stack, 3);
 
+  // One owner: the same entry declared twice fails at preview, naming both, with no write.
+  await face.twice(true);
+  await clearRequestLog(em);
+  const declaredTwice = await failure(e2e.stack.preview({ color: "never" }));
+  expect(declaredTwice).toContain("declare one JWKS entry (jwksUrl, providerName, jwtAudience): both would manage one object at Neon");
+  expect([declaredTwice.includes('ProjectJwks "clerk"'), declaredTwice.includes('ProjectJwks "clerk-again"')]).toEqual([true, true]);
+  expect(await writes(em)).toEqual([]);
+  await face.twice(false);
+
   // Removed at Neon (the console, another tool): refresh forgets it, up adds it again.
   expect((await neonApi(em, "DELETE", `/projects/${project}/jwks/${made!.id}`)).status).toBe(200);
   await clearRequestLog(em);
   expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
   expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 2 });
   expect(await writes(em)).toEqual([["POST /projects/{project_id}/jwks 201", body]]);
-  const [again, ...twice] = await entries(em, project);
-  expect([twice, again!.id === made!.id, again!.jwks_url]).toEqual([[], false, CLERK.jwks_url]);
+  const [again, ...second] = await entries(em, project);
+  expect([second, again!.id === made!.id, again!.jwks_url]).toEqual([[], false, CLERK.jwks_url]);
   await expectNoChanges(e2e.stack, 3);
 
   await clearRequestLog(em);
@@ -63,14 +82,31 @@ async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, bra
   ]);
   expect(await entries(em, project)).toEqual([]);
   expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
+
+  // Made outside the stack: not taken over unasked (no POST of it), then taken over with `adopt`.
+  const outside = await neonApi(em, "POST", `/projects/${project}/jwks`, body);
+  expect(outside.status).toBe(201);
+  await clearRequestLog(em);
+  const refused = await failure(e2e.stack.up({ color: "never" }));
+  expect(refused).toContain(`ProjectJwks ${CLERK.jwks_url} (Clerk) of project ${project}`);
+  expect(refused).toContain("already exists and was not made by this stack");
+  expect((await writes(em)).map(([w]) => w)).toEqual(["POST /projects/{project_id}/branches/{branch_id}/auth 201"]);
+  await face.adopt();
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 2 });
+  expect((await entries(em, project)).map((j) => j.id)).toEqual([outside.json.jwks.id]);
+  expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
+  expect(await entries(em, project)).toEqual([]);
 }
 
 describe("a project's JWKS URL beside a NeonAuth — the classes", () => {
   const P = "p-jwks";
   const s = useEmulatorStack({ ...programOnProject("project-jwks", P, { emulator: { rateLimit: "off", logBodies: true } }) });
 
-  it("converges after a lost answer with one entry, shows drift, repairs it, and destroys all", { timeout: 300_000 }, async () => {
-    await lifecycle(s.em, s.e2e, P, `br-main-${P}`, {});
+  it("converges after a lost answer with one entry, has one owner, shows drift, repairs it, destroys all, adopts only when asked", { timeout: 600_000 }, async () => {
+    await lifecycle(s.em, s.e2e, P, `br-main-${P}`, {}, {
+      twice: (on) => s.e2e.stack.setConfig("twice", { value: String(on) }),
+      adopt: () => s.e2e.stack.setConfig("adopt", { value: "true" }),
+    });
   });
 });
 
@@ -79,12 +115,41 @@ describe("a project's JWKS URL beside a NeonAuth — the plugin", () => {
   const B = `br-main-${P}`;
   const s = useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off", logBodies: true } });
 
-  it("converges after a lost answer with one entry, shows drift, repairs it, and destroys all", { timeout: 300_000 }, async () => {
+  it("converges after a lost answer with one entry, has one owner, shows drift, repairs it, destroys all, adopts only when asked", { timeout: 600_000 }, async () => {
     const e2e = await pluginStack({ program: path.join(__dirname, "programs", "project-jwks-yaml"), config: { ...neonConfig(s.em), ...projectConfig(P, B) } }, "yaml");
+    const program = path.join(e2e.dir, "Pulumi.yaml");
+    const base = fs.readFileSync(program, "utf8");
+    // The same entry again: a copy of the program's `clerk` resource under another name.
+    const clerk = base.slice(base.indexOf("  clerk:\n"), base.indexOf("outputs:"));
+    const again = base.replace("outputs:", `${clerk.replace("  clerk:", "  clerk-again:")}outputs:`);
     try {
-      await lifecycle(s.em, e2e, P, B, { branch_id: B });
+      await lifecycle(s.em, e2e, P, B, { branch_id: B }, {
+        twice: async (on) => fs.writeFileSync(program, on ? again : base),
+        adopt: () => e2e.stack.setConfig("adopt", { value: "true" }),
+      });
     } finally {
       await e2e.cleanup();
     }
+  });
+});
+
+describe("a half-made ProjectJwks — the classes", () => {
+  const P = "p-jwks-half";
+  // Operations that run a second, so that the package polls the one applying the entry.
+  const s = useEmulatorStack({ ...programOnProject("project-jwks", P, { emulator: { rateLimit: "off", operationDelayMs: 1_000 } }) });
+
+  it("is recorded when the operation applying it cannot be read: the next up completes it, destroy removes it", { timeout: 600_000 }, async () => {
+    s.em.injectFaults({ kind: "error", method: "GET", path: "/projects/{project_id}/operations/{operation_id}", status: 404 });
+    const failed = await failure(s.e2e.stack.up({ color: "never" }));
+    expect(failed).toContain("ProjectJwks: the JWKS entry");
+    expect(failed).toContain("was added, but the operation applying it failed");
+    const [made, ...more] = await entries(s.em, P);
+    expect(more).toEqual([]);
+    // The engine kept it (initialization failed): the next up takes it from there, adding nothing.
+    expect((await s.e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 2 });
+    expect((await entries(s.em, P)).map((j) => j.id)).toEqual([made!.id]);
+    await expectNoChanges(s.e2e.stack, 3);
+    expect((await s.e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
+    expect(await entries(s.em, P)).toEqual([]);
   });
 });
