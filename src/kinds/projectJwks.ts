@@ -81,16 +81,11 @@ const OBJECT: NaturalKey = {
 
 /**
  * @internal
- * The project's JWKS entries, read once per run for all its resources (and the functions); the
- * project's own 404 is an error, never an empty list: it may be the key's, not the project's.
+ * The project's JWKS entries, read once per run for all its resources (and the functions). The
+ * project's own 404 is thrown, never taken for an empty list: it may be the key's, not the project's.
  */
-export async function projectJwksList(ctx: Context, projectId: string, use?: "beforeCreate"): Promise<Jwks[]> {
-  try {
-    return await ctx.reads.get(projectId, "jwks", () => ctx.client.getProjectJWKS(projectId), use);
-  } catch (err) {
-    if (isNotFound(err)) throw projectNotVisible(KIND, projectId, err);
-    throw err;
-  }
+export function projectJwksList(ctx: Context, projectId: string, use?: "beforeCreate"): Promise<Jwks[]> {
+  return ctx.reads.get(projectId, "jwks", () => ctx.client.getProjectJWKS(projectId), use);
 }
 
 /** @internal An entry as the kind (and a lookup function) shows it: inputs, then Neon's id and time. */
@@ -140,7 +135,10 @@ export const projectJwksHandler: Handler = {
 
   async read(id, props, ctx) {
     const [projectId, jwksId] = splitId(KIND, id, 2, "<projectId>/<jwksId>");
-    const record = (await projectJwksList(ctx, projectId)).find((j) => j.id === jwksId);
+    const list = await projectJwksList(ctx, projectId).catch((err: unknown) => {
+      throw isNotFound(err) ? projectNotVisible(KIND, projectId, err) : err;
+    });
+    const record = list.find((j) => j.id === jwksId);
     if (record === undefined) return {};
     const outs = projectJwksOutputs(record, props.adopt);
     const { jwksId: _id, createdAt: _at, ...inputs } = outs;

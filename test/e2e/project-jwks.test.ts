@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { jwksEndpoints as J } from "../../src/schemas/jwks";
-import { changesOf, expectNoChanges, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { branchSnapshot, clearRequestLog, neonApi, neonConfig, projectConfig, requestLog } from "./neon";
 
 const CLERK = { jwks_url: "https://clerk.example.com/.well-known/jwks.json", provider_name: "Clerk", jwt_audience: "api://app" };
@@ -133,23 +133,33 @@ describe("a project's JWKS URL beside a NeonAuth — the plugin", () => {
   });
 });
 
-describe("a half-made ProjectJwks — the classes", () => {
-  const P = "p-jwks-half";
-  // Operations that run a second, so that the package polls the one applying the entry.
-  const s = useEmulatorStack({ ...programOnProject("project-jwks", P, { emulator: { rateLimit: "off", operationDelayMs: 1_000 } }) });
+/** The stack of each face on a half-made test's project: the TypeScript program or the YAML one. */
+const HALF_MADE: Record<string, (em: EmulatorHandle, project: string) => Promise<E2eStack>> = {
+  classes: (em, project) => stackFor({ program: path.join(__dirname, "programs", "project-jwks"), config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`) } }),
+  plugin: (em, project) => pluginStack({ program: path.join(__dirname, "programs", "project-jwks-yaml"), config: { ...neonConfig(em), ...projectConfig(project, `br-main-${project}`) } }, "yaml"),
+};
 
-  it("is recorded when the operation applying it cannot be read: the next up completes it, destroy removes it", { timeout: 600_000 }, async () => {
-    s.em.injectFaults({ kind: "error", method: "GET", path: "/projects/{project_id}/operations/{operation_id}", status: 404 });
-    const failed = await failure(s.e2e.stack.up({ color: "never" }));
-    expect(failed).toContain("ProjectJwks: the JWKS entry");
-    expect(failed).toContain("was added, but the operation applying it failed");
-    const [made, ...more] = await entries(s.em, P);
-    expect(more).toEqual([]);
-    // The engine kept it (initialization failed): the next up takes it from there, adding nothing.
-    expect((await s.e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 2 });
-    expect((await entries(s.em, P)).map((j) => j.id)).toEqual([made!.id]);
-    await expectNoChanges(s.e2e.stack, 3);
-    expect((await s.e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
-    expect(await entries(s.em, P)).toEqual([]);
-  });
+/** Operations that run a second, so that the package polls the one applying the entry. */
+const SLOW_OPERATIONS = { rateLimit: "off", operationDelayMs: 1_000 } as const;
+
+describe("a half-made ProjectJwks", () => {
+  for (const [name, stackOn] of Object.entries(HALF_MADE)) {
+    it(`— the ${name}: recorded when the operation applying it cannot be read; the next up completes it, destroy removes it`, { timeout: 600_000 }, async () => {
+      const P = `p-jwks-half-${name}`;
+      await onFreshEmulator(P, (em) => stackOn(em, P), async ({ em, e2e }) => {
+        em.injectFaults({ kind: "error", method: "GET", path: "/projects/{project_id}/operations/{operation_id}", status: 404 });
+        const failed = await failure(e2e.stack.up({ color: "never" }));
+        expect(failed).toContain("ProjectJwks: the JWKS entry");
+        expect(failed).toContain("was added, but the operation applying it failed");
+        const [made, ...more] = await entries(em, P);
+        expect(more).toEqual([]);
+        // The engine kept it (initialization failed): the next up takes it from there, adding nothing.
+        expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 2 });
+        expect((await entries(em, P)).map((j) => j.id)).toEqual([made!.id]);
+        await expectNoChanges(e2e.stack, 3);
+        expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
+        expect(await entries(em, P)).toEqual([]);
+      }, SLOW_OPERATIONS);
+    });
+  }
 });
