@@ -236,6 +236,18 @@ export const GROUPS: Group[] = [
     ["emailAndPassword.requireEmailVerfication", { enabled: true, requireEmailVerfication: true }, "is not a field of emailAndPassword (did you mean emailAndPassword.requireEmailVerification?)"],
     ["organization.colour", { enabled: true, colour: "red" }, "is not a field of organization; its fields: "],
   ] },
+  // ---- ProjectJwks: https only, loopback included (Neon fetches the keys, not this machine) ------
+  { kind: "ProjectJwks", base: { projectId: P, jwksUrl: "https://clerk.example.com/.well-known/jwks.json", providerName: "Clerk" }, cases: [
+    ["jwksUrl", "http://clerk.example.com/.well-known/jwks.json", "must be an https:// URL"], ["providerName", MISSING, "is required"],
+    ["jwtAudience", "", BLANK], ["branchId", "BR-1", PATTERN], ["jwksURL", "https://x.example.com/jwks", unknownInput("jwksUrl")],
+  ] },
+  { kind: "ProjectJwks", base: { projectId: P, jwksUrl: "https://clerk.example.com/.well-known/jwks.json", providerName: "Clerk" }, cases: [
+    ["jwksUrl", "http://127.0.0.1:8080/jwks.json", "must be an https:// URL"], ["providerName", "Cl\u202eerk", LAYOUT], ["projectId", "P", PATTERN],
+  ] },
+  { kind: "ProjectJwks", base: { projectId: P, providerName: "Clerk" }, cases: [
+    ["jwksUrl", "https://clerk.example.com/jwks\r\nX: 1", CONTROL], ["jwtAudience", "a".repeat(257), "must be at most 256 characters"],
+  ] },
+  { kind: "ProjectJwks", base: { projectId: P, providerName: "Clerk" }, cases: [["jwksUrl", MISSING, "is required"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", 42, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", null, "must be a string"]] },
   { kind: "RedirectDomain", base: { projectId: P }, cases: [["domain", ["https://app.example.com"], "must be a string"]] },

@@ -16,7 +16,8 @@ const REPO = "https://github.com/pulumi-neon-auth/pulumi-neon-auth";
 const frontMatter = (title: string, metaDesc: string) => ["---", `title: ${title}`, `meta_desc: ${metaDesc}`, "layout: package", "---", ""];
 
 /** Where a kind lives, in words: an integration of one generation, or inside one or both. */
-function whereOf(d: Pick<KindDeclaration, "kind" | "parent" | "parentUnless">): string {
+function whereOf(d: Pick<KindDeclaration, "kind" | "parent" | "parentUnless" | "livesOn">): string {
+  if (d.livesOn !== undefined) return d.livesOn;
   const generation = (g: string) => (g === "NeonAuth" ? "a branch's `NeonAuth`" : "a project's `AuthIntegration`");
   if (d.parent === undefined) return d.kind === "NeonAuth" ? "a branch (branch-scoped API, Better Auth)" : "a project (project-level API, Stack Auth)";
   if (d.parent === "either") return "either integration";
@@ -26,7 +27,7 @@ function whereOf(d: Pick<KindDeclaration, "kind" | "parent" | "parentUnless">): 
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
 
-function overview(schema: PackageSchema, decls: readonly Pick<KindDeclaration, "kind" | "parent" | "parentUnless" | "id" | "importable">[]): string {
+function overview(schema: PackageSchema, decls: readonly Pick<KindDeclaration, "kind" | "parent" | "parentUnless" | "livesOn" | "id" | "importable">[]): string {
   const rows = decls.map(
     (d) =>
       `| \`${d.kind}\` | ${whereOf(d)} | ${cell(d.id)} | ${d.importable === true ? "yes" : `no: ${cell(d.importable)}`} |`,
@@ -128,7 +129,7 @@ function installation(schema: PackageSchema, version: string): string {
 
 export function renderRegistryDocs(
   schema: PackageSchema,
-  decls: readonly Pick<KindDeclaration, "kind" | "parent" | "parentUnless" | "id" | "importable">[],
+  decls: readonly Pick<KindDeclaration, "kind" | "parent" | "parentUnless" | "livesOn" | "id" | "importable">[],
   version: string,
 ): Record<(typeof REGISTRY_DOCS)[number], string> {
   return { "_index.md": overview(schema, decls), "installation-configuration.md": installation(schema, version) };

@@ -9,6 +9,7 @@ import type * as s from "../schemas";
 import { listKeyOf, NEXT_PAGE } from "../schemas/common";
 import { fillPath, type AnyEndpoint, type BodyOf, type ParamsOf, type ResultOf } from "../schemas/endpoint";
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
+import { jwksEndpoints as J, type AddJwksRequest, type Jwks } from "../schemas/jwks";
 import type { CreateBranchResponse, RestoreBranchRequest, RestoreBranchResponse } from "../schemas/projects";
 import { DomainBatcher, BATCHED_ENDPOINTS, type DomainsBody } from "./batch";
 import { branchAuthClient, type BranchAuthClient } from "./branchAuth";
@@ -44,6 +45,15 @@ export interface NeonClient {
   getConnectionUri(q: ParamsOf<typeof H.getConnectionUri>): Promise<{ uri: string }>;
   /** Waits until every operation is finished/skipped/cancelled; throws NeonOperationError otherwise. */
   waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void>;
+
+  // the project's JWKS URLs (tokens of another identity provider)
+  getProjectJWKS(projectId: string): Promise<Jwks[]>;
+  /**
+   * `POST /projects/{project_id}/jwks`: the entry and the operations that apply it, which the caller
+   * waits for (`waitForOperations`), so that an entry whose operations fail is still known by its id.
+   */
+  addProjectJWKS(projectId: string, body: AddJwksRequest): Promise<{ jwks: Jwks; operations: s.Operation[] }>;
+  deleteProjectJWKS(projectId: string, jwksId: string): Promise<Jwks>;
 
   // integration
   createIntegration(req: s.CreateIntegrationRequest): Promise<s.KeySet>;
@@ -141,6 +151,10 @@ class NeonHttpClient implements NeonClient {
     const poller = { clock: this.#o.clock, deadlineMs: this.#o.deadlineMs, apiKey: this.#o.apiKey, getOperation: this.getOperation.bind(this), onWait: this.#o.onWait };
     await waitForOperations(poller, operations, opts?.timeoutMs ?? this.#o.operationTimeoutMs);
   }
+
+  async getProjectJWKS(projectId: string) { return (await this.request(J.getProjectJWKS, { project_id: projectId })).jwks; }
+  addProjectJWKS(projectId: string, body: AddJwksRequest) { return this.request(J.addProjectJWKS, { project_id: projectId }, body); }
+  deleteProjectJWKS(projectId: string, jwksId: string) { return this.request(J.deleteProjectJWKS, { project_id: projectId, jwks_id: jwksId }); }
 
   // ---- project-level auth ---------------------------------------------------------------------------
   createIntegration(req: s.CreateIntegrationRequest) { return this.request(P.createIntegration, {}, req); }

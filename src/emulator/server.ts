@@ -13,6 +13,7 @@ import { bearerOf, isLoopback, mayReadSecrets, requireJson, sourceProblem } from
 import { HttpError, LOCKED_MESSAGE, keyLabel, type ApiContext, type ApiRoute, type Reply } from "./core/http";
 import { newerNeonReply, todaysAnswer, type Exchange } from "./core/newerNeon";
 import { projectRoutes } from "./core/projects";
+import { jwksRoutes } from "./core/jwks";
 import { generations } from "./generations";
 import { errorBody, parseJsonBody, readBody, requestIdOf, send, toErrorReply } from "./core/wire";
 
@@ -20,7 +21,7 @@ export const API_PREFIX = "/api/v2";
 export const CONTROL_PREFIX = "/_emulator";
 
 /** The hosting slice (projects, operations, connection URIs), then each auth generation. */
-export const allRoutes: ApiRoute[] = [...projectRoutes, ...databaseRoutes, ...generations.flatMap((g) => g.routes)];
+export const allRoutes: ApiRoute[] = [...projectRoutes, ...databaseRoutes, ...jwksRoutes, ...generations.flatMap((g) => g.routes)];
 
 /** The control routes: test tooling, then what stands in for the world outside each generation's API. */
 export const allControlRoutes: ControlRoute[] = [...controlRoutes, ...generations.flatMap((g) => g.controlRoutes), ...databaseControlRoutes];

@@ -17,6 +17,7 @@ import { oauthClientKind } from "./oauthClient";
 import { oauthProviderKind } from "./oauthProvider";
 import { redirectDomainKind } from "./redirectDomain";
 import { dataApiKind } from "./dataApi";
+import { projectJwksKind } from "./projectJwks";
 
 export const DECLARATIONS: Readonly<Record<Kind, KindDeclaration>> = {
   DataApi: dataApiKind,
@@ -29,6 +30,7 @@ export const DECLARATIONS: Readonly<Record<Kind, KindDeclaration>> = {
   RedirectDomain: redirectDomainKind,
   EmailServer: emailServerKind,
   OAuthClient: oauthClientKind,
+  ProjectJwks: projectJwksKind,
 };
 
 /** The calls of a kind on a context (the provider plugin's, or the process's unless given). */

@@ -61,8 +61,11 @@ export function marked(decl: KindDeclaration, props: Props): Props {
   return out;
 }
 
-/** A kind that lives in an integration; the others are the integrations themselves. */
+/** A kind that lives in an integration. */
 export const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
+
+/** A kind children live in (it outputs their `ref`); a kind that is neither (a project's JWKS URL) stands alone. */
+export const isIntegration = (decl: KindDeclaration) => decl.kind === "NeonAuth" || decl.kind === "AuthIntegration";
 
 /** The runtime inputs of a child that its plugin input `integration` carries. */
 export const FROM_INTEGRATION = ["projectId", "branchId", "authProvider", "integration"] as const;
@@ -108,6 +111,7 @@ export function toPlugin(decl: KindDeclaration, outs: Props): Props {
     const ref = refOf(outs, outs.integration);
     return ref === undefined ? outs : { ...outs, integration: ref };
   }
+  if (!isIntegration(decl)) return outs;
   const identity = outs.authProviderProjectId === undefined ? undefined : { authProviderProjectId: outs.authProviderProjectId, createdAt: outs.createdAt };
   const ref = refOf(outs, identity, decl.kind === "NeonAuth");
   if (ref !== undefined && decl.kind === "NeonAuth" && outs.adopt === true) ref.adopt = true;

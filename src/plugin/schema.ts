@@ -10,7 +10,7 @@ import { VERSION } from "../client/options";
 import { SETTING } from "../provider/settings";
 import { DECLARATIONS } from "../kinds";
 import type { KindDeclaration, PerGeneration } from "../provider/declaration";
-import { FROM_INTEGRATION, isChild, secretNames } from "./props";
+import { FROM_INTEGRATION, isChild, isIntegration, secretNames } from "./props";
 import type { Kind } from "../provider/kit";
 
 export const PACKAGE = "neon-auth";
@@ -153,7 +153,7 @@ function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): Resou
     if (decl.withProvider !== false) properties.authProvider = { type: "string", description: "The auth provider, from the integration." };
   }
   for (const [name, o] of Object.entries(decl.outputs ?? {})) properties[name] = mark(name, outputProperty(o.type), o.doc);
-  if (!isChild(decl)) properties.ref = { $ref: `#/types/${REF_TYPE}`, description: "What a child takes as its `integration`." };
+  if (isIntegration(decl)) properties.ref = { $ref: `#/types/${REF_TYPE}`, description: "What a child takes as its `integration`." };
   const required = Object.keys(properties).filter((k) => requiredInputs.includes(k) || k === "ref");
   return { description: `${decl.kind}. Id: ${decl.id}`, inputProperties, requiredInputs, properties, required };
 }

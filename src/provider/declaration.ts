@@ -101,6 +101,8 @@ export interface KindDeclaration {
    * `projectId` and `branchId` as inputs of its own, which it then declares.
    */
   readonly parentUnless?: string;
+  /** Where it lives, in words, when it is neither an integration nor a child (the Registry's overview). */
+  readonly livesOn?: string;
   /** A child whose requests name its integration's auth provider outputs it. Default true. */
   readonly withProvider?: false;
   /** Published interfaces its Args and outputs extend (NeonAuth's settings, generated from their own table). */

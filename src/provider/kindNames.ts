@@ -3,5 +3,5 @@
  * `neon-auth:index:<Kind>`). Alone in its module so that published types naming a kind (the policy
  * pack's) reach nothing else.
  */
-export const KINDS = ["AuthIntegration", "AuthOwnershipTransfer", "AuthSdkKeys", "AuthUser", "EmailServer", "NeonAuth", "OAuthClient", "OAuthProvider", "RedirectDomain", "DataApi"] as const;
+export const KINDS = ["AuthIntegration", "AuthOwnershipTransfer", "AuthSdkKeys", "AuthUser", "EmailServer", "NeonAuth", "OAuthClient", "OAuthProvider", "RedirectDomain", "DataApi", "ProjectJwks"] as const;
 export type Kind = (typeof KINDS)[number];

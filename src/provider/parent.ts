@@ -103,10 +103,11 @@ export function childFields(olds: Props, news: Props, inputs: KindDeclaration["i
 }
 
 /**
+ * @internal
  * Thrown by refresh or a delete when the project itself answers 404: that may be our key, not the
  * project, so nothing may leave the state on it.
  */
-function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError, op: "refresh" | "delete" = "refresh"): Error {
+export function projectNotVisible(kind: Kind, projectId: string, cause: NeonApiError, op: "refresh" | "delete" = "refresh"): Error {
   const again = op === "refresh" ? "run `pulumi refresh` again" : "run the command again";
   return new Error(
     `${kind}: ${op} cannot tell whether project ${projectId} still exists: it answers 404 Not Found ` +

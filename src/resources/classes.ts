@@ -20,8 +20,9 @@ import type { KindDeclaration, Props } from "../provider/kit";
 import { ADOPTS_CHILDREN, childRegistration } from "./children";
 import { checkClientResources, declareOAuthServer, noteTrustedDomain } from "./oauthServerChecks";
 import { dataApiKind } from "../kinds/dataApi";
+import { projectJwksKind } from "../kinds/projectJwks";
 import { declareOnce, notePlainOutputs, registration } from "./registration";
-import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs, DataApiArgs, DataApiOutputs } from "./types";
+import type { AuthIntegrationArgs, AuthIntegrationOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthUserArgs, AuthUserOutputs, EmailServerArgs, EmailServerOutputs, NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainArgs, RedirectDomainOutputs, DataApiArgs, DataApiOutputs, ProjectJwksArgs, ProjectJwksOutputs } from "./types";
 
 type Options = pulumi.CustomResourceOptions;
 
@@ -253,3 +254,19 @@ export interface RedirectDomain extends RedirectDomainOutputs {}
 export class DataApi extends lookupClass<DataApiArgs>(dataApiKind, childRegistration) {}
 
 export interface DataApi extends DataApiOutputs {}
+
+/**
+ * One JWKS URL of a project: Neon then accepts tokens signed by that identity provider (Clerk,
+ * Auth0, Cognito…) on the Data API and on Postgres connections, for every branch or for the one
+ * `branchId` names. Neon cannot change an entry: any input but `adopt` replaces it. Id (for `get`
+ * and `importFile`): `<projectId>/<jwksId>`.
+ *
+ * @example
+ * ```ts
+ * new ProjectJwks("clerk", { projectId: "p-123", providerName: "Clerk",
+ *   jwksUrl: "https://example.clerk.accounts.dev/.well-known/jwks.json", jwtAudience: "api://app" });
+ * ```
+ */
+export class ProjectJwks extends lookupClass<ProjectJwksArgs>(projectJwksKind) {}
+
+export interface ProjectJwks extends ProjectJwksOutputs {}

@@ -78,7 +78,7 @@ export const COMMON_ERRORS: Readonly<Record<number, string>> = {
 export const LOCKED = { 423: "another operation runs on the project; safe to retry" } as const;
 
 const DEFAULT_PARAMS: Record<Generation, Record<string, z.ZodType<string>>> = {
-  hosting: { project_id: projectId, branch_id: branchId, operation_id: pathSegment },
+  hosting: { project_id: projectId, branch_id: branchId, operation_id: pathSegment, jwks_id: pathSegment },
   project: { project_id: projectId, auth_user_id: pathSegment, oauth_provider_id: oauthProviderId, auth_provider: authProvider },
   branch: { project_id: projectId, branch_id: branchId, auth_user_id: pathSegment, oauth_provider_id: branchOAuthProviderId, client_id: pathSegment, database_name: databaseName },
 };

@@ -5,15 +5,18 @@
 import type { AnyEndpoint, Generation } from "./endpoint";
 import { branchEndpoints } from "./endpointsBranch";
 import { hostingEndpoints, projectEndpoints } from "./endpointsProject";
+import { jwksEndpoints } from "./jwks";
 
 export * from "./endpoint";
 export { branchEndpoints, BRANCH_SETTINGS, type BranchSetting, type BranchSettingName } from "./endpointsBranch";
 export { hostingEndpoints, projectEndpoints } from "./endpointsProject";
+export { jwksEndpoints } from "./jwks";
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...Object.values(hostingEndpoints),
   ...Object.values(projectEndpoints),
   ...Object.values(branchEndpoints),
+  ...Object.values(jwksEndpoints),
 ];
 
 export function endpointsOf(generation: Generation): AnyEndpoint[] {

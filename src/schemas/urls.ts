@@ -134,8 +134,18 @@ export const trustedDomainInput = originSchema(false, true);
  */
 export const WEBHOOK_URL_MAX = 2048;
 
-/** Why `value` is not a webhook URL; undefined when it is. Checked before parsing: a URL parser drops CR, LF and TAB silently. */
+/** Why `value` is not a webhook URL; undefined when it is. */
 export function webhookUrlProblem(value: string): string | undefined {
+  // OTP codes and magic links travel in these events: in clear only to this machine.
+  return urlProblem(value, { loopbackHttp: true });
+}
+
+/**
+ * Why `value` is not an absolute https URL of at most `WEBHOOK_URL_MAX` characters (http too for a
+ * loopback host when `loopbackHttp`); undefined when it is. Checked before parsing: a URL parser
+ * drops CR, LF and TAB silently.
+ */
+export function urlProblem(value: string, opts: { loopbackHttp: boolean }): string | undefined {
   if (value.length > WEBHOOK_URL_MAX) return `must be at most ${WEBHOOK_URL_MAX} characters`;
   if (CONTROL.test(value)) return RULES.control;
   if (INVISIBLE_LAYOUT.test(value)) return RULES.layout;
@@ -146,8 +156,7 @@ export function webhookUrlProblem(value: string): string | undefined {
   } catch {
     return "must be an absolute https:// URL";
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an https:// URL";
-  // OTP codes and magic links travel in these events: in clear only to this machine.
+  if (url.protocol !== "https:" && (url.protocol !== "http:" || !opts.loopbackHttp)) return "must be an https:// URL";
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) return "must use https (http is accepted for loopback hosts only)";
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (!isIPv6(host)) {

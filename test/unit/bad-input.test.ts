@@ -131,7 +131,7 @@ beforeAll(async () => {
 it(`tries at least 100 bad inputs across every kind (${CASES.length} in ${GROUPS.length} resources)`, () => {
   expect(CASES.length).toBeGreaterThanOrEqual(100);
   expect(new Set(CASES.map((c) => c.kind))).toEqual(
-    new Set(["AuthIntegration", "AuthSdkKeys", "AuthOwnershipTransfer", "AuthUser", "OAuthProvider", "RedirectDomain", "EmailServer", "NeonAuth", "DataApi", "OAuthClient"]),
+    new Set(["AuthIntegration", "AuthSdkKeys", "AuthOwnershipTransfer", "AuthUser", "OAuthProvider", "RedirectDomain", "EmailServer", "NeonAuth", "DataApi", "OAuthClient", "ProjectJwks"]),
   );
 });
 

@@ -7,6 +7,7 @@ import { secretOutputsOf } from "../../src/provider/declaration";
 import { DECLARATIONS } from "../../src/kinds";
 import { secretKeys } from "../../src/schemas/fields";
 import { FROM_INTEGRATION, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
+import { isIntegration } from "../../src/plugin/props";
 import { marked, plain, toPlugin, toRuntime } from "../../src/plugin/props";
 import { SECRET_INPUTS } from "../../src/provider/kit";
 import { UNKNOWN } from "../../src/provider/diff";
@@ -32,8 +33,10 @@ describe("the plugin's schema", () => {
         expect(r.inputProperties.integration).toMatchObject({ $ref: `#/types/${REF_TYPE}` });
         if (d.parentUnless === undefined) expect(r.requiredInputs).toContain("integration");
         else expect(r.requiredInputs).not.toContain("integration");
-      } else {
+      } else if (isIntegration(d)) {
         expect(r.properties.ref).toMatchObject({ $ref: `#/types/${REF_TYPE}` });
+      } else {
+        expect(r.properties.ref, `${d.kind} stands alone`).toBeUndefined();
       }
       for (const [name, i] of Object.entries(d.inputs)) if (i.required === true && r.inputProperties[name]) expect(r.requiredInputs, `${d.kind}.${name}`).toContain(name);
     }

@@ -9,6 +9,7 @@
 import type { ControlRoute, EmulatorCore } from "./context";
 import { checkFaultSettings, checkOneShot, parseFaultSpec, type OneShotFault } from "./faults";
 import { HttpError, jsonObject } from "./http";
+import { jwksView } from "./jwks";
 import { branchView, operationView } from "./projects";
 import { emptyState, iso, STATE_VERSION } from "./store";
 
@@ -39,6 +40,7 @@ export function stateDump(core: EmulatorCore, secrets: boolean): StateDump {
       created_at: iso(p.created_ms),
       branches: p.branches.map((b) => branchView(p, b, now)),
       operations: p.operations.map((op) => operationView(op, now)),
+      ...(p.jwks?.length ? { jwks: p.jwks.map(jwksView) } : {}),
     };
     for (const g of core.generations) Object.assign(dump, g.projectDump?.(p, secrets));
     return dump;

@@ -91,6 +91,18 @@ export interface IntegrationRec {
   email_server: EmailServerRec;
 }
 
+/** One JWKS URL of a project (core/jwks.ts). */
+export interface JwksRec {
+  id: string;
+  project_id: string;
+  /** The branch it is scoped to; absent: every branch. */
+  branch_id?: string;
+  jwks_url: string;
+  provider_name: string;
+  jwt_audience?: string;
+  created_ms: number;
+}
+
 export interface ProjectRec {
   id: string;
   name: string;
@@ -103,6 +115,8 @@ export interface ProjectRec {
   integrations: Record<string, IntegrationRec>;
   /** Password of the project's database roles, made on the first `connection_uri` request. */
   db_password?: string;
+  /** Its JWKS URLs, oldest first; absent in a state written before they were emulated. */
+  jwks?: JwksRec[];
 }
 
 export interface TransferRec {

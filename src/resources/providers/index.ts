@@ -14,9 +14,11 @@ import OAuthClient from "./OAuthClient";
 import OAuthProvider from "./OAuthProvider";
 import RedirectDomain from "./RedirectDomain";
 import DataApi from "./DataApi";
+import ProjectJwks from "./ProjectJwks";
 
 export const PROVIDERS: Readonly<Record<Kind, pulumi.dynamic.ResourceProvider>> = {
   DataApi,
+  ProjectJwks,
   AuthIntegration,
   AuthOwnershipTransfer,
   AuthSdkKeys,

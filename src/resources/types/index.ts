@@ -10,6 +10,7 @@ export type * from "./OAuthProvider";
 export type * from "./RedirectDomain";
 export type * from "./EmailServer";
 export type * from "./OAuthClient";
+export type * from "./ProjectJwks";
 
 /** The kinds whose whole state can be read back from the service (`importFile`). */
-export type ImportableKind = "DataApi" | "NeonAuth" | "OAuthProvider" | "RedirectDomain" | "EmailServer" | "OAuthClient";
+export type ImportableKind = "DataApi" | "NeonAuth" | "OAuthProvider" | "RedirectDomain" | "EmailServer" | "OAuthClient" | "ProjectJwks";

@@ -1,0 +1,173 @@
+/**
+ * One JWKS URL of a project (`/projects/{project_id}/jwks`): the keys Neon trusts for tokens of an
+ * identity provider other than Neon Auth (Clerk, Auth0, Cognito…), for the Data API and for
+ * Postgres connections. Neon has no update of an entry, so every input but `adopt` replaces it.
+ */
+import { z } from "zod";
+import { isNotFound } from "../client";
+import { branchId as branchIdRule, projectId as projectIdRule } from "../schemas/common";
+import { jwksProviderName, jwksUrl, jwtAudience, type Jwks } from "../schemas/jwks";
+import type { Context } from "../provider/context";
+import { createOwned } from "../provider/converge";
+import type { InputDeclaration } from "../provider/declaration";
+import { compact, declaredFields, halfMade, inputRules, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { deleteUnlessHidden, projectNotVisible } from "../provider/parent";
+
+const KIND = "ProjectJwks";
+
+/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
+export const projectJwksInputs = z.strictObject({
+  projectId: projectIdRule,
+  branchId: branchIdRule.optional(),
+  jwksUrl,
+  providerName: jwksProviderName,
+  jwtAudience: jwtAudience.optional(),
+  adopt: z.boolean().optional(),
+});
+type Inputs = z.infer<typeof projectJwksInputs>;
+
+const INPUTS = {
+  projectId: { type: "string", doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", required: true, replaces: true },
+  branchId: {
+    type: "string",
+    doc: "The one branch whose tokens these keys verify; left out, every branch of the project.",
+    outputDoc: "The branch the entry is scoped to, if any.",
+    default: "every branch",
+    replaces: true,
+  },
+  jwksUrl: {
+    type: "string",
+    doc: "The identity provider's JSON Web Key Set, e.g. `https://<app>.clerk.accounts.dev/.well-known/jwks.json`.",
+    outputDoc: "The JSON Web Key Set Neon fetches the keys from.",
+    shown: "https URL",
+    required: true,
+    replaces: true,
+  },
+  providerName: {
+    type: "string",
+    doc: "The provider's name as Neon's console lists it (`Clerk`, `Auth0`, `AWS Cognito`…).",
+    outputDoc: "The provider's name.",
+    shown: "text 1–256",
+    required: true,
+    replaces: true,
+  },
+  jwtAudience: {
+    type: "string",
+    doc: "The `aud` a token must carry; left out, Neon does not check the audience.",
+    outputDoc: "The audience tokens must carry, if any.",
+    shown: "text 1–256",
+    default: "not checked",
+    replaces: true,
+  },
+  adopt: {
+    type: "boolean",
+    doc: "Take over an entry that already exists with these same fields (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.",
+    outputDoc: "Whether an existing entry was (or may be) taken over at creation.",
+    default: "`false`",
+    change: "in place (matters at create only)",
+  },
+} as const satisfies Record<string, InputDeclaration>;
+
+/**
+ * What names the object: an entry is everything Neon stores of it, so two resources declaring one
+ * URL with one provider and audience in one scope would manage one entry. Neon makes its id.
+ */
+const OBJECT: NaturalKey = {
+  fields: ["jwksUrl", "providerName", "jwtAudience"],
+  what: "one JWKS entry",
+  key: (i) => i.jwksUrl && joinId(i.projectId, i.branchId ?? "", i.jwtAudience ?? "", i.providerName, i.jwksUrl),
+  isId: false,
+};
+
+/**
+ * @internal
+ * The project's JWKS entries, read once per run for all its resources (and the functions). The
+ * project's own 404 is thrown, never taken for an empty list: it may be the key's, not the project's.
+ */
+export function projectJwksList(ctx: Context, projectId: string, use?: "beforeCreate"): Promise<Jwks[]> {
+  return ctx.reads.get(projectId, "jwks", () => ctx.client.getProjectJWKS(projectId), use);
+}
+
+/** @internal An entry as the kind (and a lookup function) shows it: inputs, then Neon's id and time. */
+export function projectJwksOutputs(record: Jwks, adopt?: boolean): Props {
+  return compact({
+    projectId: record.project_id,
+    branchId: record.branch_id,
+    jwksUrl: record.jwks_url,
+    providerName: record.provider_name,
+    jwtAudience: record.jwt_audience,
+    adopt,
+    jwksId: record.id,
+    createdAt: record.created_at,
+  });
+}
+
+function sameEntry(record: Jwks, i: Inputs): boolean {
+  return record.jwks_url === i.jwksUrl && record.provider_name === i.providerName && record.branch_id === i.branchId && record.jwt_audience === i.jwtAudience;
+}
+
+async function create(props: Props, ctx: Context) {
+  const inputs = parsedInputs(projectJwksInputs, props);
+  const body = compact({ jwks_url: inputs.jwksUrl, provider_name: inputs.providerName, branch_id: inputs.branchId, jwt_audience: inputs.jwtAudience });
+  const made = await createOwned({
+    create: () => ctx.client.addProjectJWKS(inputs.projectId, body),
+    find: async (fresh) => (await projectJwksList(ctx, inputs.projectId, fresh ? undefined : "beforeCreate")).find((j) => sameEntry(j, inputs)),
+    adopt: inputs.adopt,
+    object: `${KIND} ${inputs.jwksUrl} (${inputs.providerName}) of project ${inputs.projectId}${inputs.branchId ? `, branch ${inputs.branchId}` : ""}`,
+  });
+  const record = (made.created?.jwks ?? made.found)!;
+  const id = joinId(inputs.projectId, record.id);
+  const outs = { ...projectJwksOutputs(record), adopt: inputs.adopt };
+  try {
+    // Neon applies the entry to the computes in operations; the entry is used once they finish.
+    if (made.created) await ctx.client.waitForOperations(made.created.operations);
+  } catch (err) {
+    throw halfMade(`${KIND}: the JWKS entry ${record.id} was added, but the operation applying it failed; \`pulumi refresh\` and \`pulumi up\` take it from there. (${(err as Error).message})`, id, outs);
+  }
+  return { id, outs: compact(outs) };
+}
+
+/** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
+export const projectJwksHandler: Handler = {
+  ...inputRules(KIND, projectJwksInputs, (_olds, news) => declaredFields(INPUTS, news)),
+
+  create,
+
+  async read(id, props, ctx) {
+    const [projectId, jwksId] = splitId(KIND, id, 2, "<projectId>/<jwksId>");
+    const list = await projectJwksList(ctx, projectId).catch((err: unknown) => {
+      throw isNotFound(err) ? projectNotVisible(KIND, projectId, err) : err;
+    });
+    const record = list.find((j) => j.id === jwksId);
+    if (record === undefined) return {};
+    const outs = projectJwksOutputs(record, props.adopt);
+    const { jwksId: _id, createdAt: _at, ...inputs } = outs;
+    return { id, props: outs, inputs };
+  },
+
+  async update(_id, olds, news) {
+    // Only `adopt` changes in place; it matters at create alone.
+    return { outs: compact({ ...olds, adopt: news.adopt }) };
+  },
+
+  async delete(id, _props, ctx) {
+    const [projectId, jwksId] = splitId(KIND, id, 2, "<projectId>/<jwksId>");
+    await deleteUnlessHidden(ctx, KIND, { projectId }, () => ctx.client.deleteProjectJWKS(projectId, jwksId));
+  },
+};
+
+/** @internal The kind, declared once (provider/declaration.ts). */
+export const projectJwksKind: KindDeclaration = {
+  kind: KIND,
+  livesOn: "a project, or one of its branches (project API, beside either generation)",
+  inputs: INPUTS,
+  outputs: {
+    jwksId: { type: "string", doc: "The entry's id at Neon." },
+    createdAt: { type: "string", doc: "When Neon added the entry (ISO 8601, UTC)." },
+  },
+  id: "`<projectId>/<jwksId>` (the id is Neon's).",
+  importable: true,
+  schema: projectJwksInputs,
+  object: OBJECT,
+  handler: projectJwksHandler,
+};
