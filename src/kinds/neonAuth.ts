@@ -7,7 +7,7 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
 import type { Context } from "../provider/context";
-import type { InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "../provider/converge";
 import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
@@ -87,6 +87,7 @@ const INPUTS = {
     change: "in place (`PATCH …/auth/allow_localhost`)",
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
     doc:
       "Take over Neon Auth that is already enabled on the branch instead of failing: this stack then manages the settings it declares and disables auth on destroy. " +
@@ -95,7 +96,6 @@ const INPUTS = {
       "(a child's own `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's or a person's, and is not taken over unasked.",
     outputDoc: "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place (matters at create only); see [adopting](#looking-up-and-adopting-existing-objects)",
   },
 } as const satisfies Record<string, InputDeclaration>;
 

@@ -6,7 +6,7 @@ import { token } from "../schemas/fields";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { literalUnion, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, literalUnion, type InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -95,11 +95,11 @@ const INPUTS = {
     change: "in place; removing it replaces",
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
     doc: "Take over a provider of this id that already exists instead of failing. Default false.",
     outputDoc: "Whether an existing provider was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place; take over a provider of this id that exists",
   },
 } as const satisfies Record<string, InputDeclaration>;
 
