@@ -185,9 +185,10 @@ export const oauthProviderHandler: Handler = {
     // returns is read back (a client id changed elsewhere is drift), the rest stays as last set.
     // A provider switched to shared keys elsewhere loses them here, so the next `up` sets them again.
     const standard = found.type === "standard";
-    // Nothing recorded (an import by id): the secret is a placeholder for the program's configuration.
+    // Nothing recorded (an import by id): the secret is a placeholder for the program's configuration,
+    // beside the client id Neon returns (the branch's list); where Neon returns none, neither is recorded.
     const imported = props.providerId === undefined;
-    const secret = imported ? placeholder(`${providerId}ClientSecret`) : props.clientSecret;
+    const secret = imported ? (found.client_id === undefined ? undefined : placeholder(`${providerId}ClientSecret`)) : props.clientSecret;
     const inputs = compact({
       ...where,
       integration: parent.identity,
