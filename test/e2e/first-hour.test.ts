@@ -212,7 +212,7 @@ describe.each(["typescript", "yaml"] as const)("the first hour's messages: a %s 
 
   it("an API that stops answering: refresh, preview, up and destroy each print its error once; every other resource names the one that did", async () => {
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "first-hour-")), "emulator.json");
-    let own = await emulator({ seedProjects: [`${P}:${B}`], stateFile });
+    let own = await outsideEphemeral((port) => emulator({ port, seedProjects: [`${P}:${B}`], stateFile }));
     const url = `${own.url.replace(/\/+$/, "")}`;
     const port = new URL(url).port;
     try {
@@ -251,3 +251,18 @@ describe.each(["typescript", "yaml"] as const)("the first hour's messages: a %s 
     }
   });
 });
+
+/**
+ * Started on a port below the range the system hands out to every process that asks for any port
+ * (32768 and up here): once it stops, no Pulumi plugin starting meanwhile can take its port and
+ * answer in its place (it happened: gRPC's HTTP/2 where the API had been).
+ */
+async function outsideEphemeral<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await start(20_000 + Math.floor(Math.random() * 12_000));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE" || i === 20) throw e;
+    }
+  }
+}
