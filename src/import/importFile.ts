@@ -18,7 +18,6 @@ import { PACKAGE, tokenOf } from "../plugin/schema";
 import { plain, toRuntime } from "../plugin/props";
 import { resolveSettings, SETTING, type Settings } from "../provider/settings";
 import { DECLARATIONS, calls } from "../kinds";
-import { placeholdersIn } from "../provider/placeholders";
 
 export type { ImportableKind };
 
@@ -65,9 +64,10 @@ export interface ImportFile {
 }
 
 /**
- * Builds the import file for objects that exist at Neon. Fields the service cannot show
- * (OAuth client id and secret, SMTP password) are left out, so the first `pulumi up` after the
- * import sets them as the program declares them; everything else matches the service.
+ * Builds the import file for objects that exist at Neon. A secret the service cannot show (an
+ * OAuth client secret, the SMTP password) and the webhook URL are placeholders naming the stack
+ * configuration key the program reads it from; the first preview takes the program's value as
+ * the one Neon holds. Everything else matches the service.
  *
  * @example
  * ```ts
@@ -109,14 +109,12 @@ async function entriesOf(resources: readonly ImportResource[], ctx: Context): Pr
     const h = handler(r.kind, ctx);
     const read = await h.read(r.id, {});
     if (read.props === undefined) throw new NeonConfigError(`${r.kind} ${r.name}: ${r.id} does not exist at Neon`);
-    // Check fills the defaults the program's inputs will have (e.g. `adopt: false`).
-    // The classes' state keeps no placeholder (their diff cannot see the program's last inputs, so
-    // it would hide every later change of that secret) nor the webhook URL (this file is plain
-    // text): each is left out, and the first `up` sets it as the program declares it.
-    const placeholders = placeholdersIn(read.inputs ?? read.props);
-    const unknown = withoutPlaceholders(read.inputs ?? read.props, placeholders);
-    const { inputs = unknown } = await h.check({}, unknown);
-    const outputs = withoutPlaceholders({ ...inputs, ...read.props }, placeholders);
+    // Check fills the defaults the program's inputs will have (e.g. `adopt: false`). What Neon does
+    // not return, or must not be written here (a secret, the webhook URL), is a placeholder in both
+    // (placeholders.ts), as on the plugin: it passes the check, and the first preview takes the
+    // program's value as the one Neon holds (resources/host.ts gives the diff the program's last one).
+    const { inputs = read.inputs ?? read.props } = await h.check({}, read.inputs ?? read.props);
+    const outputs = { ...read.props, ...inputs };
     // The provider the engine runs for this entry; a later `up` records the program's own.
     const provider = `exports.handler = () => require("pulumi-neon-auth/dist/resources/providers/${r.kind}.js");\n`;
     entries.push({
@@ -128,19 +126,6 @@ async function entriesOf(resources: readonly ImportResource[], ctx: Context): Pr
     });
   }
   return entries;
-}
-
-/** Props without the fields at `paths` (a client id goes with its secret, as the two are set together). */
-function withoutPlaceholders(props: Props, paths: readonly { path: string }[]): Props {
-  const out = structuredClone(props);
-  for (const { path } of paths) {
-    const keys = path.split(".");
-    let at: Props | undefined = out;
-    for (const k of keys.slice(0, -1)) at = at?.[k] as Props | undefined;
-    if (at !== undefined) delete at[keys.at(-1)!];
-    if (path === "clientSecret") delete out.clientId;
-  }
-  return out;
 }
 
 /** The settings importFile reads: the options given, over the stack's configuration when a stack is named. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "../provider/converge";
 import { declaredFields, halfMade, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import type { InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { appEnv, KEY_SET_OUTPUTS } from "./authSdkKeys";
 import { OWNER_OUTPUTS } from "./authOwnershipTransfer";
 import { deleteUnlessHidden, liveIntegration, projectIntegration } from "../provider/parent";
@@ -54,11 +54,11 @@ const INPUTS = {
     replaces: true,
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
     doc: "Take over an integration that already exists for this provider (made outside this stack) instead of failing with 409. Its SDK keys are then regenerated, as the API has no other way to hand them out. Default false.",
     outputDoc: "Whether an existing integration was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place (matters at create only); see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
   },
 } as const satisfies Record<string, InputDeclaration>;
 

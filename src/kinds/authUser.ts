@@ -5,7 +5,7 @@ import { userRoles } from "../schemas/branchAuth";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import type { InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { diffFields, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
@@ -64,11 +64,10 @@ const INPUTS = {
     change: "in place; see below",
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
-    compared: false,
     doc: "Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy. Default false.",
     default: "`false`",
-    change: "in place; take over a user with this address that exists (needs read-back)",
   },
 } as const satisfies Record<string, InputDeclaration>;
 

@@ -4,7 +4,7 @@ import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, typ
 import type { Context } from "../provider/context";
 import { notOwned } from "../provider/converge";
 import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import type { InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -68,11 +68,11 @@ const INPUTS = {
     default: "no test",
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
     doc: "Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.",
     outputDoc: "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place; overwrite an SMTP server that is already set",
   },
 } as const satisfies Record<string, InputDeclaration>;
 

@@ -7,11 +7,11 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
 import type { Context } from "../provider/context";
-import type { InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "../provider/converge";
 import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { sameValue } from "../provider/diff";
+import { namedIn, sameValue } from "../provider/diff";
 import { deleteUnlessHidden, liveIntegration } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
 
@@ -87,6 +87,7 @@ const INPUTS = {
     change: "in place (`PATCH …/auth/allow_localhost`)",
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
     doc:
       "Take over Neon Auth that is already enabled on the branch instead of failing: this stack then manages the settings it declares and disables auth on destroy. " +
@@ -95,7 +96,6 @@ const INPUTS = {
       "(a child's own `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's or a person's, and is not taken over unasked.",
     outputDoc: "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place (matters at create only); see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
   },
 } as const satisfies Record<string, InputDeclaration>;
 
@@ -127,13 +127,14 @@ const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
 export const neonAuthHandler: Handler = {
-  // A setting the program does not name is left as the service has it (update), so it is no change
-  // either: an import by id, which reads every setting, previews as no change for those the program leaves out.
+  // A setting the program does not name, or a field of one, is left as the service has it (update),
+  // so it is no change either: an import by id, which reads every field of every setting, previews as
+  // no change for those the program leaves out.
   ...inputRules(
     KIND,
     neonAuthInputs,
     (_olds, news) =>
-      [...declaredFields(INPUTS, news), ...s.BRANCH_SETTINGS.map((row) => ({ name: row.name }))].filter(
+      [...declaredFields(INPUTS, news), ...s.BRANCH_SETTINGS.map((row) => ({ name: row.name, namedOnly: true }))].filter(
         (f) => news[f.name] !== undefined || !(SETTINGS as readonly string[]).includes(f.name),
       ),
     { deleteBeforeReplace: true },
@@ -201,8 +202,8 @@ export const neonAuthHandler: Handler = {
   async update(_id, olds, news, ctx) {
     const inputs: Inputs = parsedInputs(neonAuthInputs, news);
     const p = where(inputs);
-    // A setting the program stops naming is left as the service has it.
-    const changed = SETTINGS.filter((a) => inputs[a] !== undefined && !sameValue(olds[a], inputs[a]));
+    // A setting the program stops naming is left as the service has it, and so is a field of one.
+    const changed = SETTINGS.filter((a) => inputs[a] !== undefined && !sameValue(namedIn(olds[a], inputs[a]), inputs[a]));
     if (changed.includes("oauthServer") && olds.oauthServer?.enabled !== true) await refuseOAuthServerOffRoot(ctx, p, inputs);
     for (const area of changed) await write(ctx, p, area, inputs[area]);
     const record = await ctx.client.branchAuth.getBranchAuth(p);

@@ -6,7 +6,7 @@ import { token } from "../schemas/fields";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { literalUnion, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, literalUnion, type InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -95,11 +95,11 @@ const INPUTS = {
     change: "in place; removing it replaces",
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
     doc: "Take over a provider of this id that already exists instead of failing. Default false.",
     outputDoc: "Whether an existing provider was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place; take over a provider of this id that exists",
   },
 } as const satisfies Record<string, InputDeclaration>;
 
@@ -185,9 +185,10 @@ export const oauthProviderHandler: Handler = {
     // returns is read back (a client id changed elsewhere is drift), the rest stays as last set.
     // A provider switched to shared keys elsewhere loses them here, so the next `up` sets them again.
     const standard = found.type === "standard";
-    // Nothing recorded (an import by id): the secret is a placeholder for the program's configuration.
+    // Nothing recorded (an import by id): the secret is a placeholder for the program's configuration,
+    // beside the client id Neon returns (the branch's list); where Neon returns none, neither is recorded.
     const imported = props.providerId === undefined;
-    const secret = imported ? placeholder(`${providerId}ClientSecret`) : props.clientSecret;
+    const secret = imported ? (found.client_id === undefined ? undefined : placeholder(`${providerId}ClientSecret`)) : props.clientSecret;
     const inputs = compact({
       ...where,
       integration: parent.identity,

@@ -4,7 +4,7 @@ import { canonicalOrigin, trustedDomainInput } from "../schemas";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
-import type { InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 
@@ -43,11 +43,11 @@ const INPUTS = {
     replaces: true,
   },
   adopt: {
+    ...CREATE_TIME_SWITCH,
     type: "boolean",
     doc: "Take over this origin when it is already on the list (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.",
     outputDoc: "Whether an existing origin was (or may be) taken over at creation.",
     default: "`false`",
-    change: "in place; take over an origin that is already listed",
   },
 } as const satisfies Record<string, InputDeclaration>;
 

@@ -51,6 +51,16 @@ export interface InputDeclaration {
   readonly outputDoc?: string;
 }
 
+/**
+ * What every kind's `adopt` is: a switch read by the create alone. Adding or removing it (on a
+ * NeonAuth, whose children inherit it, or on the child) changes nothing at Neon, so it previews no
+ * change; it is recorded with the resource's next update.
+ */
+export const CREATE_TIME_SWITCH = {
+  compared: false,
+  change: "none: read at create only, so adding or removing it previews no change; see [adopting](#looking-up-and-adopting-existing-objects)",
+} as const satisfies Partial<InputDeclaration>;
+
 /** One output a kind computes (its inputs are outputs too, without saying so). */
 export interface OutputDeclaration {
   readonly type: string;

@@ -28,6 +28,11 @@ export interface FieldRule {
    * the engine already shows as a step changes (a child's integration identity, see parent.ts).
    */
   unknownIsSame?: boolean;
+  /**
+   * Only what the new value names is compared, into nested objects: a field it leaves out is left
+   * as the service has it (a setting's PATCH of the fields given), so leaving it out is no change.
+   */
+  namedOnly?: boolean;
 }
 
 /** How one property changed, as the engine's detailed diff names it. */
@@ -57,10 +62,11 @@ export function diffFields(
   // in a refresh's diff, the recorded inputs) still holds is whatever the other side has (placeholders.ts).
   news = placeholdersTaken(news, olds) as Props;
   olds = placeholdersTaken(olds, news) as Props;
-  const changed = fields.filter((f) => !sameValue(olds[f.name], news[f.name]) && !(f.unknownIsSame && containsUnknown(news[f.name])));
+  const old = (f: FieldRule) => (f.namedOnly ? namedIn(olds[f.name], news[f.name]) : olds[f.name]);
+  const changed = fields.filter((f) => !sameValue(old(f), news[f.name]) && !(f.unknownIsSame && containsUnknown(news[f.name])));
   const replaces = changed.filter((f) => f.replaces).map((f) => f.name);
   const detailedDiff: Record<string, PropertyChange> = {};
-  for (const f of changed) changedPaths(f.name, olds[f.name], news[f.name], f.replaces ?? false, detailedDiff);
+  for (const f of changed) changedPaths(f.name, old(f), news[f.name], f.replaces ?? false, detailedDiff);
   return {
     changes: changed.length > 0,
     replaces,
@@ -83,6 +89,16 @@ function changedPaths(path: string, old: unknown, now: unknown, replaces: boolea
   else if (isPlainObject(old) && isPlainObject(now)) {
     for (const k of new Set([...Object.keys(old), ...Object.keys(now)])) changedPaths(`${path}.${k}`, old[k], now[k], replaces, out);
   } else out[path] = `update${suffix}` as PropertyChange;
+}
+
+/**
+ * `old` with only the fields `now` names, into nested objects (arrays and values whole): what a
+ * write of `now` leaves as it is, and so what a comparison with `now` must not count. A value
+ * `now` leaves out entirely is kept whole.
+ */
+export function namedIn(old: unknown, now: unknown): unknown {
+  if (!isPlainObject(old) || !isPlainObject(now)) return old;
+  return Object.fromEntries(Object.keys(now).filter((k) => k in old).map((k) => [k, namedIn(old[k], now[k])]));
 }
 
 function isPlainObject(v: unknown): v is Props {

@@ -91,25 +91,47 @@ function leftToAnother(decl: KindDeclaration, ctx: Context, id: string, props: P
   return true;
 }
 
-/** The resource that first met an API it could not connect to, per context: one run's provider process. */
+/** Per context (one run's provider process): the resource that first met an API it could not connect to. */
 const firstUnreachable = new WeakMap<Context, string>();
+/** Per error object: the resource that met it first. One object fails every resource that shares a read. */
+const firstToMeet = new WeakMap<object, string>();
 
 /**
- * A connection the API refused (or a host name that does not resolve) is one fault of the run,
- * not one per resource: the first resource to meet it says where the URL came from and what to do;
- * every other one says only that it met the same, and whose error explains it.
+ * A fault of the run, not of one resource, is printed in full once, by the first resource that
+ * meets it: an API that refuses connections (each resource meets an error of its own) and any
+ * error one read shared by several resources throws (the same object for each). Every other
+ * resource gets an error of its own that names the first: the shared object is never rewritten,
+ * since the first resource's answer may not have left yet (a refresh printed only references).
  */
-function unreachable(ctx: Context, e: unknown): unknown {
-  if (!(e instanceof NeonNetworkError) || !isConnectFailure(e.errorCode) || isHalfMade(e)) return e;
-  const s = ctx.settings;
-  const url = (s.apiUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+function oncePerRun(ctx: Context, e: unknown): unknown {
+  if (!(e instanceof Error) || isHalfMade(e)) return e;
   const who = currentResource() ?? "another resource";
-  const first = firstUnreachable.get(ctx);
-  if (first !== undefined && first !== who) {
-    e.message = `cannot connect to the Neon API at ${url} either: see the error of ${first}`;
-    return e;
+  const metBy = firstToMeet.get(e);
+  if (metBy === who) return e;
+  if (e instanceof NeonNetworkError && isConnectFailure(e.errorCode)) {
+    const url = (ctx.settings.apiUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    const first = firstUnreachable.get(ctx);
+    if (first !== undefined && first !== who) return referring(e, `cannot connect to the Neon API at ${url} either: see the error of ${first}`);
+    firstUnreachable.set(ctx, who);
+    e.message = unreachableMessage(ctx, e, url);
+  } else if (metBy !== undefined) {
+    return referring(e, `the same failure as ${metBy} (a read of Neon they share): see the error of ${metBy}`);
   }
-  firstUnreachable.set(ctx, who);
+  firstToMeet.set(e, who);
+  return e;
+}
+
+/** An error of the same class as `e` with its own message and no stack trace: one resource's reference to another's. */
+function referring(e: Error, message: string): Error {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(e) as object) as Error, e);
+  Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true });
+  Object.defineProperty(copy, "stack", { value: `${copy.name}: ${message}`, writable: true, configurable: true });
+  return copy;
+}
+
+/** The first resource's words for a connection that failed: the URL, where it came from, and what to do. */
+function unreachableMessage(ctx: Context, e: NeonNetworkError, url: string): string {
+  const s = ctx.settings;
   const from = s.apiUrl === undefined ? `the default base URL; ${s.apiUrlFrom} sets another` : `the base URL from ${s.apiUrlFrom}`;
   const what = e.errorCode === "ENOTFOUND" ? "its host name does not resolve" : "the connection was refused";
   let host = "";
@@ -125,10 +147,10 @@ function unreachable(ctx: Context, e: unknown): unknown {
       : isLoopbackHost(host.toLowerCase())
         ? `nothing listens there: start the emulator (\`npx neon-auth-emulator --port ${port || "80"}\`) or correct ${s.apiUrlFrom}`
         : `check the network path to it (a proxy, a firewall) or correct ${s.apiUrlFrom}`;
-  e.message =
+  return (
     `cannot connect to the Neon API at ${url} (${from}): ${what} (${e.errorCode}, ${e.attempts === 1 ? "1 attempt" : `${e.attempts} attempts`} ` +
-    `of ${e.method} ${e.path}); ${hint}. The other resources of this run that need the API refer to this error`;
-  return e;
+    `of ${e.method} ${e.path}); ${hint}. The other resources of this run that need the API refer to this error`
+  );
 }
 
 /** How a wait line names the resource: its kind and what tells it apart (never a secret). */
@@ -159,7 +181,7 @@ function guarded(decl: KindDeclaration, ctx: Context): Provided {
         rememberSecrets(secretsIn(result));
         return result;
       } catch (e) {
-        throw scrub(unreachable(ctx, e));
+        throw scrub(oncePerRun(ctx, e));
       }
     };
   const check = wrap(h.check.bind(h));

@@ -22,11 +22,18 @@
  *    `refresh` came out as the message, its stack trace, and the message again. `console.error` is
  *    wrapped to drop exactly those printed forms of the errors this package throws (`reported`),
  *    nothing else.
+ * 3. The resource's last inputs in a diff, where its old outputs hold a placeholder an import
+ *    wrote (provider/placeholders.ts): the host passes the provider the old outputs alone, and the
+ *    secret the program gave since is recorded in the inputs only (an unchanged resource keeps its
+ *    outputs). Without them a placeholder would stand for every later value and hide its changes.
+ *    The host's `DiffRequest.getOlds` is wrapped to add them under `RECORDED_INPUTS`, for such
+ *    olds only. The engine checks a resource before its diff, which loads this module first.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import type { FieldsDiff, PropertyChange } from "../provider/diff";
+import { placeholdersIn } from "../provider/placeholders";
 
 const BRAND = Symbol.for("pulumi-neon-auth.diffDetail");
 
@@ -102,6 +109,35 @@ export function forEngine(diff: FieldsDiff): pulumi.dynamic.DiffResult {
   if (detailedDiff === undefined || Object.keys(detailedDiff).length === 0 || !install()) return rest;
   const carrier: DiffDetail = { [BRAND]: detailedDiff, deleteBeforeReplace: rest.deleteBeforeReplace ?? false };
   return { ...rest, deleteBeforeReplace: carrier as unknown as boolean };
+}
+
+/** Where a diff's old outputs carry the resource's last inputs (host.ts, 3). */
+export const RECORDED_INPUTS = "__neonAuthRecordedInputs";
+/** The host's line this relies on: the old outputs are read once, as a Struct. */
+const OLDS_READ = "const olds = req.getOlds().toJavaScript();";
+let recording: boolean | undefined;
+
+/** Wraps the host's DiffRequest getter once (3). */
+export function installRecordedInputs(): void {
+  if (recording !== undefined) return;
+  recording = false;
+  try {
+    const host = hostSource();
+    if (host === undefined || !host.source.includes(OLDS_READ)) return;
+    const p = require.cache[path.join(path.dirname(host.filename), "..", "..", "proto", "provider_pb.js")]?.exports?.DiffRequest?.prototype;
+    if (!p || typeof p.getOlds !== "function" || typeof p.getOldInputs !== "function") return;
+    const original = p.getOlds;
+    p.getOlds = function (this: any) {
+      const olds = original.call(this);
+      const plain = olds?.toJavaScript?.();
+      if (plain === undefined || placeholdersIn(plain).length === 0) return olds;
+      const inputs = this.getOldInputs()?.toJavaScript();
+      return inputs === undefined ? olds : olds.constructor.fromJavaScript({ ...plain, [RECORDED_INPUTS]: inputs });
+    };
+    recording = true;
+  } catch {
+    recording = false;
+  }
 }
 
 /** The host's line that prints an error it also returns to the engine. */

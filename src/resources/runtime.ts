@@ -11,7 +11,8 @@ import { calls } from "../kinds";
 import type { Context } from "../provider/context";
 import { isHalfMade, type Kind, type Props } from "../provider/kit";
 import type { Provided } from "../provider/runtime";
-import { forEngine, reported } from "./host";
+import { placeholdersIn, placeholdersTaken } from "../provider/placeholders";
+import { forEngine, installRecordedInputs, RECORDED_INPUTS, reported } from "./host";
 
 export { configure } from "../provider/context";
 
@@ -32,12 +33,24 @@ export function handler(kind: Kind, ctx?: Context): Omit<Provided, "diff"> & { d
     // host's own print of it (with a stack trace, under the stack) would only repeat it.
     throw reported(e);
   }
+  installRecordedInputs();
   const printed = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A) => fn(...args).catch((e: unknown) => Promise.reject(reported(e)));
   return {
     check: printed(c.check),
-    diff: printed(async (id: string, olds: Props, news: Props) => forEngine(await c.diff(id, olds, news))),
+    diff: printed(async (id: string, olds: Props, news: Props) => {
+      // An imported secret: compared with what the program last gave, once it gave one (as the plugin does).
+      const { [RECORDED_INPUTS]: recorded, ...outs } = olds;
+      return forEngine(await c.diff(id, recorded === undefined ? outs : (placeholdersTaken(outs, news, recorded) as Props), news));
+    }),
     create: (props) => c.create(props).catch(withProvider(props)),
-    read: printed(c.read),
+    read: printed(async (id: string, props: Props) => {
+      const r = await c.read(id, props);
+      // Outputs that hold an import's placeholder: the recorded inputs keep the program's value (or
+      // the placeholder, until the program gives one), which Neon's answer does not have.
+      if (placeholdersIn(props).length === 0 || r.inputs === undefined) return r;
+      const { inputs: _, ...rest } = r;
+      return rest;
+    }),
     update: (id, olds, news) => c.update(id, olds, news).catch(withProvider(news)),
     delete: printed(c.delete),
   };

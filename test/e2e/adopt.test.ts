@@ -69,6 +69,11 @@ describe("adopting objects that already exist — the classes", () => {
     expect(creates.map((r) => r.status)).toEqual([201]);
 
     await expectNoChanges(s.e2e.stack);
+    // The README's recipe, second step: adopt was for one up. Taking it out changes nothing.
+    await s.e2e.stack.setConfig("adopt", { value: "false" });
+    await clearRequestLog(s.em);
+    await expectNoChanges(s.e2e.stack);
+    expect((await requestLog(s.em)).filter((r) => r.method !== "GET")).toEqual([]);
   });
 
   it("destroys what it adopted", async () => {
@@ -130,6 +135,8 @@ describe("adopting objects that already exist — the plugin", () => {
 
       fs.writeFileSync(program, base);
       expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ same: 4 });
+      // adopt was for one up: taken off the NeonAuth, whose children inherited it, it changes nothing.
+      await e2e.stack.setConfig("adopt", { value: "false" });
       await expectNoChanges(e2e.stack, 4);
 
       expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });

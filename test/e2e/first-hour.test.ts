@@ -10,6 +10,7 @@
  * one stack and one emulator; everything but the refused connection and the waits is a preview.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
@@ -39,6 +40,12 @@ const YAML: Record<string, string> = {
         enabled: true
         expiresin: 30`,
   origin: AUTH + yamlDomain("app", "app.example.com"),
+  children: `${AUTH}${yamlDomain("app", "https://app.example.com")}
+  google:
+    type: neon-auth:index:OAuthProvider
+    properties:
+      integration: \${auth.ref}
+      providerId: google`,
   "three-branches": BRANCHES.map(
     (b) => `
   ${b}:
@@ -203,4 +210,60 @@ describe.each(["typescript", "yaml"] as const)("the first hour's messages: a %s 
     await expectNoChanges(e2e.stack);
     expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 3 });
   });
+
+  it("an API that stops answering: refresh, preview, up and destroy each print its error once; every other resource names the one that did", async () => {
+    const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "first-hour-")), "emulator.json");
+    let own = await outsideEphemeral((port) => emulator({ port, seedProjects: [`${P}:${B}`], stateFile }));
+    const url = `${own.url.replace(/\/+$/, "")}`;
+    const port = new URL(url).port;
+    try {
+      await scenario("children");
+      await e2e.stack.setConfig("neon-auth:apiKey", { value: API_KEY, secret: true });
+      await e2e.stack.setConfig("neon-auth:apiUrl", { value: own.url });
+      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 4 });
+      await own.close();
+      // The labels the engine's rows do not give: each resource as the package names it.
+      const labels = [`NeonAuth ${P}/${B}`, "RedirectDomain https://app.example.com", `OAuthProvider ${P}/${B}/google`];
+      for (const command of [["refresh", "--yes"], ["preview", "--refresh"], ["up", "--yes", "--refresh"], ["destroy", "--yes"]]) {
+        const { code, out } = await attempt(e2e, ...command);
+        expect(code, out).not.toBe(0);
+        const errors = diagnostics(out).filter((l) => l.includes("cannot connect"));
+        const full = errors.filter((l) => !l.includes(" either: "));
+        expect(full, `${command[0]}: ${out}`).toHaveLength(1);
+        const [, what] = / attempts? of ([A-Z]+ \S+)\);/.exec(full[0]!) ?? [];
+        expect(full[0]!.slice(full[0]!.indexOf("cannot connect"))).toBe(
+          `cannot connect to the Neon API at ${url} (the base URL from neon-auth:apiUrl): the connection was refused ` +
+            `(ECONNREFUSED, 3 attempts of ${what}); nothing listens there: start the emulator ` +
+            `(\`npx neon-auth-emulator --port ${port}\`) or correct neon-auth:apiUrl. The other resources of this run that need the API refer to this error`,
+        );
+        const others = errors.filter((l) => l !== full[0]).map((l) => l.slice(l.indexOf("cannot connect")));
+        expect(others.length, `${command[0]}: ${out}`).toBeGreaterThan(0);
+        const first = /see the error of (.*)$/.exec(others[0]!)![1]!;
+        expect(labels).toContain(first);
+        expect(others).toEqual(others.map(() => `cannot connect to the Neon API at ${url} either: see the error of ${first}`));
+      }
+      own = await emulator({ port: Number(port), stateFile });
+      await expectNoChanges(e2e.stack);
+      expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 4 });
+    } finally {
+      await own.close().catch(() => undefined);
+      await e2e.stack.setConfig("neon-auth:apiUrl", { value: em.url });
+      fs.rmSync(path.dirname(stateFile), { recursive: true, force: true });
+    }
+  });
 });
+
+/**
+ * Started on a port below the range the system hands out to every process that asks for any port
+ * (32768 and up here): once it stops, no Pulumi plugin starting meanwhile can take its port and
+ * answer in its place (it happened: gRPC's HTTP/2 where the API had been).
+ */
+async function outsideEphemeral<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await start(20_000 + Math.floor(Math.random() * 12_000));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE" || i === 20) throw e;
+    }
+  }
+}

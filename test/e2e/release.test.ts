@@ -17,7 +17,7 @@ import { releasedGoCommand, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { archiveName, launcherName, PLATFORMS, PLUGIN, version } from "../../scripts/release.mts";
 import type { EmulatorHandle } from "../../src/emulator";
 import { blocksUnder, sessionScript } from "../readme-blocks";
-import { expectBranchUp, onFreshEmulator, stackFor, type StackOptions } from "./harness";
+import { attempt, expectBranchUp, onFreshEmulator, stackFor, type StackOptions } from "./harness";
 import { startRegistry } from "./registry";
 import { endSession, expectNoChanges, freePort, runSession, type Session } from "./session";
 import { branchSnapshot, neonConfig, projectConfig } from "./neon";
@@ -110,6 +110,26 @@ describe("the release, installed as Pulumi users install providers", () => {
 
     const schema = JSON.parse(pulumi("package", "get-schema", "neon-auth"));
     expect({ name: schema.name, version: schema.version }).toEqual({ name: "neon-auth", version: V });
+  });
+
+  it("on an older Node first on PATH (the system's), the engine shows the plugin's one sentence: no source line, no stack trace", { timeout: 120_000 }, async () => {
+    const old = "/usr/bin/node";
+    const found = execFileSync(old, ["--version"], { encoding: "utf8" }).trim().slice(1);
+    const wanted = /(\d+\.\d+\.\d+)/.exec(JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).engines.node)![1]!;
+    expect(Number(found.split(".")[0]), `${old} is Node ${found}`).toBeLessThan(Number(wanted.split(".")[0]));
+    const e2e = await userStack({ program: path.join(__dirname, "programs", "first-hour-yaml") }, { PATH: [path.dirname(old), PATH].join(path.delimiter) });
+    try {
+      const { code, out } = await attempt(e2e, "preview");
+      expect(code).not.toBe(0);
+      expect(out).toContain(
+        `pulumi-resource-neon-auth: pulumi-neon-auth needs Node.js ${wanted} or newer, but runs on Node.js ${found} (${old}). ` +
+          "Put a newer node first on PATH (the one Pulumi starts programs and providers with) and run again.",
+      );
+      expect(out.split("\n").filter((l) => l.length > 500).map((l) => `${l.slice(0, 100)}… (${l.length} characters)`)).toEqual([]);
+      expect(out).not.toMatch(/^\s+at /m);
+    } finally {
+      await e2e.cleanup();
+    }
   });
 
   it("a YAML program: up, no-change preview and refresh, destroy", { timeout: 600_000 }, async () => {

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { NeonAuth, RedirectDomain } from "pulumi-neon-auth";
+import { NeonAuth, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
 
 // Written as a user writes it with the type check skipped (PULUMI_NODEJS_TRANSPILE_ONLY, as the
 // README suggests for pipelines): the typos below are what the type check would have caught.
@@ -20,6 +20,12 @@ switch (cfg.require("scenario")) {
   case "origin": {
     const auth = new NeonAuth("auth", { projectId, branchId });
     new RedirectDomain("app", { integration: auth, domain: "app.example.com" });
+    break;
+  }
+  case "children": {
+    const auth = new NeonAuth("auth", { projectId, branchId });
+    new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
+    new OAuthProvider("google", { integration: auth, providerId: "google" });
     break;
   }
   case "three-branches":
