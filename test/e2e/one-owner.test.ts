@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { branchSnapshot, clearRequestLog, emulator, neonConfig, projectConfig, requestLog } from "./neon";
-import { REMOTE } from "./remote";
+import { atEmulator, REMOTE } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "one-owner");
 const P = "p-owner";
@@ -91,7 +91,7 @@ describe("one owner per object", () => {
       const up = await first.stack.up({ color: "never" });
       expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 4 });
       const before = await branchRecord(em);
-      expect(JSON.parse(before).auth.email_provider).toMatchObject({ host: "smtp.first.example", password: "smtp-pw-first-2c7a" });
+      await atEmulator(() => expect(JSON.parse(before).auth.email_provider).toMatchObject({ host: "smtp.first.example", password: "smtp-pw-first-2c7a" }));
 
       second = await stackFor({
         program: PROGRAM,
