@@ -151,7 +151,8 @@ export async function remoteEmulator(opts: EmulatorOptions): Promise<EmulatorHan
     ids.add(branch || `br-main-${id}`, real.branch.id);
   }
   const ours = new Set(opts.apiKeys ?? []);
-  const server = http.createServer((req, res) => void forward({ r, ids, log, makeProject, ours }, req, res));
+  const logBodies = new Set(opts.logBodies ?? []);
+  const server = http.createServer((req, res) => void forward({ r, ids, log, makeProject, ours, logBodies }, req, res));
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const only = (what: string) => () => {
@@ -180,9 +181,11 @@ interface Proxied {
   readonly makeProject: (name: string) => Promise<any>;
   /** The tests' keys: replaced by the real one. Any other key goes as it is (a wrong key stays wrong). */
   readonly ours: ReadonlySet<string>;
+  /** The routes whose request bodies the log keeps, as the emulator's option says. */
+  readonly logBodies: ReadonlySet<string>;
 }
 
-async function forward({ r, ids, log, makeProject, ours }: Proxied, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function forward({ r, ids, log, makeProject, ours, logBodies }: Proxied, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const started = Date.now();
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -198,7 +201,8 @@ async function forward({ r, ids, log, makeProject, ours }: Proxied, req: http.In
     res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ message: `remote mode: ${url} exists only on the emulator` }));
     return;
   }
-  const body = ids.json(Buffer.concat(chunks).toString("utf8"), ids.outward);
+  const sent = Buffer.concat(chunks).toString("utf8");
+  const body = ids.json(sent, ids.outward);
   const apiPath = url.slice("/api/v2".length);
   if (method === "POST" && apiPath === "/projects") {
     // A project the test makes is named for the run too, and deleted with the others.
@@ -218,10 +222,12 @@ async function forward({ r, ids, log, makeProject, ours }: Proxied, req: http.In
   });
   const text = ids.json(await upstream.text(), ids.inward);
   const match = router.match(method, url.split("?")[0]!);
+  const route = match && "route" in match ? match.route.template : null;
   log.push({
+    ...(route !== null && logBodies.has(route) && sent !== "" ? { body: JSON.parse(sent) } : {}),
     method,
     path: url.split("?")[0]!.slice(0, 256),
-    route: match && "route" in match ? match.route.template : null,
+    route,
     status: upstream.status,
     time: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
