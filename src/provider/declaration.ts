@@ -58,7 +58,7 @@ export interface InputDeclaration {
  */
 export const CREATE_TIME_SWITCH = {
   compared: false,
-  change: "none: read at create only, so adding or removing it previews no change; see [adopting](#looking-up-and-adopting-existing-objects)",
+  change: "none: read at create only, so adding or removing it previews no change; see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
 } as const satisfies Partial<InputDeclaration>;
 
 /** One output a kind computes (its inputs are outputs too, without saying so). */

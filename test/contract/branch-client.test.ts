@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe("client.branchAuth against the emulator", () => {
-  it("calls all 36 endpoints with typed results", async () => {
+  it("calls all 40 endpoints with typed results", async () => {
     const a = client.branchAuth;
     const keys = await a.enableBranchAuth(ids, { auth_provider: "better_auth" });
     expect([keys.auth_provider, keys.pub_client_key, keys.schema_name]).toEqual(["better_auth", "", "neon_auth"]);
@@ -83,6 +83,12 @@ describe("client.branchAuth against the emulator", () => {
     expect((await a.rotateBranchOAuthClientSecret({ ...ids, client_id })).client_id).toBe(client_id);
     expect((await a.listBranchOAuthClients(ids)).clients.map((c) => c.client_id)).toEqual([client_id]);
     expect(await a.deleteBranchOAuthClient({ ...ids, client_id })).toBeUndefined();
+
+    const db = { ...ids, database_name: "neondb" };
+    expect(typeof (await a.createProjectBranchDataAPI(db, { auth_provider: "neon_auth" })).url).toBe("string");
+    await a.updateProjectBranchDataAPI(db, { settings: { db_max_rows: 50 } });
+    expect((await a.getProjectBranchDataAPI(db)).settings?.db_max_rows).toBe(50);
+    await a.deleteProjectBranchDataAPI(db);
 
     expect(await a.disableBranchAuth(ids, {})).toBeUndefined();
     const paths = h.emu.requestLog.list().map((r) => r.route);
