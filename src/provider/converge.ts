@@ -8,13 +8,16 @@
  */
 import { isConflict, mayHaveActed } from "../client";
 
+/** @internal The error of `notOwned`: the plugin, which knows the resource's name, adds the exact `pulumi import` (plugin/server.ts). */
+export class NotOwnedError extends Error {}
+
 /**
  * The one error of an object that exists and is not this stack's: names it, says why it is not
  * taken over, and the ways out (`adopt: true`, or removing it at Neon).
  */
 export function notOwned(object: string, how: { adopt?: string; extra?: string } = {}): Error {
   const adopt = how.adopt ?? "set `adopt: true` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy)";
-  return new Error(
+  return new NotOwnedError(
     `${object} already exists and was not made by this stack (made outside it: in the console, by another stack, ` +
       `or by a run of this stack that was killed). It is not taken over silently: ${adopt}; or delete it at Neon first` +
       `${how.extra === undefined ? "" : `; ${how.extra}`}.`,
