@@ -229,7 +229,8 @@ export const oauthClientHandler: Handler = {
           `Run \`pulumi refresh\` (or \`pulumi up --refresh\`): the next \`up\` then registers it again, with a new client id and secret. (${(err as Error).message})`,
       );
     }
-    const outs = compact({ ...olds, ...inputs, clientSecret: secret, ...(live ? { createdAt: live.created_at } : {}) });
+    // The program's trigger, also when it gives none: a recorded "never seen" goes once rotated.
+    const outs = compact({ ...olds, ...inputs, rotationTrigger: inputs.rotationTrigger, clientSecret: secret, ...(live ? { createdAt: live.created_at } : {}) });
     return { outs };
   },
 

@@ -92,6 +92,14 @@ async function recoverPending(em: EmulatorHandle, e2e: E2eStack, expected: unkno
   await e2e.run("import", "--yes", "--file", path.join(e2e.dir, "import.json"), "--generate-code=false");
 }
 
+/** The `up` after the recovery: the changes it makes; Neon Auth was enabled once, named as declared; then no changes. */
+async function converges(em: EmulatorHandle, e2e: E2eStack, p: string, changes: Record<string, number>): Promise<void> {
+  expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual(changes);
+  expect(await enables(em, p)).toEqual(["201"]);
+  expect((await branchSnapshot(em, p, `br-main-${p}`)).auth).toEqual({ name: "Acme", auth_provider: "better_auth" });
+  await expectNoChanges(e2e.stack);
+}
+
 /** A test's emulator with its project, a stack on it, both torn down after `test`. */
 async function onProject(p: string, stackOn: (em: EmulatorHandle) => Promise<E2eStack>, test: (em: EmulatorHandle, e2e: E2eStack) => Promise<void>): Promise<void> {
   const em = await emulator({ seedProjects: [`${p}:br-main-${p}`], rateLimit: "off" });
@@ -124,10 +132,7 @@ describe("an interrupted run recovers as the README says", () => {
       expect(pending.map((o: any) => [o.type, o.resource.type])).toEqual([["creating", "neon-auth:index:NeonAuth"]]);
       await recoverPending(em, e2e, { resources: [{ type: "neon-auth:index:NeonAuth", name: "auth", id: `${p}/br-main-${p}` }] });
       // The NeonAuth gets its settings, its children are made; Neon Auth was enabled once.
-      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1, create: 2 });
-      expect(await enables(em, p)).toEqual(["201"]);
-      expect((await branchSnapshot(em, p, `br-main-${p}`)).auth).toEqual({ name: "Acme", auth_provider: "better_auth" });
-      await expectNoChanges(e2e.stack);
+      await converges(em, e2e, p, { update: 1, create: 2 });
     });
   });
 
@@ -147,10 +152,7 @@ describe("an interrupted run recovers as the README says", () => {
       expect(step).toBe(`pulumi import neon-auth:index:NeonAuth auth '${p}/br-main-${p}' --generate-code=false --yes`);
       // Run as named (the quotes are the shell's).
       await e2e.run(...step!.split(" ").slice(1).map((a) => a.replace(/^'(.*)'$/, "$1")));
-      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1, create: 2 });
-      expect(await enables(em, p)).toEqual(["201"]);
-      expect((await branchSnapshot(em, p, `br-main-${p}`)).auth).toEqual({ name: "Acme", auth_provider: "better_auth" });
-      await expectNoChanges(e2e.stack);
+      await converges(em, e2e, p, { update: 1, create: 2 });
     });
   });
 
@@ -169,10 +171,7 @@ describe("an interrupted run recovers as the README says", () => {
       await recoverPending(em, e2e, {
         resources: [expect.objectContaining({ type: "pulumi-nodejs:dynamic/neon-auth:NeonAuth", name: "auth", id: `${p}/br-main-${p}` })],
       });
-      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1, create: 1 });
-      expect(await enables(em, p)).toEqual(["201"]);
-      expect((await branchSnapshot(em, p, `br-main-${p}`)).auth).toEqual({ name: "Acme", auth_provider: "better_auth" });
-      await expectNoChanges(e2e.stack);
+      await converges(em, e2e, p, { update: 1, create: 1 });
     });
   });
 });
