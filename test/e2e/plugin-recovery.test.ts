@@ -59,9 +59,11 @@ function endGroup(child: ChildProcess): void {
   }
 }
 
-/** The process under `root` whose command line names `name` (read from /proc). */
-function descendant(root: number, name: string): number {
-  const procs = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+/**
+ * The processes under `root` whose command line names `name` (read from /proc): the engine may run
+ * a plugin more than once (one instance serves the YAML host's schema).
+ */
+function descendants(root: number, name: string): number[] {
   const parentOf = (pid: number) => {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -71,14 +73,15 @@ function descendant(root: number, name: string): number {
     }
   };
   const under = (pid: number): boolean => pid > 1 && (pid === root || under(parentOf(pid)));
-  const found = procs.find((pid) => {
+  const named = (pid: number) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(name) && under(pid);
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(name);
     } catch {
       return false;
     }
-  });
-  if (found === undefined) throw new Error(`no process ${name} under ${root}`);
+  };
+  const found = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => named(pid) && under(pid));
+  if (found.length === 0) throw new Error(`no process ${name} under ${root}`);
   return found;
 }
 
@@ -139,7 +142,7 @@ describe("an interrupted run recovers as the README says", () => {
   it("the plugin alone killed right after enabling: nothing pending; the next up names the exact import; run as named, up converges", { timeout: 600_000 }, async () => {
     const p = "p-plugin-died";
     await onProject(p, yamlStack(p, "gh-died-secret-8c4d"), async (em, e2e) => {
-      const child = await upInterrupted(em, e2e, p, (cli) => process.kill(descendant(cli.pid!, "pulumi-resource-neon-auth"), "SIGKILL"));
+      const child = await upInterrupted(em, e2e, p, (cli) => descendants(cli.pid!, "pulumi-resource-neon-auth").forEach((pid) => process.kill(pid, "SIGKILL")));
       endGroup(child);
       em.faults.reset();
       // The engine saw the create fail: it keeps no pending operation, so pendingImportFile would find nothing.
@@ -149,7 +152,7 @@ describe("an interrupted run recovers as the README says", () => {
         (err: Error) => err.message,
       );
       const step = /`(pulumi import [^`]+)`/.exec(failed)?.[1];
-      expect(step).toBe(`pulumi import neon-auth:index:NeonAuth auth '${p}/br-main-${p}' --generate-code=false --yes`);
+      expect(step, failed).toBe(`pulumi import neon-auth:index:NeonAuth auth '${p}/br-main-${p}' --generate-code=false --yes`);
       // Run as named (the quotes are the shell's).
       await e2e.run(...step!.split(" ").slice(1).map((a) => a.replace(/^'(.*)'$/, "$1")));
       await converges(em, e2e, p, { update: 1, create: 2 });
