@@ -189,7 +189,9 @@ export class Provider {
     const id = await importableId(d, this.#ctx, inputs).catch(() => undefined);
     if (id === undefined) return e;
     const [, , type, name] = urn.split("::");
-    e.message += ` If a run of this stack that was killed made it, take it in as it is: \`pulumi import ${type!.split("$").pop()} ${name} '${id}' --generate-code=false --yes\`, then \`pulumi up\`.`;
+    // A resource with a parent (`<parent type>$<type>`) is imported under it; the URN does not name the parent.
+    const parent = type!.includes("$") ? " (with `--parent <name>=<URN>` of its parent, from `pulumi stack --show-urns`)" : "";
+    e.message += ` If a run of this stack that was killed made it, take it in as it is: \`pulumi import ${type!.split("$").pop()} ${name} '${id}' --generate-code=false --yes\`${parent}, then \`pulumi up\`.`;
     return e;
   }
 
