@@ -66,6 +66,8 @@ export interface ClientOptions {
    * itself. It must not throw.
    */
   onWrite?: (write: WriteEvent) => void;
+  /** Asked as each attempt of a write (not GET) goes out: a provider process ends here once its engine is gone (provider/engine.ts). */
+  beforeWrite?: () => void;
   /** Backoff tuning (base 250 ms, cap 10 s, Retry-After honoured up to 30 s). */
   retry?: Partial<Omit<RetryOptions, "maxAttempts">>;
   /** Client-side rate limiting; `false` disables it. Default: the service's limits. */
@@ -105,9 +107,8 @@ export interface ClientOptions {
 export type WaitKind = "pacing" | "rate-limit" | "lock" | "operation";
 
 /**
- * A request that may have changed something (ClientOptions.onWrite): its project and branch (from
- * the path, or the body for the project-level endpoints that take the project there), and whether
- * it was a POST that answered, which only adds its own object.
+ * A request that may have changed something (ClientOptions.onWrite): its project and branch (from the path,
+ * or the body where project-level endpoints take it), and whether it was a POST that answered (adds its own object).
  */
 export interface WriteEvent {
   projectId: string | undefined;
@@ -164,6 +165,7 @@ export interface Resolved {
   readonly operationTimeoutMs: number;
   readonly onWait: ((wait: WaitEvent) => void) | undefined;
   readonly onWrite: ((write: WriteEvent) => void) | undefined;
+  readonly beforeWrite: (() => void) | undefined;
   readonly timeouts: AttemptTimeouts;
   readonly retry: RetryOptions;
   readonly limiter: RateLimiter | undefined;
@@ -313,6 +315,7 @@ export function resolveOptions(options: ClientOptions): Resolved {
     rateLimitTimeoutMs: positive("rateLimitTimeoutMs", options.rateLimitTimeoutMs ?? DEFAULT_RATE_LIMIT_TIMEOUT_MS),
     onWait: options.onWait,
     onWrite: options.onWrite,
+    beforeWrite: options.beforeWrite,
     operationTimeoutMs: positive("operationTimeoutMs", options.operationTimeoutMs ?? 300_000),
     timeouts,
     batch: resolveBatch(options.batch),

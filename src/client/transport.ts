@@ -191,6 +191,7 @@ class OneCall<T> {
     const o = this.#o;
     const headers: Record<string, string> = { authorization: `Bearer ${o.apiKey}`, accept: "application/json", "user-agent": o.userAgent, "x-request-id": this.#requestId };
     if (this.#bodyText !== undefined) headers["content-type"] = "application/json";
+    if (this.#method !== "GET") o.beforeWrite?.();
     return sendAttempt(o.dispatcher, {
       origin: o.origin,
       path: o.prefix + this.#path,

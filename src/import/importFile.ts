@@ -18,6 +18,7 @@ import { PACKAGE, tokenOf } from "../plugin/schema";
 import { plain, toRuntime } from "../plugin/props";
 import { resolveSettings, SETTING, type Settings } from "../provider/settings";
 import { DECLARATIONS, calls } from "../kinds";
+import { importableId } from "../provider/declaration";
 
 export type { ImportableKind };
 
@@ -157,8 +158,9 @@ function secretsMarked(props: Props): Props {
  * `pulumi stack export`) that the dead run did make, found at Neon by their natural ids. Imported
  * (`pulumi import --file`, after `pulumi refresh --clear-pending-creates`), they are this stack's
  * again, which a new create could not tell from objects made by someone else; the ones the dead
- * run never sent are left out, and the next `up` makes them. Kinds without a natural id (users,
- * key sets, transfers, the project-level integration, OAuth clients) are left out too. (Pulumi 3.259's
+ * run never sent are left out, and the next `up` makes them. An OAuth client is found by its name.
+ * Kinds that cannot be imported or have no natural key (users, key sets, transfers, the
+ * project-level integration) are left out too. (Pulumi 3.259's
  * `refresh --import-pending-creates` drops a dynamic resource's pending create instead of
  * importing it, hence a file.) The README's troubleshooting section shows the whole recovery.
  */
@@ -168,7 +170,7 @@ export async function pendingImportFile(
 ): Promise<ImportFile | PluginImportFile> {
   // Either face: the classes' types, or the plugin's (whose file needs type, name and id only).
   const faces = [`pulumi-nodejs:dynamic/${MODULE}:`, `${PACKAGE}:index:`];
-  const pending: { kind: ImportableKind; name: string; id: string; onPlugin: boolean }[] = [];
+  const pending: { kind: ImportableKind; name: string; inputs: Props; onPlugin: boolean }[] = [];
   for (const op of stackExport.deployment?.pending_operations ?? []) {
     const { type, resource } = op as { type?: string; resource?: { type?: string; urn?: string; inputs?: Props } };
     const prefix = faces.find((f) => resource?.type?.startsWith(f));
@@ -178,17 +180,17 @@ export async function pendingImportFile(
     if (decl === undefined) continue;
     const onPlugin = prefix !== faces[0];
     const inputs = onPlugin ? toRuntime(decl, plain(resource.inputs ?? {})) : (resource.inputs ?? {});
-    // An importable kind's id is its natural key (provider/declaration.ts NaturalKey).
-    const object = notImportable(kind) === undefined ? decl.object : undefined;
-    const id = object?.isId === false ? undefined : object?.key(inputs);
-    if (typeof id !== "string" || !inputs.projectId) continue;
-    pending.push({ kind, name: resource.urn.split("::").pop()!, id, onPlugin });
+    if (!inputs.projectId) continue;
+    pending.push({ kind, name: resource.urn.split("::").pop()!, inputs, onPlugin });
   }
   const file: { resources: (ImportFile["resources"][number] | PluginImportFile["resources"][number])[] } = { resources: [] };
   if (pending.length === 0) return file as ImportFile | PluginImportFile;
   // One context (one read of the stack's configuration, one client) for every pending create.
   return withImportContext(options, async (ctx) => {
-    for (const { kind, name, id, onPlugin } of pending) {
+    for (const { kind, name, inputs, onPlugin } of pending) {
+      // Found by its natural key (an OAuth client by its name), where the kind has one.
+      const id = await importableId(DECLARATIONS[kind], ctx, inputs);
+      if (id === undefined) continue;
       try {
         // Read at Neon either way: only what the dead run did make is imported.
         const found = await entriesOf([{ kind, name, id }], ctx);

@@ -9,7 +9,7 @@ import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declarati
 import { diffFields, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
-import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
+import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, restoredInPlace } from "../provider/parent";
 
 const KIND = "AuthUser";
 
@@ -200,7 +200,9 @@ export const userHandler: Handler = {
     const parent = await parentOf(ctx, KIND, { ...props, ...where });
     if (!parent) return {};
     const provider = props.authProvider ?? parent.record.auth_provider ?? "stack";
-    const user = lookup && key.includes("@") ? await liveUserByEmail(ctx, where, provider, key) : await userById(ctx, where, provider, key);
+    let user = lookup && key.includes("@") ? await liveUserByEmail(ctx, where, provider, key) : await userById(ctx, where, provider, key);
+    // Gone by its id: the user a reset or restore put back in its place, with its earlier id.
+    if (user === null && !lookup) user = (await restoredInPlace(ctx, where, () => liveUserByEmail(ctx, where, provider, props.email), (u) => u.createdAt)) ?? null;
     if (user === undefined) {
       // No read-back (see usersSync.ts): only a gone integration is visible, as before.
       if (lookup) throw new Error(`${KIND} ${id}: cannot look the user up: ${await readBackProblem(ctx, where, provider)}`);
@@ -221,7 +223,8 @@ export const userHandler: Handler = {
       roles: user.roles !== undefined && (props.roles !== undefined || lookup) ? user.roles : props.roles,
       banned: user.banned,
     });
-    return lookup ? { id, props: outs, inputs: compact({ ...outs, userId: undefined }) } : { id, props: outs };
+    if (lookup) return { id, props: outs, inputs: compact({ ...outs, userId: undefined }) };
+    return { id: user.id === key ? id : generationOf(where).userResourceId(where, user.id), props: outs };
   },
 
   async update(_id, olds, news, ctx) {

@@ -8,7 +8,7 @@ import { childId, placeOf, splitChildId, where, type Scope } from "../provider/g
 import { inputRules, compact, halfMade, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import type { InputDeclaration } from "../provider/declaration";
 import { sameValue } from "../provider/diff";
-import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf } from "../provider/parent";
+import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf, restoredInPlace } from "../provider/parent";
 
 const KIND = "OAuthClient";
 const wire = createOAuthClientRequest.shape;
@@ -96,7 +96,15 @@ const UPDATABLE = { name: "name", redirectUris: "redirect_uris", resources: "res
  * A client has a server-made id, so the program names it by its name in its branch: two
  * declarations of one name are refused, and a create whose answer was lost finds its client by it.
  */
-const OBJECT: NaturalKey = { fields: ["name"], what: "one OAuth client name", key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}`, isId: false };
+const OBJECT: NaturalKey = {
+  fields: ["name"],
+  what: "one OAuth client name",
+  key: (i) => i.name && i.branchId && `${childId(i as Scope)}/${i.name}`,
+  idAtNeon: async (ctx, i) => {
+    const client = (await listed(ctx, i as Scope)).find((c) => c.name === i.name);
+    return client && childId(i as Scope, client.client_id);
+  },
+};
 
 /** The rotation trigger a half-made confidential client is recorded with: its secret was never seen, so any trigger the program gives differs. */
 const SECRET_NEVER_SEEN = "(the secret of the create was never seen)";
@@ -191,11 +199,16 @@ export const oauthClientHandler: Handler = {
     if (scope.branchId === undefined) throw new Error(`${KIND} id "${id}" is not of the form <projectId>/<branchId>/<clientId>`);
     const parent = await parentOf(ctx, KIND, { ...props, ...scope });
     if (!parent) return {};
-    const live = (await listed(ctx, scope)).find((c) => c.client_id === clientId);
+    const clients = await listed(ctx, scope);
+    const own = clients.find((c) => c.client_id === clientId);
+    // Gone by its id: the client a reset or restore put back in its place, with its earlier id and
+    // a secret this stack never saw, so the next `up` rotates it (as after a half-made create).
+    const live = own ?? (await restoredInPlace(ctx, scope, async () => clients.find((c) => c.name === props.name), (c) => c.created_at));
     if (live === undefined) return {};
-    const outs = outputsOf(scope, live, { ...props, integration: parent.identity });
+    const unseen = own === undefined && live.type === "confidential" ? { clientSecret: undefined, rotationTrigger: SECRET_NEVER_SEEN } : {};
+    const outs = outputsOf(scope, live, { ...props, integration: parent.identity, ...unseen });
     const { clientId: _, clientSecret: __, createdAt: ___, ...inputs } = outs;
-    return { id, props: outs, inputs };
+    return { id: childId(scope, live.client_id), props: outs, inputs };
   },
 
   async update(id, olds, news, ctx) {
@@ -218,7 +231,8 @@ export const oauthClientHandler: Handler = {
           `Run \`pulumi refresh\` (or \`pulumi up --refresh\`): the next \`up\` then registers it again, with a new client id and secret. (${(err as Error).message})`,
       );
     }
-    const outs = compact({ ...olds, ...inputs, clientSecret: secret, ...(live ? { createdAt: live.created_at } : {}) });
+    // The program's trigger, also when it gives none: a recorded "never seen" goes once rotated.
+    const outs = compact({ ...olds, ...inputs, rotationTrigger: inputs.rotationTrigger, clientSecret: secret, ...(live ? { createdAt: live.created_at } : {}) });
     return { outs };
   },
 

@@ -76,7 +76,10 @@ const OBJECT: NaturalKey = {
   fields: ["jwksUrl", "providerName", "jwtAudience"],
   what: "one JWKS entry",
   key: (i) => i.jwksUrl && joinId(i.projectId, i.branchId ?? "", i.jwtAudience ?? "", i.providerName, i.jwksUrl),
-  isId: false,
+  idAtNeon: async (ctx, i) => {
+    const entry = (await projectJwksList(ctx, i.projectId)).find((j) => sameEntry(j, i as Inputs));
+    return entry && joinId(i.projectId, entry.id);
+  },
 };
 
 /**

@@ -13,6 +13,9 @@ import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
 import { guardedCalls, type Provided } from "../provider/runtime";
 import { setWaitSink } from "../provider/waits";
+import { tieToEngine } from "../provider/engine";
+import { NotOwnedError } from "../provider/converge";
+import { importableId } from "../provider/declaration";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provider/diff";
@@ -172,10 +175,28 @@ export class Provider {
       return resp;
     }
     refusePlaceholders(d.kind, inputs);
-    const r = await this.#on(d).create(inputs).catch((e: unknown) => Promise.reject(initFailed(e, d)));
+    const r = await this.#on(d)
+      .create(inputs)
+      .catch(async (e: unknown) => Promise.reject(initFailed(await this.#importStep(e, d, req.getUrn(), inputs), d)));
     resp.setId(r.id);
     resp.setProperties(pluginStructOf(d, r.outs ?? {}));
     return resp;
+  }
+
+  /**
+   * An object that exists and is not this stack's may be one a run of this stack made and never
+   * recorded: the plugin killed during the create leaves the engine no pending operation, so the
+   * recovery from pending creates finds nothing. The error names the exact import that takes it in.
+   */
+  async #importStep(e: unknown, d: KindDeclaration, urn: string, inputs: Props): Promise<unknown> {
+    if (!(e instanceof NotOwnedError) || this.#ctx instanceof Error) return e;
+    const id = await importableId(d, this.#ctx, inputs).catch(() => undefined);
+    if (id === undefined) return e;
+    const [, , type, name] = urn.split("::");
+    // A resource with a parent (`<parent type>$<type>`) is imported under it; the URN does not name the parent.
+    const parent = type!.includes("$") ? " (with `--parent <name>=<URN>` of its parent, from `pulumi stack --show-urns`)" : "";
+    e.message += ` If a run of this stack that was killed made it, take it in as it is: \`pulumi import ${type!.split("$").pop()} ${name} '${id}' --generate-code=false --yes\`${parent}, then \`pulumi up\`.`;
+    return e;
   }
 
   async #read(req: any): Promise<unknown> {
@@ -258,7 +279,7 @@ export async function serve(): Promise<void> {
   );
   process.stdout.write(`${port}\n`);
   logToEngine(process.argv[2]);
-  exitWithEngine();
+  tieToEngine("pulumi-resource-neon-auth");
 }
 
 /**
@@ -276,20 +297,4 @@ function logToEngine(address: string | undefined): void {
     // A line that cannot be delivered is not the request's failure.
     engine.log(req, () => undefined);
   });
-}
-
-/**
- * The engine that started this process is its parent. Should it die without stopping the plugin
- * (`kill -9` of the CLI, a runner torn down), nobody would record what the plugin still writes: an
- * object made then is an orphan the ownership rules later refuse. So the plugin exits as soon as its
- * parent is gone, starting no new request (one in flight may still be acted on by Neon, as after
- * any lost answer). Checked every half second; the timer does not keep the process alive.
- */
-function exitWithEngine(): void {
-  const engine = process.ppid;
-  setInterval(() => {
-    if (process.ppid === engine) return;
-    process.stderr.write("pulumi-resource-neon-auth: the Pulumi engine that started this plugin is gone; stopping without sending anything more\n");
-    process.exit(1);
-  }, 500).unref();
 }

@@ -9,6 +9,7 @@ import { createClient, type BatchOptions, type ClientOptions, type NeonClient, t
 import { SERVICE_RATE_LIMIT } from "../schemas/limits";
 import { keySource, resolveSettings, type Settings } from "./settings";
 import { onWait } from "./waits";
+import { beforeWrite, tieToEngine } from "./engine";
 
 export interface Context {
   readonly settings: Settings;
@@ -27,6 +28,8 @@ let built: Context | undefined;
  * `preview` for each resource, before any request.
  */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  // Only the engine configures: this is a provider process, which writes nothing once it is gone.
+  tieToEngine("pulumi-neon-auth (dynamic provider)");
   try {
     settings = resolveSettings((name) => req.config.get(name), process.env);
   } catch (err) {
@@ -69,6 +72,7 @@ export function contextOf(s: Settings, clock: Clock = systemClock): Context {
     ...(s.rateLimitTimeoutMs === undefined ? {} : { rateLimitTimeoutMs: s.rateLimitTimeoutMs }),
     onWait,
     onWrite: (w) => reads.written(w),
+    beforeWrite,
     ...(pacing === false ? { pacing } : {}),
     ...(batch === undefined ? {} : { batch }),
   });

@@ -8,6 +8,9 @@
  */
 import { isConflict, mayHaveActed } from "../client";
 
+/** @internal The error of `notOwned`: the plugin, which knows the resource's name, adds the exact `pulumi import` (plugin/server.ts). */
+export class NotOwnedError extends Error {}
+
 /**
  * The one error of an object that exists and is not this stack's: names it, says why it is not
  * taken over, and the ways out. First `aliases`: the likeliest owner of an object that exists is
@@ -16,7 +19,7 @@ import { isConflict, mayHaveActed } from "../client";
  */
 export function notOwned(object: string, how: { adopt?: string; extra?: string } = {}): Error {
   const adopt = how.adopt ?? "set `adopt: true` on this resource to take it over on purpose (this stack then updates it and deletes it on destroy)";
-  return new Error(
+  return new NotOwnedError(
     `${object} already exists and was not made by this stack under this name. If this stack declares it under another name ` +
       "(a resource renamed, or moved into or out of a component), give this resource `aliases` naming the old one: it keeps the " +
       'object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another ' +

@@ -93,8 +93,12 @@ export interface NaturalKey {
   what: string;
   /** From inputs in their canonical form; undefined while they name nothing. */
   key(inputs: Props): string | undefined;
-  /** False where the service makes the id (an OAuth client's): the key then names, but is no id. */
-  isId?: false;
+  /**
+   * Where the service makes the id (an OAuth client's), the key names the object but is no id: the
+   * id of the object it names, looked up at Neon; undefined when there is none. Absent: the key is
+   * the id.
+   */
+  idAtNeon?(ctx: Context, inputs: Props): Promise<string | undefined>;
 }
 
 export interface KindDeclaration {
@@ -134,6 +138,18 @@ export interface KindDeclaration {
   /** The object it manages, for the kinds that manage a named one. */
   readonly object?: NaturalKey;
   readonly handler: Handler;
+}
+
+/**
+ * The id under which the object the inputs name can be imported: its natural key, or Neon's id of
+ * it where Neon makes the id (looked up); undefined when the kind cannot be imported, the inputs
+ * name nothing, or Neon has no such object.
+ */
+export async function importableId(decl: KindDeclaration, ctx: Context, inputs: Props): Promise<string | undefined> {
+  const object = decl.importable === true ? decl.object : undefined;
+  const key = object?.key(inputs);
+  if (typeof key !== "string") return undefined;
+  return object!.idAtNeon === undefined ? key : object!.idAtNeon(ctx, inputs);
 }
 
 /** The secret outputs a kind declares. */

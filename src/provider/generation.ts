@@ -166,7 +166,7 @@ const BRANCH: Generation = {
   // Better Auth deletes a user's row; one address is one user (`email` is unique).
   usersTable: {
     name: 'neon_auth."user"',
-    select: 'SELECT id::text AS id, email, name, false AS deleted, role, banned FROM neon_auth."user"',
+    select: 'SELECT id::text AS id, email, name, false AS deleted, role, banned, "createdAt" FROM neon_auth."user"',
     live: "true",
     newestFirst: '"createdAt" DESC',
   },

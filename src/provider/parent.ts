@@ -196,6 +196,26 @@ export async function parentOf(
   return record && { record, identity: props.integration ?? identityOf(record) };
 }
 
+/**
+ * @internal
+ * Refresh of an object whose id Neon makes (a user, an OAuth client) when that id is gone: the
+ * object now holding its natural key, if a reset or instant restore of the branch brought it there
+ * (it was made before the branch's last reset). A restore puts the branch's `neon_auth` back as it
+ * was, so an object the stack made again after the restore point is back under its earlier id, in
+ * the place of the stack's own: refresh records it as this resource (a new id), and `up` finds
+ * nothing to make (README, "After a reset or restore"). An object made since the reset is
+ * someone's, left to the ownership rule. The branch is asked only when such an object exists.
+ */
+export async function restoredInPlace<T>(ctx: Context, s: Scope, find: () => Promise<T | null | undefined>, madeAt: (t: T) => string | Date | undefined): Promise<T | undefined> {
+  if (s.branchId === undefined) return undefined;
+  const holder = await find();
+  if (holder === null || holder === undefined) return undefined;
+  const made = madeAt(holder);
+  const reset = ((await generationOf(s).calls(ctx, s).see()) as { last_reset_at?: string }).last_reset_at;
+  if (made === undefined || reset === undefined) return undefined;
+  return new Date(made).getTime() <= Date.parse(reset) ? holder : undefined;
+}
+
 function sameIdentity<R extends Integration>(record: R | undefined, recorded?: IntegrationIdentity): R | undefined {
   if (record === undefined || recorded === undefined) return record;
   const live = identityOf(record);

@@ -29,6 +29,8 @@ export interface SyncedUser {
   /** Better Auth only: the roles (`role`, comma-separated) and whether the user is banned. */
   roles?: string[];
   banned?: boolean;
+  /** Better Auth only: when the user was made (a restore brings users back as they were, provider/parent.ts `restoredInPlace`). */
+  createdAt?: Date;
 }
 
 function tableOf(s: Scope): UserTable {

@@ -10,9 +10,9 @@
  * Neon keeps is never touched by the stack.
  */
 import * as path from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, pluginStack, sharedBackend, type E2eStack } from "./harness";
+import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, sharedBackend, stackFor, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, projectConfig, neonApi, outOfBand, requestLog } from "./neon";
 import { emulatorOnly } from "./remote";
 
@@ -224,5 +224,79 @@ emulatorOnly("the branches' whole records at the emulator, secrets included")("a
       await e2e?.cleanup();
       await em.close();
     }
+  });
+});
+
+/**
+ * An object the stack made again after the restore point (a user, an OAuth client deleted outside
+ * the stack and made again by `up --refresh`) comes back under its earlier id; the README's recipe as
+ * written: refresh takes the restored one as the resource's (new id, writing nothing), up rotates the
+ * client's secret (the stack never saw the restored one), then no changes. Both faces: the classes
+ * (neon-auth-children) and the plugin (half-made-yaml: a NeonAuth with the OAuth server, a user with
+ * a role, a disabled confidential client, an SMTP server).
+ */
+const HALF_MADE_DECLARED = {
+  settings: { allowLocalhost: false, oauthServer: { enabled: true, loginPage: "https://app.example.com/login", consentPage: "https://app.example.com/consent" } },
+  domains: [],
+  oauth: [],
+  users: [{ name: "ada", email: "ada@example.com", roles: ["admin"] }],
+  oauthClients: [{ name: "cli", type: "confidential", redirectUris: ["https://app.example.com/callback"], disabled: true }],
+  smtp: { host: "smtp.example.com", port: 587, username: "mailer", password: "smtp-pw-restored-7d2a", senderEmail: "auth@example.com", senderName: "Acme", testRecipient: "ops@example.com" },
+};
+
+describe.each(["classes", "plugin"] as const)("objects made again after the restore point come back under their earlier ids — the %s", (face) => {
+  it("restored: refresh takes them back, up rotates the client's secret, then no changes", { timeout: 600_000 }, async () => {
+    const project = `p-restored-${face}`;
+    const b = `br-main-${project}`;
+    await onFreshEmulator(
+      project,
+      (em) => {
+        const opts = { program: path.join(__dirname, "programs", face === "classes" ? "neon-auth-children" : "half-made-yaml"), stackName: project };
+        return face === "classes"
+          ? stackFor({ ...opts, config: { ...neonConfig(em), args: { value: JSON.stringify({ projectId: project, branchId: b, ...HALF_MADE_DECLARED }), secret: true } } })
+          : pluginStack({ ...opts, config: { ...neonConfig(em), ...projectConfig(project, b, { smtpPassword: HALF_MADE_DECLARED.smtp.password }) } }, "yaml");
+      },
+      async ({ em, e2e }) => {
+        const auth = `/projects/${project}/branches/${b}/auth`;
+        // What the branch holds: each user and client with its id.
+        const held = async () => {
+          const clients = (await neonApi(em, "GET", `${auth}/oauth-provider/clients`)).json.clients as { name: string; client_id: string; disabled: boolean }[];
+          return { users: (await branchUserRows(em, project, b)).map((u) => `${u.email} ${u.id} ${u.role}`), clients: clients.map((c) => `${c.name} ${c.client_id} ${c.disabled}`) };
+        };
+        const inState = async () => {
+          const { resources } = (await e2e.stack.exportStack()).deployment as { resources: { type: string; id?: string; outputs?: Record<string, unknown> }[] };
+          return resources.filter((r) => /:(AuthUser|OAuthClient)$/.test(r.type)).map((r) => r.id).sort();
+        };
+        expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 5 });
+        const first = await held();
+        const restorePoint = new Date().toISOString();
+        await new Promise((r) => setTimeout(r, 50));
+        // Deleted outside the stack; `up --refresh` makes both again, with new ids.
+        const [user, client] = [first.users[0]!.split(" ")[1]!, first.clients[0]!.split(" ")[1]!];
+        expect([await outOfBand(em, "DELETE", `${auth}/users/${user}`), await outOfBand(em, "DELETE", `${auth}/oauth-provider/clients/${client}`)]).toEqual([204, 200]);
+        await e2e.stack.up({ color: "never", refresh: true });
+        const again = await held();
+        expect([again.users[0] === first.users[0], again.clients[0] === first.clients[0], again.users.length, again.clients.length]).toEqual([false, false, 1, 1]);
+
+        const restored = await neonApi(em, "POST", `/projects/${project}/branches/${b}/restore`, { source_branch_id: b, source_timestamp: restorePoint, preserve_under_name: `${b}_old` });
+        expect(restored.status).toBe(200);
+        expect(await held()).toEqual(first);
+
+        // The README's recipe: refresh writes nothing and records the restored objects under their ids.
+        await clearRequestLog(em);
+        // The engine compares a refresh's inputs: the user's earlier id is no change to it; the
+        // client's secret, which this stack never saw, is (a rotation trigger it never gives).
+        expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1 });
+        expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
+        expect(await inState()).toEqual([`${project}/${b}/${client}`, `${project}/${b}/${user}`].sort());
+        expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1 });
+        expect((await requestLog(em)).filter((r) => r.method !== "GET").map((r: any) => `${r.method} ${r.route}`)).toEqual([
+          "POST /projects/{project_id}/branches/{branch_id}/auth/oauth-provider/clients/{client_id}/rotate_secret",
+        ]);
+        expect(await held()).toEqual(first);
+        await expectNoChanges(e2e.stack, 5);
+      },
+      { rateLimit: "off" },
+    );
   });
 });
