@@ -15,6 +15,7 @@ import { PLUGIN_DOCS_DIR, renderPluginDocs } from "./gen/plugin-docs.mts";
 import { REGISTRY_DOCS_DIR, renderRegistryDocs } from "./gen/registry-docs.mts";
 import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable } from "./gen/policy.mts";
 import { withGenerated } from "./gen/readme.mts";
+import { FUNCTIONS_DIR, FUNCTIONS_MARKERS, renderFunctionFiles, renderFunctionsReference } from "./gen/functions.mts";
 import { README_MARKERS, renderReadmeRows, renderSettingTypes, TYPES_FILE } from "./gen/settings.mts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,6 +29,7 @@ const schemas = (await import(path.join(repo, "dist/schemas/index.js"))) as type
 const fields = (await import(path.join(repo, "dist/schemas/fields.js"))) as typeof import("../src/schemas/fields.ts");
 const { DECLARATIONS } = (await import(path.join(repo, "dist/kinds/index.js"))) as typeof import("../src/kinds/index.ts");
 const { packageSchema } = (await import(path.join(repo, "dist/plugin/schema.js"))) as typeof import("../src/plugin/schema.ts");
+const { FUNCTIONS } = (await import(path.join(repo, "dist/kinds/functions.js"))) as typeof import("../src/kinds/functions.ts");
 const { RULES, CHECKLIST } = (await import(path.join(repo, "dist/policy/index.js"))) as typeof import("../src/policy/index.ts");
 
 fs.writeFileSync(path.join(repo, TYPES_FILE), renderSettingTypes(schemas.BRANCH_SETTINGS, schemas.WEBHOOK_EVENTS));
@@ -39,6 +41,12 @@ const readme = path.join(repo, "README.md");
 let text = withGenerated(fs.readFileSync(readme, "utf8"), README_MARKERS, renderReadmeRows(schemas.BRANCH_SETTINGS));
 for (const d of Object.values(DECLARATIONS)) text = withGenerated(text, kindMarkers(d.kind), renderKindTable(d, fields.secretKeys(d.schema)));
 text = withGenerated(text, POLICY_MARKERS, renderRuleTable(RULES, CHECKLIST.source));
+const [firstFunction] = Object.values(FUNCTIONS);
+text = withGenerated(text, FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema(), { args: firstFunction!.example, output: firstFunction!.exampleOutput }));
+const functionsDir = path.join(repo, FUNCTIONS_DIR);
+fs.rmSync(functionsDir, { recursive: true, force: true });
+fs.mkdirSync(functionsDir);
+for (const [file, source] of Object.entries(renderFunctionFiles(packageSchema()))) fs.writeFileSync(path.join(functionsDir, file), source);
 fs.writeFileSync(readme, text);
 const docsDir = path.join(repo, PLUGIN_DOCS_DIR);
 fs.rmSync(docsDir, { recursive: true, force: true });
@@ -49,4 +57,4 @@ fs.writeFileSync(path.join(repo, POLICY_PACKAGE_FILE), renderPolicyPackage(versi
 for (const [file, page] of Object.entries(renderRegistryDocs(packageSchema(), Object.values(DECLARATIONS), version))) {
   fs.writeFileSync(path.join(repo, REGISTRY_DOCS_DIR, file), page);
 }
-process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the README's reference tables\n`);
+process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${FUNCTIONS_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the README's reference tables\n`);

@@ -90,6 +90,33 @@ function page(schema: PackageSchema, token: string): string {
   ].join("\n");
 }
 
+/** The functions' page: each function's arguments and result as each language names them. */
+function functionsPage(schema: PackageSchema): string {
+  const sections = Object.entries(schema.functions).flatMap(([token, f]) => [
+    "",
+    `## ${typeName(token)} (\`${token}\`)`,
+    "",
+    f.description,
+    "",
+    "Arguments:",
+    "",
+    ...table(f.inputs.properties, f.inputs.required ?? []),
+    "",
+    "Result:",
+    "",
+    ...table(f.outputs.properties, f.outputs.required ?? []),
+    ...typesOf(schema, [f.outputs.properties]).map((l) => l.replace(/^### /, "#### ")),
+  ]);
+  return [
+    `<!-- Written by \`npm run gen\` from the plugin's schema (src/plugin/schema.ts); do not edit. -->`,
+    "# The `neon-auth` provider plugin: functions",
+    "",
+    "Reads of what exists, for a program that does not manage it (the README, \"Functions\"). Each SDK has a direct form and an output form (`…Output` in Node.js and Go, `…_output` in Python); YAML calls them with `fn::invoke`. A TypeScript program may use the functions of the same names that `pulumi-neon-auth` exports instead.",
+    ...sections,
+    "",
+  ].join("\n");
+}
+
 /** Every page, by file name in PLUGIN_DOCS_DIR. */
 export function renderPluginDocs(schema: PackageSchema): Record<string, string> {
   const tokens = Object.keys(schema.resources);
@@ -104,6 +131,8 @@ export function renderPluginDocs(schema: PackageSchema): Record<string, string> 
     "",
     ...tokens.map((t) => `- [${typeName(t)}](${typeName(t)}.md): \`${t}\``),
     "",
+    `Functions (${Object.keys(schema.functions).map((t) => `\`${typeName(t)}\``).join(", ")}): [functions.md](functions.md).`,
+    "",
   ].join("\n");
-  return { "README.md": index, ...pages };
+  return { "README.md": index, ...pages, "functions.md": functionsPage(schema) };
 }

@@ -1,0 +1,51 @@
+/**
+ * How the TypeScript face runs a function (kinds/functions.ts): in the program's own process, with
+ * a client made from the same settings the resources' provider resolves (`resolveSettings` over the
+ * stack's `neon-auth:` configuration and the environment), so that a function reads with the key
+ * and URL the stack's resources use.
+ *
+ * Why not `pulumi.runtime.invoke`: the engine routes an invoke to a provider plugin it loads by
+ * package name, and the classes' provider is the dynamic one (`pulumi-nodejs`), which has no
+ * `Invoke`; sending the classes' functions through the `neon-auth` plugin would make every
+ * TypeScript user install it. A direct read is what an invoke would do anyway: functions only
+ * read, run at preview as at `up`, and record nothing in the state.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { redactText } from "../client";
+import { FUNCTIONS, invokeFunction } from "../kinds/functions";
+import { contextOf, type Context } from "../provider/context";
+import { resolveSettings, type Settings } from "../provider/settings";
+
+let made: { settings: string; ctx: Context } | undefined;
+
+/** The program's context, made again only when its settings change (a test's own config). */
+function programContext(): Context {
+  // Read at each call: a missing key is reported by the function that needed it.
+  const settings: Settings = resolveSettings((name) => pulumi.runtime.getConfig(name), process.env);
+  const key = JSON.stringify(settings);
+  if (made?.settings !== key) made = { settings: key, ctx: contextOf(settings) };
+  return made.ctx;
+}
+
+/** @internal A function's direct form: a promise of its result. `opts` is the SDK's; nothing in it applies to a read here. */
+export async function invokeDirect<R>(name: string, args: object, _opts?: pulumi.InvokeOptions): Promise<R> {
+  try {
+    return (await invokeFunction(FUNCTIONS[name]!, args as Record<string, unknown>, programContext)) as R;
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    err.message = redactText(err.message);
+    if (err.stack) err.stack = redactText(err.stack);
+    throw err;
+  }
+}
+
+/**
+ * @internal A function's output form: its arguments may be outputs of other resources. Until they
+ * are known (a preview before their resource exists) the result is unknown; then it reads.
+ */
+export function invokeOutput<R>(name: string, args: object, opts?: pulumi.InvokeOutputOptions): pulumi.Output<R> {
+  const after = (opts?.dependsOn === undefined ? [] : [opts.dependsOn].flat()) as pulumi.Input<pulumi.Resource>[];
+  return pulumi
+    .all([pulumi.output(args), pulumi.output(after).apply((rs) => rs.map((r) => r.urn))])
+    .apply(([a]) => invokeDirect<R>(name, a as object)) as pulumi.Output<R>;
+}
