@@ -172,7 +172,7 @@ const getOAuthServer: FunctionDeclaration = {
   result: z.object({
     projectId: str("The Neon project."),
     branchId: str("The branch."),
-    ...(PUBLIC_AREAS.oauthServer.unwrap().partial().shape as Record<string, z.ZodType>),
+    ...Object.fromEntries(Object.entries(PUBLIC_AREAS.oauthServer.unwrap().partial().shape).map(([k, v]) => [k, (v as z.ZodType).describe(`As \`NeonAuth.oauthServer.${k}\`.`)])),
     enabled: z.boolean().describe("Whether the OAuth server is enabled."),
     issuer: opt("The issuer a resource server expects in tokens, when enabled."),
     discoveryUrl: opt("The OpenID discovery document, when enabled."),
@@ -284,12 +284,14 @@ export const FUNCTIONS: Readonly<Record<string, FunctionDeclaration>> = Object.f
 
 /** Why the arguments are refused, each naming the argument (before any request); empty when they are fine. */
 export function functionFailures(fn: FunctionDeclaration, args: Props): string[] {
-  return (checkInputs(fn.name as Kind, fn.args, args).failures ?? []).map((f) => f.reason);
+  return (checkInputs(fn.name as Kind, fn.args, args).failures ?? []).map((f) =>
+    f.reason.replace("is not an input of this resource", "is not an argument of this function").replace("; known inputs:", "; its arguments:"),
+  );
 }
 
 /** Runs a function on a context: arguments checked first, then its reads. */
 export async function invokeFunction(fn: FunctionDeclaration, args: Props, ctx: () => Context): Promise<Props> {
   const failures = functionFailures(fn, args);
-  if (failures.length > 0) throw new Error(failures.join("; "));
+  if (failures.length > 0) throw new Error(failures.join("\n"));
   return fn.read(fn.args.parse(args), ctx());
 }

@@ -27,9 +27,13 @@ export interface GetOAuthServerResult {
   readonly branchId: string;
   /** Whether the OAuth server is enabled. */
   readonly enabled: boolean;
+  /** As `NeonAuth.oauthServer.loginPage`. */
   readonly loginPage?: string;
+  /** As `NeonAuth.oauthServer.consentPage`. */
   readonly consentPage?: string;
+  /** As `NeonAuth.oauthServer.mcp`. */
   readonly mcp?: GetOAuthServerMcp;
+  /** As `NeonAuth.oauthServer.resources`. */
   readonly resources?: string[];
   /** The issuer a resource server expects in tokens, when enabled. */
   readonly issuer?: string;
