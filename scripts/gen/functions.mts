@@ -6,7 +6,7 @@
  * the schema, so that a unit test can tell when the checked-in files are stale.
  */
 import type { FunctionSpec, PackageSchema, PropertySpec } from "../../src/plugin/schema.ts";
-import { goName, pythonName } from "./plugin-docs.mts";
+import { goFunctionName, goName, pythonFunctionName, pythonName } from "./plugin-docs.mts";
 
 export const FUNCTIONS_DIR = "src/resources/functions";
 export const FUNCTIONS_MARKERS = ["<!-- gen:functions -->", "<!-- /gen:functions -->"] as const;
@@ -104,7 +104,7 @@ const names = (o: { properties: Record<string, PropertySpec>; required?: string[
   Object.keys(o.properties).map((k) => `\`${k}\`${o.required?.includes(k) ? "" : "?"}`).join(", ");
 
 /** The example of the reference, in each language, from the first function's declared example. */
-function examples(token: string, args: Readonly<Record<string, string>>, output: string): string[] {
+function examples(schema: PackageSchema, token: string, args: Readonly<Record<string, string>>, output: string): string[] {
   const name = nameOf(token);
   const ts = Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ");
   const yaml = Object.entries(args).map(([k, v]) => `${k}: ${v}`).join(", ");
@@ -128,7 +128,7 @@ function examples(token: string, args: Readonly<Record<string, string>>, output:
     "```",
     "",
     "```go",
-    `auth, err := neonauth.${goName(name)}(ctx, &neonauth.${goName(name)}Args{${go}})`,
+    `auth, err := neonauth.${goFunctionName(schema, token)}(ctx, &neonauth.${goFunctionName(schema, token)}Args{${go}})`,
     "if err != nil {",
     "\treturn err",
     "}",
@@ -139,7 +139,7 @@ function examples(token: string, args: Readonly<Record<string, string>>, output:
     "import pulumi",
     "import pulumi_neon_auth as neon_auth",
     "",
-    `auth = neon_auth.${pythonName(name)}(${py})`,
+    `auth = neon_auth.${pythonFunctionName(name)}(${py})`,
     `pulumi.export("${output}", auth.${pythonName(output)})`,
     "```",
   ];
@@ -158,6 +158,6 @@ export function renderFunctionsReference(schema: PackageSchema, example: { args:
     "",
     `Tokens \`neon-auth:index:<function>\`; each field's type and words: [docs/plugin/functions.md](docs/plugin/functions.md). In every language (\`?\`: may be absent):`,
     "",
-    ...examples(first, example.args, example.output),
+    ...examples(schema, first, example.args, example.output),
   ].join("\n");
 }

@@ -16,6 +16,14 @@ export const goName = (name: string) => name.charAt(0).toUpperCase() + name.slic
 
 const typeName = (token: string) => token.split(":").pop()!;
 
+/** A function's name in the Python SDK (Pulumi's generator: an acronym's last capital starts a word, `get_o_auth_providers`). */
+export const pythonFunctionName = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
+/** A function's name in the Go SDK: `get<X>` is `Lookup<X>` where `X` is a resource of the package (Pulumi's Go generator). */
+export function goFunctionName(schema: PackageSchema, token: string): string {
+  const rest = typeName(token).replace(/^get/, "");
+  return `${`${token.slice(0, token.lastIndexOf(":") + 1)}${rest}` in schema.resources ? "Lookup" : "Get"}${rest}`;
+}
+
 /** A property's type in words every language shares. */
 function typeOf(p: PropertySpec): string {
   if (p.$ref === "pulumi.json#/Any") return "any";
@@ -97,6 +105,8 @@ function functionsPage(schema: PackageSchema): string {
     `## ${typeName(token)} (\`${token}\`)`,
     "",
     f.description,
+    "",
+    `Direct and output form: TypeScript \`${typeName(token)}\`, \`${typeName(token)}Output\`; Python \`${pythonFunctionName(typeName(token))}\`, \`${pythonFunctionName(typeName(token))}_output\`; Go \`${goFunctionName(schema, token)}\`, \`${goFunctionName(schema, token)}Output\`; YAML \`fn::invoke\` with \`function: ${token}\`.`,
     "",
     "Arguments:",
     "",

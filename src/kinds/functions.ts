@@ -272,7 +272,7 @@ const getAuthIntegration: FunctionDeclaration = {
       ownedBy: record.owned_by,
       createdAt: record.created_at,
       oauthProviders: providers.map((p) => ({ id: p.id, type: p.type })),
-      domains: domains.filter((d) => (d as { auth_provider?: string }).auth_provider !== "better_auth").map((d) => d.domain),
+      domains: domains.map((d) => d.domain),
     };
   },
 };

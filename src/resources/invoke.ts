@@ -44,8 +44,8 @@ export async function invokeDirect<R>(name: string, args: object, _opts?: pulumi
  * are known (a preview before their resource exists) the result is unknown; then it reads.
  */
 export function invokeOutput<R>(name: string, args: object, opts?: pulumi.InvokeOutputOptions): pulumi.Output<R> {
-  const after = (opts?.dependsOn === undefined ? [] : [opts.dependsOn].flat()) as pulumi.Input<pulumi.Resource>[];
-  return pulumi
-    .all([pulumi.output(args), pulumi.output(after).apply((rs) => rs.map((r) => r.urn))])
-    .apply(([a]) => invokeDirect<R>(name, a as object)) as pulumi.Output<R>;
+  // `dependsOn`: read once those resources exist (a resource's id is unknown until it is made).
+  const after = pulumi.output((opts?.dependsOn === undefined ? [] : [opts.dependsOn].flat()) as pulumi.Input<pulumi.Resource>[]);
+  const made = after.apply((rs) => pulumi.all(rs.map((r) => (r instanceof pulumi.CustomResource ? r.id : r.urn))));
+  return pulumi.all([pulumi.output(args), made]).apply(([a]) => invokeDirect<R>(name, a as object)) as pulumi.Output<R>;
 }
