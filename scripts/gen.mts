@@ -29,7 +29,6 @@ const schemas = (await import(path.join(repo, "dist/schemas/index.js"))) as type
 const fields = (await import(path.join(repo, "dist/schemas/fields.js"))) as typeof import("../src/schemas/fields.ts");
 const { DECLARATIONS } = (await import(path.join(repo, "dist/kinds/index.js"))) as typeof import("../src/kinds/index.ts");
 const { packageSchema } = (await import(path.join(repo, "dist/plugin/schema.js"))) as typeof import("../src/plugin/schema.ts");
-const { FUNCTIONS } = (await import(path.join(repo, "dist/kinds/functions.js"))) as typeof import("../src/kinds/functions.ts");
 const { RULES, CHECKLIST } = (await import(path.join(repo, "dist/policy/index.js"))) as typeof import("../src/policy/index.ts");
 
 fs.writeFileSync(path.join(repo, TYPES_FILE), renderSettingTypes(schemas.BRANCH_SETTINGS, schemas.WEBHOOK_EVENTS));
@@ -41,8 +40,7 @@ const readme = path.join(repo, "README.md");
 let text = withGenerated(fs.readFileSync(readme, "utf8"), README_MARKERS, renderReadmeRows(schemas.BRANCH_SETTINGS));
 for (const d of Object.values(DECLARATIONS)) text = withGenerated(text, kindMarkers(d.kind), renderKindTable(d, fields.secretKeys(d.schema)));
 text = withGenerated(text, POLICY_MARKERS, renderRuleTable(RULES, CHECKLIST.source));
-const [firstFunction] = Object.values(FUNCTIONS);
-text = withGenerated(text, FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema(), { args: firstFunction!.example, output: firstFunction!.exampleOutput }));
+text = withGenerated(text, FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema()));
 const functionsDir = path.join(repo, FUNCTIONS_DIR);
 fs.rmSync(functionsDir, { recursive: true, force: true });
 fs.mkdirSync(functionsDir);

@@ -6,10 +6,12 @@
  * the schema, so that a unit test can tell when the checked-in files are stale.
  */
 import type { FunctionSpec, PackageSchema, PropertySpec } from "../../src/plugin/schema.ts";
-import { goFunctionName, goName, pythonFunctionName, pythonName } from "./plugin-docs.mts";
+import { goFunctionName, goName, pythonFunctionName, pythonName, typeTokens } from "./plugin-docs.mts";
 
 export const FUNCTIONS_DIR = "src/resources/functions";
 export const FUNCTIONS_MARKERS = ["<!-- gen:functions -->", "<!-- /gen:functions -->"] as const;
+/** The reference's example, in every language: one function, its arguments, the field it exports. */
+const EXAMPLE = { token: "neon-auth:index:getNeonAuth", args: { projectId: "p-123", branchId: "br-main-123" }, output: "baseUrl" };
 
 const typeName = (ref: string) => ref.split(":").pop()!;
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -36,24 +38,6 @@ function members(props: Record<string, PropertySpec>, required: readonly string[
   ]);
 }
 
-/** The object types a function's result names, each once. */
-function typesOf(schema: PackageSchema, spec: FunctionSpec): string[] {
-  const seen: string[] = [];
-  const visit = (p: PropertySpec | undefined) => {
-    if (!p) return;
-    if (p.$ref?.startsWith("#/types/")) {
-      const token = p.$ref.slice("#/types/".length);
-      if (seen.includes(token)) return;
-      seen.push(token);
-      for (const f of Object.values(schema.types[token]?.properties ?? {})) visit(f);
-    }
-    visit(p.items);
-    visit(p.additionalProperties);
-  };
-  for (const p of Object.values(spec.outputs.properties)) visit(p);
-  return seen;
-}
-
 /** One function's file: its direct and output form, and their types. */
 function renderFunction(schema: PackageSchema, token: string, spec: FunctionSpec): string {
   const out = [
@@ -68,7 +52,7 @@ function renderFunction(schema: PackageSchema, token: string, spec: FunctionSpec
   out.push("", `/** The arguments of \`${name}\`. */`, `export interface ${T}Args {`, ...members(inputs.properties, inputs.required ?? [], { input: false, readonly: false }), "}");
   out.push("", `/** The arguments of \`${name}Output\`: each may be an output of another resource. */`, `export interface ${T}OutputArgs {`, ...members(inputs.properties, inputs.required ?? [], { input: true, readonly: false }), "}");
   out.push("", `/** What \`${name}\` answers. */`, `export interface ${T}Result {`, ...members(spec.outputs.properties, spec.outputs.required ?? [], { input: false, readonly: true }), "}");
-  for (const t of typesOf(schema, spec)) {
+  for (const t of typeTokens(schema, [spec.outputs.properties])) {
     const ty = schema.types[t]!;
     out.push("", `/** Part of what \`${name}\` answers. */`, `export interface ${typeName(t)} {`, ...members(ty.properties, ty.required ?? [], { input: false, readonly: true }), "}");
   }
@@ -103,7 +87,7 @@ const cell = (s: string | undefined) => (s ?? "").replace(/\|/g, "\\|").replace(
 const names = (o: { properties: Record<string, PropertySpec>; required?: string[] }) =>
   Object.keys(o.properties).map((k) => `\`${k}\`${o.required?.includes(k) ? "" : "?"}`).join(", ");
 
-/** The example of the reference, in each language, from the first function's declared example. */
+/** The example of the reference, in each language. */
 function examples(schema: PackageSchema, token: string, args: Readonly<Record<string, string>>, output: string): string[] {
   const name = nameOf(token);
   const ts = Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ");
@@ -146,11 +130,10 @@ function examples(schema: PackageSchema, token: string, args: Readonly<Record<st
 }
 
 /** The README's table of functions and the examples, between FUNCTIONS_MARKERS. */
-export function renderFunctionsReference(schema: PackageSchema, example: { args: Readonly<Record<string, string>>; output: string }): string {
+export function renderFunctionsReference(schema: PackageSchema): string {
   const rows = Object.entries(schema.functions).map(
     ([token, f]) => `| \`${nameOf(token)}\` | ${names(f.inputs)} | ${names(f.outputs)} | ${cell(f.description)} |`,
   );
-  const first = Object.keys(schema.functions)[0]!;
   return [
     "| function | arguments | result | what it reads |",
     "|---|---|---|---|",
@@ -158,6 +141,6 @@ export function renderFunctionsReference(schema: PackageSchema, example: { args:
     "",
     `Tokens \`neon-auth:index:<function>\`; each field's type and words: [docs/plugin/functions.md](docs/plugin/functions.md). In every language (\`?\`: may be absent):`,
     "",
-    ...examples(schema, first, example.args, example.output),
+    ...examples(schema, EXAMPLE.token, EXAMPLE.args, EXAMPLE.output),
   ].join("\n");
 }

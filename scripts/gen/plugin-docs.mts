@@ -44,8 +44,8 @@ function table(props: Record<string, PropertySpec>, required: readonly string[])
   return ["| TypeScript, YAML | Python | Go, C# | Type | Required | Secret | Description |", "| --- | --- | --- | --- | --- | --- | --- |", ...rows];
 }
 
-/** The object types a resource's properties name, each once, with their fields. */
-function typesOf(schema: PackageSchema, props: Record<string, PropertySpec>[]): string[] {
+/** The tokens of the object types properties name, at any depth, each once, in the order met. */
+export function typeTokens(schema: PackageSchema, props: Record<string, PropertySpec>[]): string[] {
   const seen = new Set<string>();
   const visit = (p: PropertySpec | undefined) => {
     if (!p) return;
@@ -59,7 +59,12 @@ function typesOf(schema: PackageSchema, props: Record<string, PropertySpec>[]): 
     visit(p.additionalProperties);
   };
   for (const group of props) for (const p of Object.values(group)) visit(p);
-  return [...seen].sort().flatMap((token) => {
+  return [...seen];
+}
+
+/** The object types a resource's properties name, each once, with their fields. */
+function typesOf(schema: PackageSchema, props: Record<string, PropertySpec>[]): string[] {
+  return typeTokens(schema, props).sort().flatMap((token) => {
     const t = schema.types[token]!;
     return ["", `### ${typeName(token)}`, "", ...(t.description ? [t.description, ""] : []), ...table(t.properties, t.required ?? [])];
   });

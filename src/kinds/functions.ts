@@ -87,8 +87,6 @@ const getNeonAuth: FunctionDeclaration = {
     oauthServerIssuer: opt("The OAuth server's issuer, when `oauthServer.enabled`."),
     oauthServerDiscoveryUrl: opt("The OAuth server's OpenID discovery document, when `oauthServer.enabled`."),
   }),
-  example: { projectId: "p-123", branchId: "br-main-123" },
-  exampleOutput: "baseUrl",
   async read(a, ctx) {
     const record = (await integrationOf("getNeonAuth", ctx, scope(a), "better_auth")) as s.BranchIntegration | undefined;
     if (record === undefined) return { enabled: false, projectId: a.projectId, branchId: a.branchId };
@@ -132,8 +130,6 @@ const getOAuthProviders: FunctionDeclaration = {
       "Each provider, as Neon lists them.",
     ),
   }),
-  example: { projectId: "p-123", branchId: "br-main-123" },
-  exampleOutput: "providers",
   async read(a, ctx) {
     const record = await branchAuthOf("getOAuthProviders", ctx, scope(a));
     const providers = await generationOf(scope(a)).calls(ctx, scope(a)).oauthProviders.list();
@@ -155,8 +151,6 @@ const getTrustedDomains: FunctionDeclaration = {
     domains: list(z.string(), "The trusted origins, as Neon stores them."),
     allowLocalhost: z.boolean().describe("Whether sign-in from localhost is allowed."),
   }),
-  example: { projectId: "p-123", branchId: "br-main-123" },
-  exampleOutput: "domains",
   async read(a, ctx) {
     const record = await branchAuthOf("getTrustedDomains", ctx, scope(a));
     const domains = await generationOf(scope(a)).calls(ctx, scope(a)).domains.list();
@@ -190,8 +184,6 @@ const getOAuthServer: FunctionDeclaration = {
       "Its clients.",
     ),
   }),
-  example: { projectId: "p-123", branchId: "br-main-123" },
-  exampleOutput: "issuer",
   async read(a, ctx) {
     const record = await branchAuthOf("getOAuthServer", ctx, scope(a));
     const { oauthServer = {} } = await liveSettings(ctx, wire(a), record, { oauthServer: PUBLIC_SETTINGS.oauthServer });
@@ -230,8 +222,6 @@ const getNeonAuthUsers: FunctionDeclaration = {
       "Each user, oldest first.",
     ),
   }),
-  example: { projectId: "p-123", branchId: "br-main-123" },
-  exampleOutput: "users",
   async read(a, ctx) {
     await branchAuthOf("getNeonAuthUsers", ctx, scope(a));
     return { projectId: a.projectId, branchId: a.branchId, users: await branchUsers(ctx, scope(a), a.email) };
@@ -254,8 +244,6 @@ const getAuthIntegration: FunctionDeclaration = {
     oauthProviders: list(z.object({ id: str("The provider."), type: str("`shared` or `standard`.") }), "Its OAuth providers."),
     domains: list(z.string(), "Its trusted domains."),
   }),
-  example: { projectId: "p-123" },
-  exampleOutput: "jwksUrl",
   async read(a, ctx) {
     const where = { projectId: a.projectId as string };
     const record = await integrationOf("getAuthIntegration", ctx, where, "stack");

@@ -147,10 +147,6 @@ export interface FunctionDeclaration {
   readonly doc: string;
   readonly args: z.ZodObject;
   readonly result: z.ZodObject;
-  /** Arguments for the reference's examples. */
-  readonly example: Readonly<Record<string, string>>;
-  /** The result's field the examples export. */
-  readonly exampleOutput: string;
   /** Reads, with the arguments the rules gave; throws an error naming what is missing. */
   read(args: Props, ctx: Context): Promise<Props>;
 }

@@ -10,7 +10,6 @@ import { KIND_TYPES_DIR, kindMarkers, renderKindTable, renderKindTypes } from ".
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
 import { withGenerated } from "../../scripts/gen/readme.mts";
 import { FUNCTIONS_DIR, FUNCTIONS_MARKERS, renderFunctionFiles, renderFunctionsReference } from "../../scripts/gen/functions.mts";
-import { FUNCTIONS } from "../../src/kinds/functions";
 import { REGISTRY_DOCS, REGISTRY_DOCS_DIR, renderRegistryDocs } from "../../scripts/gen/registry-docs.mts";
 import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage, renderRuleTable } from "../../scripts/gen/policy.mts";
 import { CHECKLIST } from "../../src/policy/rule";
@@ -77,10 +76,9 @@ describe("generated from the kinds' declarations", () => {
     const want = renderFunctionFiles(packageSchema());
     expect(fs.readdirSync(path.join(repo, FUNCTIONS_DIR)).sort()).toEqual(Object.keys(want).sort());
     for (const [file, text] of Object.entries(want)) expect(read(path.join(FUNCTIONS_DIR, file)), file).toBe(text);
-    const [first] = Object.values(FUNCTIONS);
     const readme = read("README.md");
     expect(readme).toContain(FUNCTIONS_MARKERS[0]);
-    expect(readme).toBe(withGenerated(readme, FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema(), { args: first!.example, output: first!.exampleOutput })));
+    expect(readme).toBe(withGenerated(readme, FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema())));
   });
 
   it("the provider plugin's pages per resource are current, and nothing else is in their folder", () => {
