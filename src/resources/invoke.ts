@@ -11,24 +11,30 @@
  * read, run at preview as at `up`, and record nothing in the state.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { redactText } from "../client";
-import { FUNCTIONS, invokeFunction } from "../kinds/functions";
-import { contextOf, type Context } from "../provider/context";
-import { resolveSettings, type Settings } from "../provider/settings";
+import type { Context } from "../provider/context";
 
 let made: { settings: string; ctx: Context } | undefined;
 
-/** The program's context, made again only when its settings change (a test's own config). */
-function programContext(): Context {
-  // Read at each call: a missing key is reported by the function that needed it.
-  const settings: Settings = resolveSettings((name) => pulumi.runtime.getConfig(name), process.env);
-  const key = JSON.stringify(settings);
-  if (made?.settings !== key) made = { settings: key, ctx: contextOf(settings) };
-  return made.ctx;
+/**
+ * What a function needs, loaded at its first call and not with the package: a program that calls
+ * no function loads no HTTP client (test/unit/package-load.test.ts). A dynamic import, with the
+ * extension Node's resolver wants of it.
+ */
+async function runner() {
+  const [functions, context, settings, redact] = await Promise.all([import("../kinds/functions.js"), import("../provider/context.js"), import("../provider/settings.js"), import("../client/redact.js")]);
+  /** The program's context, made again only when its settings change; read at each call, so a missing key is the calling function's error. */
+  const programContext = (): Context => {
+    const s = settings.resolveSettings((name) => pulumi.runtime.getConfig(name), process.env);
+    const key = JSON.stringify(s);
+    if (made?.settings !== key) made = { settings: key, ctx: context.contextOf(s) };
+    return made.ctx;
+  };
+  return { ...functions, programContext, redactText: redact.redactText };
 }
 
 /** @internal A function's direct form: a promise of its result. `opts` is the SDK's; nothing in it applies to a read here. */
 export async function invokeDirect<R>(name: string, args: object, _opts?: pulumi.InvokeOptions): Promise<R> {
+  const { FUNCTIONS, invokeFunction, programContext, redactText } = await runner();
   try {
     return (await invokeFunction(FUNCTIONS[name]!, args as Record<string, unknown>, programContext)) as R;
   } catch (e) {
