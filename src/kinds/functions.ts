@@ -16,7 +16,7 @@ import { generationOf, placeOf, type Scope } from "../provider/generation";
 import { callbackUrl, oauthServerUrls } from "../provider/authUrls";
 import { branchUsers } from "../provider/usersSync";
 import { secretKeys } from "../schemas/fields";
-import { AREAS, liveSettings, type Area } from "./neonAuthSettings";
+import { AREAS, everyField, liveSettings, type Area } from "./neonAuthSettings";
 import { listed } from "./oauthClient";
 
 const projectArg = s.projectId.describe("The Neon project id (`^[a-z0-9-]{1,60}$`).");
@@ -32,10 +32,7 @@ const PUBLIC_AREAS = Object.fromEntries(
   Object.entries(AREAS).map(([k, v]) => [k, v.omit(Object.fromEntries(secretKeys(v).map((f) => [f, true])) as never).optional().describe(`As \`NeonAuth.${k}\`${secretKeys(v).length > 0 ? `, without ${secretKeys(v).join(", ")} (a secret)` : ""}.`)]),
 ) as Record<Area, z.ZodOptional<z.ZodObject>>;
 /** Every field of every setting a function reads (what `liveSettings` takes). */
-const inner = (v: z.ZodType): z.ZodType => (v instanceof z.ZodOptional ? inner(v.unwrap() as z.ZodType) : v);
-const everyPublicField = (o: z.ZodObject): Props =>
-  Object.fromEntries(Object.entries(o.shape).map(([k, v]) => [k, inner(v as z.ZodType) instanceof z.ZodObject ? everyPublicField(inner(v as z.ZodType) as z.ZodObject) : true]));
-const PUBLIC_SETTINGS: Props = { appName: true, allowLocalhost: true, ...Object.fromEntries(Object.entries(PUBLIC_AREAS).map(([k, v]) => [k, everyPublicField(v.unwrap())])) };
+const PUBLIC_SETTINGS: Props = { appName: true, allowLocalhost: true, ...Object.fromEntries(Object.entries(PUBLIC_AREAS).map(([k, v]) => [k, everyField(v.unwrap().shape)])) };
 
 /** Where a function reads, refused in words that tell a wrong key or account from a missing project. */
 function notVisible(fn: string, ctx: Context, where: Scope, err: Error): Error {
