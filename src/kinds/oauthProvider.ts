@@ -154,6 +154,8 @@ export const oauthProviderHandler: Handler = {
     const inputs = parsedInputs(oauthProviderInputs, props);
     const id = OBJECT.key(inputs)!;
     try {
+      // Read before anything is written: a read failing after the write would lose the provider made.
+      const baseUrl = await generationOf(inputs).baseUrl(ctx, inputs);
       // Found after a lost answer (ours), adopted on purpose, or Neon's own default: given the declared credentials.
       const made = await createOwned({
         create: () => calls(ctx, inputs).add({ id: inputs.providerId, ...credentials(inputs) }),
@@ -163,7 +165,7 @@ export const oauthProviderHandler: Handler = {
         object: `${KIND} ${inputs.providerId} of ${placeOf(inputs)}`,
       });
       const live = made.created ?? (await converge(ctx, inputs, made.found));
-      return { id, outs: outputsOf(inputs, live, await generationOf(inputs).baseUrl(ctx, inputs)) };
+      return { id, outs: outputsOf(inputs, live, baseUrl) };
     } catch (err) {
       throw explainUnshareable(inputs, explainMissingIntegration(KIND, inputs.projectId, err));
     }
