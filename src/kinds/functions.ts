@@ -216,7 +216,7 @@ const getNeonAuthUsers: FunctionDeclaration = {
         banned: z.boolean().describe("Whether they are banned."),
         createdAt: str("When they signed up (ISO 8601, UTC)."),
       }),
-      "Each user, oldest first.",
+      "Each user, oldest first (then by address).",
     ),
   }),
   async read(a, ctx) {

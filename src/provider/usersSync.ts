@@ -204,7 +204,7 @@ export async function branchUsers(ctx: Context, s: Scope, email?: string): Promi
   const rows = await withDatabase(ctx, s, "better_auth", async (pool) =>
     (
       await pool.query<{ id: string; email: string; name: string | null; role: string | null; banned: boolean | null; verified: boolean | null; created: Date | string | null }>(
-        `SELECT id::text AS id, email, name, role, banned, "emailVerified" AS verified, "createdAt" AS created FROM neon_auth."user" ${where} ORDER BY "createdAt", id`,
+        `SELECT id::text AS id, email, name, role, banned, "emailVerified" AS verified, "createdAt" AS created FROM neon_auth."user" ${where} ORDER BY "createdAt", lower(email)`,
         email === undefined ? [] : [email],
       )
     ).rows,

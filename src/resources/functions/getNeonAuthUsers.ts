@@ -29,7 +29,7 @@ export interface GetNeonAuthUsersResult {
   readonly projectId: string;
   /** The branch. */
   readonly branchId: string;
-  /** Each user, oldest first. */
+  /** Each user, oldest first (then by address). */
   readonly users: GetNeonAuthUsersUsersItem[];
 }
 
