@@ -16,6 +16,8 @@ import { PLUGIN_DOCS_DIR, renderPluginDocs } from "./gen/plugin-docs.mts";
 import { REGISTRY_DOCS_DIR, renderRegistryDocs } from "./gen/registry-docs.mts";
 import { POLICY_PACKAGE_FILE, renderPolicyPackage } from "./gen/policy.mts";
 import { renderSettingTypes, TYPES_FILE } from "./gen/settings.mts";
+import { withGenerated } from "./gen/readme.mts";
+import { FUNCTIONS_DIR, FUNCTIONS_MARKERS, FUNCTIONS_PAGE, renderFunctionFiles, renderFunctionsReference } from "./gen/functions.mts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -38,6 +40,13 @@ for (const [file, text] of Object.entries(renderKindTypes(Object.values(DECLARAT
 const read = (f: string) => (fs.existsSync(path.join(repo, f)) ? fs.readFileSync(path.join(repo, f), "utf8") : undefined);
 const pages = renderDocsPages(read, docsInputs(Object.values(DECLARATIONS), (d) => fields.secretKeys(d.schema), schemas.BRANCH_SETTINGS, [RULES, CHECKLIST.source]));
 for (const [file, page] of Object.entries(pages)) fs.writeFileSync(path.join(repo, file), page);
+// The functions' reference on their page, and their TypeScript face.
+const functionsPage = path.join(repo, FUNCTIONS_PAGE);
+fs.writeFileSync(functionsPage, withGenerated(fs.readFileSync(functionsPage, "utf8"), FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema())));
+const functionsDir = path.join(repo, FUNCTIONS_DIR);
+fs.rmSync(functionsDir, { recursive: true, force: true });
+fs.mkdirSync(functionsDir);
+for (const [file, source] of Object.entries(renderFunctionFiles(packageSchema()))) fs.writeFileSync(path.join(functionsDir, file), source);
 const docsDir = path.join(repo, PLUGIN_DOCS_DIR);
 fs.rmSync(docsDir, { recursive: true, force: true });
 fs.mkdirSync(docsDir, { recursive: true });
@@ -47,4 +56,4 @@ fs.writeFileSync(path.join(repo, POLICY_PACKAGE_FILE), renderPolicyPackage(versi
 for (const [file, page] of Object.entries(renderRegistryDocs(packageSchema(), Object.values(DECLARATIONS), version))) {
   fs.writeFileSync(path.join(repo, REGISTRY_DOCS_DIR, file), page);
 }
-process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the generated parts of the pages in docs/\n`);
+process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${FUNCTIONS_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the generated parts of the pages in docs/\n`);

@@ -259,6 +259,23 @@ export const GROUPS: Group[] = [
   { kind: "DataApi", base: { projectId: P, branchId: B, integration: NEON_AUTH }, cases: [["jwksUrl", "https://idp.example.com/.well-known/jwks.json", "cannot be given with integration"]] },
 ];
 
+/**
+ * Bad arguments of the functions (src/kinds/functions.ts): each refused naming the argument and the
+ * rule, before any request, by the TypeScript face's function and the plugin's `Invoke`.
+ */
+export const FUNCTION_CASES: { fn: string; args: Record<string, unknown>; field: string; rule: string }[] = [
+  { fn: "getNeonAuth", args: { branchId: B }, field: "projectId", rule: "is required" },
+  { fn: "getNeonAuth", args: { projectId: P, branchId: "br 1" }, field: "branchId", rule: PATTERN },
+  { fn: "getOAuthProviders", args: { projectId: P, branchId: "BR-MAIN" }, field: "branchId", rule: PATTERN },
+  { fn: "getTrustedDomains", args: { projectId: P }, field: "branchId", rule: "is required" },
+  { fn: "getOAuthServer", args: { projectId: "p_1", branchId: B }, field: "projectId", rule: PATTERN },
+  { fn: "getNeonAuthUsers", args: { projectId: P, branchId: B, email: "ada@exa mple.com" }, field: "email", rule: EMAIL },
+  { fn: "getNeonAuthUsers", args: { projectId: P, branchId: 7 }, field: "branchId", rule: "must be a string" },
+  { fn: "getAuthIntegration", args: {}, field: "projectId", rule: "is required" },
+  { fn: "getAuthIntegration", args: { projectId: P, branch: B }, field: "branch", rule: "is not an argument of this function; its arguments: projectId" },
+  { fn: "getTrustedDomains", args: { projectId: P, branchId: B, branchID: B }, field: "branchID", rule: "is not an argument of this function (did you mean branchId?)" },
+];
+
 // The OAuth "together" group's first case only supplies the lone secret; it is not a case.
 export const CASES = GROUPS.flatMap((g, gi) => g.cases.filter(([, , rule]) => rule !== "").map(([field, value, rule]) => ({ gi, kind: g.kind, field, value, rule })));
 

@@ -16,6 +16,14 @@ export const goName = (name: string) => name.charAt(0).toUpperCase() + name.slic
 
 const typeName = (token: string) => token.split(":").pop()!;
 
+/** A function's name in the Python SDK (Pulumi's generator: an acronym's last capital starts a word, `get_o_auth_providers`). */
+export const pythonFunctionName = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
+/** A function's name in the Go SDK: `get<X>` is `Lookup<X>` where `X` is a resource of the package (Pulumi's Go generator). */
+export function goFunctionName(schema: PackageSchema, token: string): string {
+  const rest = typeName(token).replace(/^get/, "");
+  return `${`${token.slice(0, token.lastIndexOf(":") + 1)}${rest}` in schema.resources ? "Lookup" : "Get"}${rest}`;
+}
+
 /** A property's type in words every language shares. */
 function typeOf(p: PropertySpec): string {
   if (p.$ref === "pulumi.json#/Any") return "any";
@@ -36,8 +44,8 @@ function table(props: Record<string, PropertySpec>, required: readonly string[])
   return ["| TypeScript, YAML | Python | Go, C# | Type | Required | Secret | Description |", "| --- | --- | --- | --- | --- | --- | --- |", ...rows];
 }
 
-/** The object types a resource's properties name, each once, with their fields. */
-function typesOf(schema: PackageSchema, props: Record<string, PropertySpec>[]): string[] {
+/** The tokens of the object types properties name, at any depth, each once, in the order met. */
+export function typeTokens(schema: PackageSchema, props: Record<string, PropertySpec>[]): string[] {
   const seen = new Set<string>();
   const visit = (p: PropertySpec | undefined) => {
     if (!p) return;
@@ -51,7 +59,12 @@ function typesOf(schema: PackageSchema, props: Record<string, PropertySpec>[]): 
     visit(p.additionalProperties);
   };
   for (const group of props) for (const p of Object.values(group)) visit(p);
-  return [...seen].sort().flatMap((token) => {
+  return [...seen];
+}
+
+/** The object types a resource's properties name, each once, with their fields. */
+function typesOf(schema: PackageSchema, props: Record<string, PropertySpec>[]): string[] {
+  return typeTokens(schema, props).sort().flatMap((token) => {
     const t = schema.types[token]!;
     return ["", `### ${typeName(token)}`, "", ...(t.description ? [t.description, ""] : []), ...table(t.properties, t.required ?? [])];
   });
@@ -90,6 +103,35 @@ function page(schema: PackageSchema, token: string): string {
   ].join("\n");
 }
 
+/** The functions' page: each function's arguments and result as each language names them. */
+function functionsPage(schema: PackageSchema): string {
+  const sections = Object.entries(schema.functions).flatMap(([token, f]) => [
+    "",
+    `## ${typeName(token)} (\`${token}\`)`,
+    "",
+    f.description,
+    "",
+    `Direct and output form: TypeScript \`${typeName(token)}\`, \`${typeName(token)}Output\`; Python \`${pythonFunctionName(typeName(token))}\`, \`${pythonFunctionName(typeName(token))}_output\`; Go \`${goFunctionName(schema, token)}\`, \`${goFunctionName(schema, token)}Output\`; YAML \`fn::invoke\` with \`function: ${token}\`.`,
+    "",
+    "Arguments:",
+    "",
+    ...table(f.inputs.properties, f.inputs.required ?? []),
+    "",
+    "Result:",
+    "",
+    ...table(f.outputs.properties, f.outputs.required ?? []),
+    ...typesOf(schema, [f.outputs.properties]).map((l) => l.replace(/^### /, "#### ")),
+  ]);
+  return [
+    `<!-- Written by \`npm run gen\` from the plugin's schema (src/plugin/schema.ts); do not edit. -->`,
+    "# The `neon-auth` provider plugin: functions",
+    "",
+    "Reads of what exists, for a program that does not manage it (the README, \"Functions\"). Each SDK has a direct form and an output form (`…Output` in Node.js and Go, `…_output` in Python); YAML calls them with `fn::invoke`. A TypeScript program may use the functions of the same names that `pulumi-neon-auth` exports instead.",
+    ...sections,
+    "",
+  ].join("\n");
+}
+
 /** Every page, by file name in PLUGIN_DOCS_DIR. */
 export function renderPluginDocs(schema: PackageSchema): Record<string, string> {
   const tokens = Object.keys(schema.resources);
@@ -104,6 +146,8 @@ export function renderPluginDocs(schema: PackageSchema): Record<string, string> 
     "",
     ...tokens.map((t) => `- [${typeName(t)}](${typeName(t)}.md): \`${t}\``),
     "",
+    `Functions (${Object.keys(schema.functions).map((t) => `\`${typeName(t)}\``).join(", ")}): [functions.md](functions.md).`,
+    "",
   ].join("\n");
-  return { "README.md": index, ...pages };
+  return { "README.md": index, ...pages, "functions.md": functionsPage(schema) };
 }

@@ -14,6 +14,7 @@ import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, sp
 import { namedIn, sameValue } from "../provider/diff";
 import { deleteUnlessHidden, liveIntegration } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
+import { oauthServerUrls } from "../provider/authUrls";
 
 const KIND = "NeonAuth";
 
@@ -101,7 +102,11 @@ const INPUTS = {
 
 /** A field Neon leaves out of its answer is not set there, not changed: the output keeps what `old` recorded. */
 function outputsOf(inputs: Props, record: s.BranchIntegration, old: Props = {}): Props {
+  // Only where the program turns the OAuth server on: a setting it does not manage is not read.
+  const server = inputs.oauthServer?.enabled === true ? oauthServerUrls(record.base_url) : undefined;
   return compact({
+    oauthServerIssuer: server?.issuer,
+    oauthServerDiscoveryUrl: server?.discoveryUrl,
     ...inputs,
     authProviderProjectId: record.auth_provider_project_id,
     jwksUrl: record.jwks_url ?? old.jwksUrl,
@@ -231,6 +236,8 @@ export const neonAuthKind: KindDeclaration = {
     dbName: { type: "string", doc: "The database that holds `neon_auth`, as Neon reports it." },
     ownedBy: { type: "string", doc: "`neon`, or `user` after an ownership transfer." },
     createdAt: { type: "string", doc: "When Neon enabled auth on the branch (ISO 8601, UTC)." },
+    oauthServerIssuer: { type: "string | undefined", doc: "The OAuth server's issuer, which a resource server checks in tokens: set when the program enables `oauthServer`." },
+    oauthServerDiscoveryUrl: { type: "string | undefined", doc: "The OAuth server's OpenID discovery document (`{issuer}/.well-known/openid-configuration`): set when the program enables `oauthServer`." },
   },
   id: "`<projectId>/<branchId>`.",
   importable: true,

@@ -39,7 +39,7 @@ export const SETTINGS = ["appName", "allowLocalhost", ...s.BRANCH_SETTINGS.map((
 export type Setting = (typeof SETTINGS)[number];
 
 /** Every field of a program shape, nested objects field by field (what this package knows of them). */
-function everyField(shape: Record<string, z.ZodType>): Props {
+export function everyField(shape: Record<string, z.ZodType>): Props {
   return Object.fromEntries(
     Object.entries(shape).map(([k, v]) => {
       const inner = v instanceof z.ZodOptional ? v.unwrap() : v;

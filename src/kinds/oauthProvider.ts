@@ -10,6 +10,7 @@ import { CREATE_TIME_SWITCH, literalUnion, type InputDeclaration } from "../prov
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
+import { callbackUrl } from "../provider/authUrls";
 
 const KIND = "OAuthProvider";
 const BRANCH_ONLY_IDS = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !(OAUTH_PROVIDER_IDS as readonly string[]).includes(id));
@@ -119,8 +120,8 @@ function explainUnshareable(inputs: Inputs, err: unknown): unknown {
   );
 }
 
-function outputsOf(inputs: Inputs, provider: Pick<ApiOAuthProvider, "type">): Props {
-  return compact({ ...inputs, type: provider.type });
+function outputsOf(inputs: Inputs, provider: Pick<ApiOAuthProvider, "type">, baseUrl?: string): Props {
+  return compact({ ...inputs, type: provider.type, callbackUrl: callbackUrl(baseUrl, inputs.providerId) });
 }
 
 async function findProvider(ctx: Context, s: Scope, id: string) {
@@ -133,14 +134,13 @@ async function findProvider(ctx: Context, s: Scope, id: string) {
  * declares on shared keys is removed and added back: it is this stack's now, and the program says
  * shared (a preview branch that inherited production's own Google app, say).
  */
-async function converge(ctx: Context, inputs: Inputs, existing: { type: string }): Promise<Props> {
+async function converge(ctx: Context, inputs: Inputs, existing: { type: string }): Promise<{ type: string }> {
   if (inputs.clientId === undefined) {
-    if (existing.type === "shared") return outputsOf(inputs, existing);
+    if (existing.type === "shared") return existing;
     await calls(ctx, inputs).remove(inputs.providerId);
-    return outputsOf(inputs, await calls(ctx, inputs).add({ id: inputs.providerId }));
+    return calls(ctx, inputs).add({ id: inputs.providerId });
   }
-  const updated = await calls(ctx, inputs).update(inputs.providerId, credentials(inputs));
-  return outputsOf(inputs, updated);
+  return calls(ctx, inputs).update(inputs.providerId, credentials(inputs));
 }
 
 /** What names the object of this kind; also its id. */
@@ -154,6 +154,8 @@ export const oauthProviderHandler: Handler = {
     const inputs = parsedInputs(oauthProviderInputs, props);
     const id = OBJECT.key(inputs)!;
     try {
+      // Read before anything is written: a read failing after the write would lose the provider made.
+      const baseUrl = await generationOf(inputs).baseUrl(ctx, inputs);
       // Found after a lost answer (ours), adopted on purpose, or Neon's own default: given the declared credentials.
       const made = await createOwned({
         create: () => calls(ctx, inputs).add({ id: inputs.providerId, ...credentials(inputs) }),
@@ -162,7 +164,8 @@ export const oauthProviderHandler: Handler = {
         nobodys: generationOf(inputs).neonDefault,
         object: `${KIND} ${inputs.providerId} of ${placeOf(inputs)}`,
       });
-      return { id, outs: made.created ? outputsOf(inputs, made.created) : await converge(ctx, inputs, made.found) };
+      const live = made.created ?? (await converge(ctx, inputs, made.found));
+      return { id, outs: outputsOf(inputs, live, baseUrl) };
     } catch (err) {
       throw explainUnshareable(inputs, explainMissingIntegration(KIND, inputs.projectId, err));
     }
@@ -201,17 +204,18 @@ export const oauthProviderHandler: Handler = {
       // Its rule's default when nothing was recorded (an import by id), as `check` gives it.
       adopt: props.adopt ?? false,
     });
-    return { id, props: { ...inputs, type: found.type }, inputs };
+    const url = callbackUrl((parent.record as { base_url?: string }).base_url, providerId);
+    return { id, props: compact({ ...inputs, type: found.type, callbackUrl: url }), inputs };
   },
 
   async update(_id, olds, news, ctx) {
     const inputs = parsedInputs(oauthProviderInputs, news);
     // The integration's identity (state written before it was recorded) and `adopt` need no request.
     if (inputs.clientId === olds.clientId && inputs.clientSecret === olds.clientSecret && inputs.microsoftTenantId === olds.microsoftTenantId) {
-      return { outs: outputsOf(inputs, { type: olds.type }) };
+      return { outs: { ...outputsOf(inputs, { type: olds.type }), ...compact({ callbackUrl: olds.callbackUrl }) } };
     }
     const updated = await calls(ctx, inputs).update(inputs.providerId, credentials(inputs));
-    return { outs: outputsOf(inputs, updated) };
+    return { outs: { ...outputsOf(inputs, updated), ...compact({ callbackUrl: olds.callbackUrl }) } };
   },
 
   async delete(id, _props, ctx) {
@@ -226,7 +230,13 @@ export const oauthProviderKind: KindDeclaration = {
   parent: "either",
   withProvider: false,
   inputs: INPUTS,
-  outputs: { type: { type: "OAuthProviderType", doc: "`shared` (Neon's keys) or `standard` (your own)." } },
+  outputs: {
+    type: { type: "OAuthProviderType", doc: "`shared` (Neon's keys) or `standard` (your own)." },
+    callbackUrl: {
+      type: "string | undefined",
+      doc: "On a NeonAuth: where the provider sends the user back, `{baseUrl}/callback/{providerId}`: the redirect URI your OAuth app lists. Unset on an AuthIntegration (Neon documents none for it).",
+    },
+  },
   types: {
     OAuthProviderId: { values: BRANCH_OAUTH_PROVIDER_IDS, doc: "The sign-in providers Neon offers: `vercel` only on a NeonAuth (the branch-scoped API)." },
     OAuthProviderType: { values: ["shared", "standard"], doc: "`shared`: Neon's own OAuth app (development only); `standard`: your client id and secret." },

@@ -9,7 +9,8 @@ import { z } from "zod";
 import { VERSION } from "../client/options";
 import { SETTING } from "../provider/settings";
 import { DECLARATIONS } from "../kinds";
-import type { KindDeclaration, PerGeneration } from "../provider/declaration";
+import { FUNCTIONS } from "../kinds/functions";
+import type { FunctionDeclaration, KindDeclaration, PerGeneration } from "../provider/declaration";
 import { FROM_INTEGRATION, isChild, isIntegration, secretNames } from "./props";
 import type { Kind } from "../provider/kit";
 
@@ -46,6 +47,13 @@ interface ResourceSpec extends ObjectSpec {
   requiredInputs: string[];
 }
 
+/** A function: its arguments and result, each an object (Pulumi's schema, `functions`). */
+export interface FunctionSpec {
+  description: string;
+  inputs: ObjectSpec;
+  outputs: ObjectSpec;
+}
+
 export interface PackageSchema {
   name: string;
   version: string;
@@ -58,6 +66,7 @@ export interface PackageSchema {
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
   types: Record<string, ObjectSpec & { type: "object" }>;
   language: Record<string, unknown>;
 }
@@ -102,7 +111,7 @@ function propertyOf(js: Json, name: string, types: PackageSchema["types"]): Prop
       const token = `${PACKAGE}:index:${name}`;
       types[token] = {
         type: "object",
-        properties: Object.fromEntries(Object.entries(js.properties as Record<string, Json>).map(([k, v]) => [k, propertyOf(v, name + pascal(k), types)])),
+        properties: Object.fromEntries(Object.entries(js.properties as Record<string, Json>).map(([k, v]) => [k, described(propertyOf(v, name + pascal(k), types), v)])),
         ...(js.required?.length ? { required: js.required } : {}),
       };
       return { $ref: `#/types/${token}` };
@@ -111,6 +120,25 @@ function propertyOf(js: Json, name: string, types: PackageSchema["types"]): Prop
       // A value of any shape (none of our rules has one today); the runtime rules still check it.
       return { $ref: "pulumi.json#/Any" };
   }
+}
+
+/** A property with the words its rule was described with (`.describe()`), if any. */
+const described = (p: PropertySpec, js: Json): PropertySpec => (typeof js.description === "string" ? { ...p, description: js.description } : p);
+
+/** An object rule as the schema's inputs or outputs of a function: its properties, described, and which are required. */
+function objectOf(schema: z.ZodType, io: "input" | "output", name: string, types: PackageSchema["types"]): ObjectSpec {
+  const js = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
+  const properties = Object.fromEntries(Object.entries(js.properties as Record<string, Json>).map(([k, v]) => [k, described(propertyOf(v, name + pascal(k), types), v)]));
+  return { properties, ...((js.required as string[] | undefined)?.length ? { required: js.required as string[] } : {}) };
+}
+
+/** The schema token of a function: `neon-auth:index:getNeonAuth`. */
+export const functionToken = (name: string) => `${PACKAGE}:index:${name}`;
+
+/** One function as the schema declares it; its object types are named after it (`GetOAuthProvidersProvider`). */
+function functionOf(f: FunctionDeclaration, types: PackageSchema["types"]): FunctionSpec {
+  const stem = pascal(f.name);
+  return { description: f.doc, inputs: objectOf(f.args, "input", stem, types), outputs: objectOf(f.result, "output", stem, types) };
 }
 
 /** An output declared as a TypeScript type (provider/declaration.ts): the few shapes the kinds use. */
@@ -176,6 +204,7 @@ export function packageSchema(): PackageSchema {
     [REF_TYPE]: { type: "object", description: "An integration, as its children name it.", properties: REF_FIELDS, required: REF_REQUIRED },
   };
   const resources = Object.fromEntries(Object.values(DECLARATIONS).map((d) => [tokenOf(d.kind), resourceOf(d, types)]));
+  const functions = Object.fromEntries(Object.values(FUNCTIONS).map((f) => [functionToken(f.name), functionOf(f, types)]));
   const variables = config();
   return {
     name: PACKAGE,
@@ -189,6 +218,7 @@ export function packageSchema(): PackageSchema {
     config: { variables },
     provider: { inputProperties: variables, requiredInputs: [], properties: {} },
     resources,
+    functions,
     types,
     language: {
       nodejs: { packageName: "@pulumi-neon-auth/plugin-sdk", respectSchemaVersion: true },

@@ -22,7 +22,8 @@ import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provide
 import { plain, pluginField, pluginReason } from "./props";
 import { PACKAGE, packageSchema, tokenOf } from "./schema";
 import { DECLARATIONS } from "../kinds";
-import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, pluginInputsStructOf, pluginStructOf, plugproto, provproto, provrpc, RpcStatus, runtimeOf } from "./protocol";
+import { FUNCTIONS, functionFailures } from "../kinds/functions";
+import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, pluginInputsStructOf, pluginStructOf, plugproto, provproto, provrpc, RpcStatus, runtimeOf, structOf } from "./protocol";
 import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../provider/placeholders";
 
 type Callback = (err: unknown, value?: unknown) => void;
@@ -237,6 +238,32 @@ export class Provider {
     return new emptyproto.Empty();
   }
 
+  /**
+   * A function (kinds/functions.ts): bad arguments are failures naming the argument, before any
+   * request; then its reads, on the context `Configure` built (the stack's key and URL).
+   */
+  async #invoke(req: any): Promise<unknown> {
+    const tok: string = req.getTok();
+    const fn = tok.startsWith(`${PACKAGE}:index:`) ? FUNCTIONS[tok.slice(PACKAGE.length + 7)] : undefined;
+    if (fn === undefined) throw new Error(`${PACKAGE} has no function ${tok}`);
+    const { [SECRET_INPUTS]: _, ...args } = plain(jsOf(req.getArgs()));
+    const resp = new provproto.InvokeResponse();
+    const failures = functionFailures(fn, args);
+    if (failures.length > 0) {
+      resp.setFailuresList(
+        failures.map((reason) => {
+          const failure = new provproto.CheckFailure();
+          failure.setReason(reason);
+          return failure;
+        }),
+      );
+      return resp;
+    }
+    if (this.#ctx instanceof Error) throw this.#ctx;
+    resp.setReturn(structOf(await fn.read(fn.args.parse(args), this.#ctx)));
+    return resp;
+  }
+
   service() {
     return {
       getPluginInfo: this.#rpc(async () => {
@@ -263,9 +290,7 @@ export class Provider {
       update: this.#rpc((req) => this.#update(req)),
       delete: this.#rpc((req) => this.#delete(req)),
       cancel: this.#rpc(async () => new emptyproto.Empty()),
-      invoke: this.#rpc(async (req) => {
-        throw new Error(`${PACKAGE} has no function ${req.getTok()}`);
-      }),
+      invoke: this.#rpc((req) => this.#invoke(req)),
     };
   }
 }

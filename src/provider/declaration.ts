@@ -166,3 +166,21 @@ export function computedOf(decl: KindDeclaration): string[] {
 export function literalUnion(values: readonly string[]): string {
   return values.map((v) => JSON.stringify(v)).join(" | ");
 }
+
+/**
+ * A function (a Pulumi invoke), declared once: it only reads. The plugin's schema and `Invoke`, the
+ * TypeScript face's `get…` and `get…Output`, their published types and the reference are made from
+ * it (`npm run gen`). Its arguments are zod rules (each field `.describe()`d), checked before any
+ * request; its result is a zod shape (each field described) that gives the published types and the
+ * schema's outputs, never a secret (test/unit/functions.test.ts holds every declaration to that).
+ */
+export interface FunctionDeclaration {
+  /** `getNeonAuth`: the TypeScript name, and the token's last part (`neon-auth:index:getNeonAuth`). */
+  readonly name: string;
+  /** What it reads, for the reference and the SDKs' docs. */
+  readonly doc: string;
+  readonly args: z.ZodObject;
+  readonly result: z.ZodObject;
+  /** Reads, with the arguments the rules gave; throws an error naming what is missing. */
+  read(args: Props, ctx: Context): Promise<Props>;
+}

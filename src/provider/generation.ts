@@ -78,6 +78,8 @@ export interface Generation {
   /** Whether reads return the SMTP password (the branch-scoped API answers it empty: write-only). */
   readonly readsSmtpPassword: boolean;
   readonly usersTable: UserTable;
+  /** The auth base URL an app is wired with (a branch's `base_url`); undefined where the generation has none to give. */
+  baseUrl(ctx: Context, s: Scope): Promise<string | undefined>;
   /** In words, when the scope has no integration. */
   readonly noIntegration: string;
   /** The id of a user: the bare user id at project level (as existing stacks have it). */
@@ -107,6 +109,8 @@ const PROJECT: Generation = {
     live: "deleted_at IS NULL",
     newestFirst: "created_at DESC",
   },
+  // Neon documents no callback URL for its project-level (Stack Auth) providers.
+  baseUrl: async () => undefined,
   noIntegration: "the project has no integration",
   userResourceId: (_s, userId) => userId,
   newUserOutputs: {},
@@ -170,6 +174,7 @@ const BRANCH: Generation = {
     live: "true",
     newestFirst: '"createdAt" DESC',
   },
+  baseUrl: async (ctx, s) => (await branchAuth(ctx, s)).base_url,
   noIntegration: "the branch has no Neon Auth",
   userResourceId: (s, userId) => childId(s, userId),
   newUserOutputs: { banned: false },

@@ -186,3 +186,40 @@ export async function readBackProblem(ctx: Context, s: Scope, provider: string):
   const c = await conns.get(connKey(s, provider));
   return c !== undefined && "unavailable" in c ? c.unavailable : undefined;
 }
+
+/** One user of a branch as `getNeonAuthUsers` answers it (Better Auth's `neon_auth."user"` row). */
+export interface BranchUser {
+  id: string;
+  email: string;
+  name: string;
+  roles: string[];
+  emailVerified: boolean;
+  createdAt: string;
+  banned: boolean;
+}
+
+/**
+ * Every user of a branch's Neon Auth (those with this address only, when given), oldest first,
+ * read from its database as AuthUser reads back; throws why when the database cannot be asked.
+ */
+export async function branchUsers(ctx: Context, s: Scope, email?: string): Promise<BranchUser[]> {
+  const where = email === undefined ? "" : "WHERE lower(email) = lower($1)";
+  const rows = await withDatabase(ctx, s, "better_auth", async (pool) =>
+    (
+      await pool.query<{ id: string; email: string; name: string | null; role: string | null; banned: boolean | null; verified: boolean | null; created: Date | string | null }>(
+        `SELECT id::text AS id, email, name, role, banned, "emailVerified" AS verified, "createdAt" AS created FROM neon_auth."user" ${where} ORDER BY "createdAt", lower(email)`,
+        email === undefined ? [] : [email],
+      )
+    ).rows,
+  );
+  if (rows === undefined) throw new Error(`cannot read the users of ${placeOf(s)} from its database: ${(await readBackProblem(ctx, s, "better_auth")) ?? "read-back is unavailable"}`);
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    name: r.name ?? "",
+    roles: (r.role ?? "").split(",").map((x) => x.trim()).filter((x) => x !== ""),
+    emailVerified: r.verified === true,
+    createdAt: r.created instanceof Date ? r.created.toISOString() : String(r.created ?? ""),
+    banned: r.banned === true,
+  }));
+}

@@ -4,3 +4,4 @@ export type * from "./types";
 export type * from "./settingTypes";
 export type { AuthProviderOutput, ChildOutputs, EitherChildOutputs, NeonAuthChildOutputs, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./children";
 export type { IntegrationIdentity } from "../provider/parent";
+export * from "./functions";

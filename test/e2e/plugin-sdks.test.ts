@@ -12,9 +12,12 @@ import { describe, expect, inject, it } from "vitest";
 import { generateSdk } from "../../scripts/sdk.mts";
 import { DECLARATIONS } from "../../src/kinds";
 import { packageSchema } from "../../src/plugin/schema";
-import { goName, pythonName } from "../../scripts/gen/plugin-docs.mts";
+import { goFunctionName, goName, pythonFunctionName, pythonName } from "../../scripts/gen/plugin-docs.mts";
 
 const kinds = Object.keys(DECLARATIONS);
+/** The functions' tokens (src/kinds/functions.ts), each SDK's direct and output form checked below. */
+const functionTokens = () => Object.keys(packageSchema().functions);
+const functionName = (token: string) => token.split(":").pop()!;
 
 /**
  * Runs `check` on the SDK of `language`, generated into a folder beside the workspace's
@@ -38,6 +41,10 @@ describe("the plugin's SDKs", () => {
     withSdk("nodejs", (dir) => {
       const index = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
       for (const kind of kinds) expect(index, kind).toMatch(new RegExp(`export const ${kind}: typeof import\\(`));
+      for (const f of functionTokens().map(functionName)) {
+        expect(index, f).toMatch(new RegExp(`export const ${f}: typeof import\\("./${f}"\\).${f} `));
+        expect(index, f).toMatch(new RegExp(`export const ${f}Output: typeof import\\("./${f}"\\).${f}Output `));
+      }
       const tsc = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "tsc");
       execFileSync(tsc, ["-p", path.join(dir, "tsconfig.json"), "--noEmit"], { cwd: dir, encoding: "utf8" });
     });
@@ -48,6 +55,12 @@ describe("the plugin's SDKs", () => {
       const pkg = path.join(dir, "neonauth");
       const source = fs.readdirSync(pkg).filter((f) => f.endsWith(".go")).map((f) => fs.readFileSync(path.join(pkg, f), "utf8")).join("\n");
       for (const name of propertyNames()) expect(source, name).toMatch(new RegExp(`\\t${goName(name)}\\s+\\S+\\s+\`pulumi:"${name}"\``));
+      const schema = packageSchema();
+      for (const token of functionTokens()) {
+        const go = goFunctionName(schema, token);
+        expect(source, token).toContain(`func ${go}(ctx *pulumi.Context, args *${go}Args, opts ...pulumi.InvokeOption) (*${go}Result, error) {`);
+        expect(source, token).toContain(`func ${go}Output(ctx *pulumi.Context, args ${go}OutputArgs, opts ...pulumi.InvokeOption) ${go}ResultOutput {`);
+      }
     });
   });
 
@@ -57,6 +70,10 @@ describe("the plugin's SDKs", () => {
       const modules = fs.readdirSync(pkg, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".py"));
       const source = modules.map((m) => fs.readFileSync(path.join(pkg, m), "utf8")).join("\n");
       for (const kind of kinds) expect(source, kind).toContain(`class ${kind}(pulumi.CustomResource):`);
+      for (const f of functionTokens().map((t) => pythonFunctionName(functionName(t)))) {
+        expect(source, f).toMatch(new RegExp(`^def ${f}\\(`, "m"));
+        expect(source, f).toMatch(new RegExp(`^def ${f}_output\\(`, "m"));
+      }
       // The names the reference pages give (docs/plugin) are the SDK's.
       for (const name of propertyNames()) expect(source, name).toContain(`def ${pythonName(name)}(self)`);
       execFileSync("python3", ["-m", "py_compile", ...modules.map((m) => path.join(pkg, m))], { encoding: "utf8" });

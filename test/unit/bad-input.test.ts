@@ -17,7 +17,7 @@ import * as classes from "../../src/resources";
 import { DECLARATIONS } from "../../src/kinds";
 import type { Kind, Props } from "../../src/provider/kit";
 import { handler } from "../../src/resources/runtime";
-import { argsOf, CASES, GROUPS, MISSING, NEVER_SHOWN, type Group } from "../bad-inputs";
+import { argsOf, CASES, FUNCTION_CASES, GROUPS, MISSING, NEVER_SHOWN, type Group } from "../bad-inputs";
 import { fakeContext } from "./fake-context";
 
 // The messages and the server the plugin uses: @pulumi/pulumi's own instances (src/plugin/server.ts).
@@ -196,6 +196,38 @@ describe.each([
   });
 
   it("calls nothing on the client", () => {
+    expect(clientCalls).toEqual([]);
+  });
+});
+
+/** A function through the plugin's `Invoke`, as the engine sends it: its failures' reasons. */
+async function pluginInvoke(fn: string, args: Props): Promise<string[]> {
+  const req = new provproto.InvokeRequest();
+  req.setTok(`neon-auth:index:${fn}`);
+  req.setArgs(structproto.Struct.fromJavaScript(args));
+  const request = provproto.InvokeRequest.deserializeBinary(req.serializeBinary());
+  const resp: any = await new Promise((resolve, reject) =>
+    new Provider(ctx).service().invoke({ request }, (err: unknown, value?: unknown) => (err ? reject(err) : resolve(value))),
+  );
+  return resp.getFailuresList().map((f: any) => f.getReason());
+}
+
+/** A function of the TypeScript face (no key is configured here: a failure about the arguments shows they were checked first). */
+async function classesInvoke(fn: string, args: Props): Promise<string[]> {
+  const call = (classes as unknown as Record<string, (a: Props) => Promise<unknown>>)[fn]!;
+  return call(args).then(
+    () => [],
+    (e: Error) => e.message.split("\n"),
+  );
+}
+
+describe.each([
+  ["the classes", classesInvoke],
+  ["the plugin", pluginInvoke],
+] as const)("bad arguments of a function through %s", (_face, invoke) => {
+  it.each(FUNCTION_CASES.map((c) => [c.fn, c.field, c] as const))("%s %s is refused, naming the argument, before any request", async (fn, field, c) => {
+    clientCalls.length = 0;
+    expect(await invoke(fn, c.args)).toEqual([expect.stringMatching(new RegExp(`^${escaped(`${fn} ${field} ${c.rule}`)}`))]);
     expect(clientCalls).toEqual([]);
   });
 });

@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 import { KIND_TYPES_DIR, renderKindTypes } from "../../scripts/gen/kinds.mts";
 import { docsInputs, kindPage, POLICY_PAGE, renderDocsPages, SETTINGS_PAGE } from "../../scripts/gen/docs-pages.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
+import { withGenerated } from "../../scripts/gen/readme.mts";
+import { FUNCTIONS_DIR, FUNCTIONS_MARKERS, FUNCTIONS_PAGE, renderFunctionFiles, renderFunctionsReference } from "../../scripts/gen/functions.mts";
 import { REGISTRY_DOCS, REGISTRY_DOCS_DIR, renderRegistryDocs } from "../../scripts/gen/registry-docs.mts";
 import { POLICY_MARKERS, POLICY_PACKAGE_FILE, renderPolicyPackage } from "../../scripts/gen/policy.mts";
 import { CHECKLIST } from "../../src/policy/rule";
@@ -67,6 +69,15 @@ describe("generated from the kinds' declarations", () => {
     const want = renderDocsPages(current, docsInputs(decls, (d) => secretKeys(d.schema), BRANCH_SETTINGS, [RULES, CHECKLIST.source]));
     for (const d of decls) expect(Object.keys(want)).toContain(kindPage(d.kind));
     for (const [file, text] of Object.entries(want)) expect(current(file), file).toBe(text);
+  });
+
+  it("the functions of the TypeScript face and their page's table are current", () => {
+    const want = renderFunctionFiles(packageSchema());
+    expect(fs.readdirSync(path.join(repo, FUNCTIONS_DIR)).sort()).toEqual(Object.keys(want).sort());
+    for (const [file, text] of Object.entries(want)) expect(read(path.join(FUNCTIONS_DIR, file)), file).toBe(text);
+    const page = read(FUNCTIONS_PAGE);
+    expect(page).toContain(FUNCTIONS_MARKERS[0]);
+    expect(page).toBe(withGenerated(page, FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema())));
   });
 
   it("the provider plugin's pages per resource are current, and nothing else is in their folder", () => {

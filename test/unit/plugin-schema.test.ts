@@ -5,9 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { secretOutputsOf } from "../../src/provider/declaration";
 import { DECLARATIONS } from "../../src/kinds";
-import { secretKeys } from "../../src/schemas/fields";
-import { FROM_INTEGRATION, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
+import { secretKeys, secretLeafNames } from "../../src/schemas/fields";
+import { FROM_INTEGRATION, functionToken, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
 import { isIntegration } from "../../src/plugin/props";
+import { FUNCTIONS } from "../../src/kinds/functions";
 import { marked, plain, toPlugin, toRuntime } from "../../src/plugin/props";
 import { SECRET_INPUTS } from "../../src/provider/kit";
 import { UNKNOWN } from "../../src/provider/diff";
@@ -120,5 +121,37 @@ describe("the plugin's properties", () => {
     expect(back.note).toEqual({ [sig]: "1b47061264138c4ac30d75fd1eb44270", value: { deep: "x" } });
     expect(back.clientId).toBe("id");
     expect(back).not.toHaveProperty(SECRET_INPUTS);
+  });
+});
+
+describe("the plugin schema's functions", () => {
+  const schema = packageSchema();
+  /** Every property name a function's result can hold, at any depth. */
+  const resultNames = (props: Record<string, { $ref?: string; items?: { $ref?: string } }>): string[] =>
+    Object.entries(props).flatMap(([k, p]) => {
+      const ref = (p.$ref ?? p.items?.$ref)?.replace("#/types/", "");
+      return [k, ...(ref ? resultNames(schema.types[ref]!.properties as never) : [])];
+    });
+
+  it("lists the six functions from their declarations, each with typed, described inputs and outputs", () => {
+    expect(Object.keys(schema.functions)).toEqual(Object.keys(FUNCTIONS).map(functionToken));
+    expect(Object.keys(schema.functions).map((t) => t.split(":")[2])).toEqual(["getNeonAuth", "getOAuthProviders", "getTrustedDomains", "getOAuthServer", "getNeonAuthUsers", "getAuthIntegration"]);
+    for (const [token, f] of Object.entries(schema.functions)) {
+      expect(f.inputs.required, token).toContain("projectId");
+      for (const [name, p] of [...Object.entries(f.inputs.properties), ...Object.entries(f.outputs.properties)]) {
+        expect(p.type ?? p.$ref, `${token} ${name}`).toBeDefined();
+        expect(p.description, `${token} ${name}`).toMatch(/\S/);
+      }
+    }
+    expect(schema.functions["neon-auth:index:getOAuthProviders"]!.outputs.properties.providers).toEqual(expect.objectContaining({ type: "array", items: { $ref: "#/types/neon-auth:index:GetOAuthProvidersProvidersItem" } }));
+  });
+
+  it("answers no secret: no field a resource keeps secret is in any result, and none is marked", () => {
+    const secretNames = new Set(Object.values(DECLARATIONS).flatMap((d) => [...secretLeafNames(d.schema), ...secretOutputsOf(d)]));
+    expect([...secretNames]).toEqual(expect.arrayContaining(["clientSecret", "webhookUrl", "password"]));
+    for (const [token, f] of Object.entries(schema.functions)) {
+      expect(resultNames(f.outputs.properties as never).filter((n) => secretNames.has(n) || /secret|apiKey|serverKey|clientKey/i.test(n)), token).toEqual([]);
+    }
+    expect(JSON.stringify(schema.functions)).not.toContain('"secret":true');
   });
 });

@@ -64,4 +64,14 @@ export interface NeonAuthOutputs extends NeonAuthSettingsOutputs {
   readonly ownedBy: pulumi.Output<string>;
   /** When Neon enabled auth on the branch (ISO 8601, UTC). */
   readonly createdAt: pulumi.Output<string>;
+  /**
+   * The OAuth server's issuer, which a resource server checks in tokens: set when the program
+   * enables `oauthServer`.
+   */
+  readonly oauthServerIssuer: pulumi.Output<string | undefined>;
+  /**
+   * The OAuth server's OpenID discovery document (`{issuer}/.well-known/openid-configuration`): set
+   * when the program enables `oauthServer`.
+   */
+  readonly oauthServerDiscoveryUrl: pulumi.Output<string | undefined>;
 }

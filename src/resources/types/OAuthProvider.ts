@@ -63,4 +63,9 @@ export interface OAuthProviderOutputs extends EitherChildOutputs {
   readonly adopt: pulumi.Output<boolean>;
   /** `shared` (Neon's keys) or `standard` (your own). */
   readonly type: pulumi.Output<OAuthProviderType>;
+  /**
+   * On a NeonAuth: where the provider sends the user back, `{baseUrl}/callback/{providerId}`: the
+   * redirect URI your OAuth app lists. Unset on an AuthIntegration (Neon documents none for it).
+   */
+  readonly callbackUrl: pulumi.Output<string | undefined>;
 }
