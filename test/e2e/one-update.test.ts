@@ -147,7 +147,7 @@ describe("a setting change is one update (NeonAuth)", () => {
   });
 });
 
-describe("the in-place input of an AuthIntegration is one update", () => {
+describe("the create-time switch of an AuthIntegration", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
   useEmulatorStack({
@@ -159,12 +159,12 @@ describe("the in-place input of an AuthIntegration is one update", () => {
     ready: (s) => ({ em, e2e } = s),
   });
 
-  it("adopt previews as one update of the integration and up sends nothing", { timeout: 300_000 }, async () => {
+  it("adopt, a create-time switch, previews no change when added and up sends nothing", { timeout: 300_000 }, async () => {
     expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 7 });
     await e2e.stack.setConfig("adoptIntegration", { value: "true" });
-    expect(await previewSteps(e2e)).toEqual({ update: ["auth"] });
+    expect(await previewSteps(e2e)).toEqual({});
     await clearRequestLog(em);
-    expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ update: 1 });
+    expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({});
     expect(await writes(em)).toEqual([]);
     await expectNoChanges(e2e.stack);
   });
