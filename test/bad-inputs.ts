@@ -274,6 +274,9 @@ export const FUNCTION_CASES: { fn: string; args: Record<string, unknown>; field:
   { fn: "getAuthIntegration", args: {}, field: "projectId", rule: "is required" },
   { fn: "getAuthIntegration", args: { projectId: P, branch: B }, field: "branch", rule: "is not an argument of this function; its arguments: projectId" },
   { fn: "getTrustedDomains", args: { projectId: P, branchId: B, branchID: B }, field: "branchID", rule: "is not an argument of this function (did you mean branchId?)" },
+  { fn: "getDataApi", args: { projectId: P, branchId: B, database: "1db" }, field: "database", rule: PG },
+  { fn: "getDataApi", args: { projectId: P }, field: "branchId", rule: "is required" },
+  { fn: "getProjectJwks", args: { projectId: "P-1" }, field: "projectId", rule: PATTERN },
 ];
 
 // The OAuth "together" group's first case only supplies the lone secret; it is not a case.

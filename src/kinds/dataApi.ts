@@ -21,7 +21,8 @@ const wire = createDataApiRequest.shape;
 const setting = dataApiSettingsRequest.shape;
 
 /** Each setting the program names, with Neon's name for it (DataAPISettings). */
-const SETTINGS = {
+/** Each setting's program name and its name at Neon. */
+export const DATA_API_SETTINGS = {
   dbSchemas: "db_schemas",
   dbAnonRole: "db_anon_role",
   dbMaxRows: "db_max_rows",
@@ -33,6 +34,7 @@ const SETTINGS = {
   serverCorsAllowedOrigins: "server_cors_allowed_origins",
   serverTimingEnabled: "server_timing_enabled",
 } as const satisfies Record<string, keyof DataApiSettingsRequest>;
+const SETTINGS = DATA_API_SETTINGS;
 type Setting = keyof typeof SETTINGS;
 const SETTING_NAMES = Object.keys(SETTINGS) as Setting[];
 

@@ -18,6 +18,8 @@ import { branchUsers } from "../provider/usersSync";
 import { secretKeys } from "../schemas/fields";
 import { AREAS, everyField, liveSettings, type Area } from "./neonAuthSettings";
 import { listed } from "./oauthClient";
+import { DATA_API_SETTINGS, readDataApi } from "./dataApi";
+import { projectJwksList, projectJwksOutputs } from "./projectJwks";
 
 const projectArg = s.projectId.describe("The Neon project id (`^[a-z0-9-]{1,60}$`).");
 const branchArg = s.branchId.describe("The branch id (`^[a-z0-9-]{1,60}$`).");
@@ -262,9 +264,69 @@ const getAuthIntegration: FunctionDeclaration = {
   },
 };
 
+const getDataApi: FunctionDeclaration = {
+  name: "getDataApi",
+  doc: "The Data API of one database of a branch: whether it exists, its URL and status, the schemas it can serve, and every setting a `DataApi` manages (under the same names). How it authenticates is not in Neon's answer.",
+  args: z.strictObject({ projectId: projectArg, branchId: branchArg, database: s.databaseName.default(s.NEON_DEFAULTS.database).describe("The database (default `neondb`).") }),
+  result: z.object({
+    projectId: str("The Neon project."),
+    branchId: str("The branch."),
+    database: str("The database."),
+    exists: z.boolean().describe("Whether the database has a Data API; when false, no other field but the ids is set."),
+    url: opt("The Data API's REST endpoint."),
+    status: opt("Its deployment status, as Neon reports it."),
+    availableSchemas: z.array(z.string()).optional().describe("The schemas it can serve, as Neon reports them."),
+    ...Object.fromEntries(
+      Object.entries(DATA_API_SETTINGS).map(([k, w]) => [k, (s.dataApiSettings.shape[w] as z.ZodType).describe(`As \`DataApi.${k}\` (\`${w}\` at Neon).`)]),
+    ),
+  }),
+  async read(a, ctx) {
+    const place = { projectId: a.projectId as string, branchId: a.branchId as string, database: a.database as string };
+    let found: Props | undefined;
+    try {
+      found = await readDataApi(ctx, place);
+    } catch (err) {
+      if (isNotFound(err)) throw notVisible("getDataApi", ctx, scope(a), err as Error);
+      throw err;
+    }
+    if (found === undefined) return { ...place, exists: false };
+    const settings = Object.fromEntries(Object.keys(DATA_API_SETTINGS).map((k) => [k, found![k]]));
+    return compact({ ...place, exists: true, url: found.url, status: found.status, availableSchemas: found.availableSchemas, ...settings });
+  },
+};
+
+const getProjectJwks: FunctionDeclaration = {
+  name: "getProjectJwks",
+  doc: "The JWKS URLs of a project (each a `ProjectJwks`): the identity providers whose tokens Neon accepts on the Data API and Postgres connections, for every branch or one.",
+  args: z.strictObject({ projectId: projectArg }),
+  result: z.object({
+    projectId: str("The Neon project."),
+    entries: list(
+      z.object({
+        jwksId: str("The entry's id at Neon."),
+        jwksUrl: str("Where Neon fetches the keys."),
+        providerName: str("The identity provider's name."),
+        branchId: opt("The one branch it applies to; absent: every branch."),
+        jwtAudience: opt("The audience Neon checks in tokens; absent: not checked."),
+        createdAt: opt("When Neon added it (ISO 8601, UTC)."),
+      }),
+      "The project's entries, as Neon lists them.",
+    ),
+  }),
+  async read(a, ctx) {
+    try {
+      const list = await projectJwksList(ctx, a.projectId as string);
+      return { projectId: a.projectId, entries: list.map((j) => { const { projectId: _p, adopt: _a, ...entry } = projectJwksOutputs(j); return entry; }) };
+    } catch (err) {
+      if (isNotFound(err)) throw notVisible("getProjectJwks", ctx, { projectId: a.projectId as string }, err as Error);
+      throw err;
+    }
+  },
+};
+
 /** Every function, by name. A new one is a declaration here; `npm run gen` does the rest. */
 export const FUNCTIONS: Readonly<Record<string, FunctionDeclaration>> = Object.fromEntries(
-  [getNeonAuth, getOAuthProviders, getTrustedDomains, getOAuthServer, getNeonAuthUsers, getAuthIntegration].map((f) => [f.name, f]),
+  [getNeonAuth, getOAuthProviders, getTrustedDomains, getOAuthServer, getNeonAuthUsers, getAuthIntegration, getDataApi, getProjectJwks].map((f) => [f.name, f]),
 );
 
 /** Why the arguments are refused, each naming the argument (before any request); empty when they are fine. */

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { capture, found } from "./census";
 import { expectNoChanges, pluginStack, stackFor, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, neonConfig, newBranch, requestLog, secretConfig } from "./neon";
+import { API_KEY, clearRequestLog, neonApi, neonConfig, newBranch, requestLog, secretConfig } from "./neon";
 
 const PROGRAMS = path.join(__dirname, "programs");
 const P = "p-functions";
@@ -150,6 +150,10 @@ describe("functions: read without managing, on both faces", () => {
   });
 
   it("a YAML program on the plugin reads every function with fn::invoke, and manages nothing", { timeout: 600_000 }, async () => {
+    // What trusts the branch's tokens, made outside any stack: its Data API and a project JWKS entry.
+    const jwks = { jwks_url: "https://example.clerk.accounts.dev/.well-known/jwks.json", provider_name: "Clerk", jwt_audience: "api://app" };
+    expect((await neonApi(s.em, "POST", `/projects/${P}/branches/${B}/data-api/neondb`, { auth_provider: "neon_auth", settings: { db_schemas: ["api"], db_max_rows: 250 } })).status).toBe(201);
+    expect((await neonApi(s.em, "POST", `/projects/${P}/jwks`, jwks)).status).toBe(201);
     const o = await readWith(await pluginStack({ program: path.join(PROGRAMS, "functions-yaml"), config: readerConfig(s.em) }, "yaml"));
     expect(o.neonAuth).toMatchObject({ enabled: true, baseUrl: made.baseUrl, oauthServerIssuer: made.baseUrl, webhooks: { enabled: true } });
     expect(o.neonAuth.webhooks).not.toHaveProperty("webhookUrl");
@@ -158,6 +162,9 @@ describe("functions: read without managing, on both faces", () => {
     expect(o.users).toEqual([user("bob@example.com", "Bob", ["user"])]);
     expect(o.integration).toMatchObject({ authProvider: "stack", oauthProviders: [{ id: "github", type: "standard" }], domains: ["https://project.example.com"] });
     expect(o.bare).toEqual({ enabled: false, projectId: P, branchId: bare });
+    expect(o.dataApi).toMatchObject({ projectId: P, branchId: B, database: "neondb", exists: true, url: expect.stringMatching(/^https:\/\//), dbSchemas: ["api"], dbMaxRows: 250, jwtRoleClaimKey: ".role" });
+    expect(o.jwks).toEqual({ projectId: P, entries: [{ jwksId: expect.any(String), jwksUrl: jwks.jwks_url, providerName: "Clerk", jwtAudience: "api://app", createdAt: expect.any(String) }] });
+    expect(o.noDataApi).toEqual({ projectId: P, branchId: bare, database: "neondb", exists: false });
   });
 
   it("a Go program on the plugin reads every function, direct and output forms, and manages nothing", { timeout: 900_000 }, async () => {

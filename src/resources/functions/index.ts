@@ -5,3 +5,5 @@ export * from "./getTrustedDomains";
 export * from "./getOAuthServer";
 export * from "./getNeonAuthUsers";
 export * from "./getAuthIntegration";
+export * from "./getDataApi";
+export * from "./getProjectJwks";
