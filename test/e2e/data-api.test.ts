@@ -9,10 +9,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { attempt, changesOf, expectNoChanges, onFreshEmulator, pluginStack, useEmulatorStack, type E2eStack } from "./harness";
 import { clearRequestLog, neonApi, neonConfig, newBranch, projectConfig, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const DATA_API = "/projects/{project_id}/branches/{branch_id}/data-api/{database_name}";
 const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
@@ -29,7 +30,7 @@ async function writes(em: EmulatorHandle): Promise<{ call: string; body?: unknow
 
 const dataApiOf = async (em: EmulatorHandle, project: string, branch: string) => neonApi(em, "GET", `/projects/${project}/branches/${branch}/data-api/neondb`);
 
-describe("DataApi on the classes", () => {
+emulatorOnly("a lost answer the emulator injects")("DataApi on the classes", () => {
   const P = "p-data-api";
   const B = `br-main-${P}`;
   let em: EmulatorHandle;
@@ -91,7 +92,7 @@ describe("DataApi on the classes", () => {
   });
 });
 
-describe("DataApi in Pulumi YAML on the plugin", () => {
+emulatorOnly("a lost answer the emulator injects")("DataApi in Pulumi YAML on the plugin", () => {
   it("bound to its NeonAuth: a lost create, one update, a Data API on a branch without Neon Auth refused, destroy", { timeout: 600_000 }, async () => {
     const P = "p-data-api-yaml";
     const stack = (em: EmulatorHandle, branch: string) =>

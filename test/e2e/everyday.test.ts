@@ -12,10 +12,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, moveToPlugin, onFreshEmulator, pluginStack, type E2eStack } from "./harness";
 import { API_KEY, branchSnapshot, branchUserRows, clearRequestLog, neonConfig, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
 const SITE = "https://app.example.com";
@@ -219,7 +220,7 @@ async function parentedInYaml(em: EmulatorHandle, project: string, branch: strin
   }
 }
 
-describe("everyday Pulumi: components, renames and replacements", () => {
+emulatorOnly("a client secret checked at the emulator's control route")("everyday Pulumi: components, renames and replacements", () => {
   for (const face of ["dynamic", "plugin"] as const) {
     it(`${face === "dynamic" ? "the classes (then moved onto the plugin)" : "the plugin (Node.js SDK, then a YAML program)"}: a component, aliases, a replacement, renames without aliases, one origin twice`, { timeout: 900_000 }, async () => {
       const project = `p-everyday-${face}`;

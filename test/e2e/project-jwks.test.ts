@@ -8,11 +8,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { jwksEndpoints as J } from "../../src/schemas/jwks";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { branchSnapshot, clearRequestLog, neonApi, neonConfig, projectConfig, requestLog } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const CLERK = { jwks_url: "https://clerk.example.com/.well-known/jwks.json", provider_name: "Clerk", jwt_audience: "api://app" };
 
@@ -102,7 +103,7 @@ async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, bra
   expect(await entries(em, project)).toEqual([]);
 }
 
-describe("a project's JWKS URL beside a NeonAuth — the classes", () => {
+emulatorOnly("a lost answer and a failed operation the emulator injects")("a project's JWKS URL beside a NeonAuth — the classes", () => {
   const P = "p-jwks";
   const s = useEmulatorStack({ ...programOnProject("project-jwks", P, { emulator: { rateLimit: "off", logBodies: LOGGED } }) });
 
@@ -114,7 +115,7 @@ describe("a project's JWKS URL beside a NeonAuth — the classes", () => {
   });
 });
 
-describe("a project's JWKS URL beside a NeonAuth — the plugin", () => {
+emulatorOnly("a lost answer and a failed operation the emulator injects")("a project's JWKS URL beside a NeonAuth — the plugin", () => {
   const P = "p-jwks-yaml";
   const B = `br-main-${P}`;
   const s = useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off", logBodies: LOGGED } });
@@ -146,7 +147,7 @@ const HALF_MADE: Record<string, (em: EmulatorHandle, project: string) => Promise
 /** Operations that run a second, so that the package polls the one applying the entry. */
 const SLOW_OPERATIONS = { rateLimit: "off", operationDelayMs: 1_000 } as const;
 
-describe("a half-made ProjectJwks", () => {
+emulatorOnly("a lost answer and a failed operation the emulator injects")("a half-made ProjectJwks", () => {
   for (const [name, stackOn] of Object.entries(HALF_MADE)) {
     it(`— the ${name}: recorded when the operation applying it cannot be read; the next up completes it, destroy removes it`, { timeout: 600_000 }, async () => {
       const P = `p-jwks-half-${name}`;
