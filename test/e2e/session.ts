@@ -20,13 +20,26 @@ export interface Session {
   groups: number[];
 }
 
-/** A port the OS hands out for port 0, free once its listener closes. */
+/**
+ * A port free now, below the range the system hands out for port 0 (32768 and up here): a session
+ * starts its emulator on it only after installing packages, and meanwhile any process asking for
+ * any port (a Pulumi plugin's gRPC server) could be given one from that range (it happened:
+ * EADDRINUSE). Below it, only a caller naming the port can take it.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (let i = 0; ; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = net.createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (ok) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+    if (i === 50) throw new Error("no free port below 32000 after 50 tries");
+  }
 }
 
 /** Runs `script` with bash from `home`/work, HOME being `home`; `env` is the whole environment. */
