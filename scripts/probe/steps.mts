@@ -200,6 +200,17 @@ export const STEPS: readonly Step[] = [
   { id: "getProjectBranchDataAPI.afterUpdate", method: "GET", path: DATA_API },
   { id: "deleteProjectBranchDataAPI", method: "DELETE", path: DATA_API },
 
+  // A JWKS entry for another identity provider: the project's keys Neon then trusts.
+  {
+    id: "addProjectJWKS",
+    method: "POST",
+    path: `${P}/jwks`,
+    body: { jwks_url: "https://idp.example.com/.well-known/jwks.json", provider_name: "Probe IdP", jwt_audience: "probe" },
+    keep: (j, v) => void (v.jwks_id = j.jwks.id),
+  },
+  { id: "getProjectJWKS", method: "GET", path: `${P}/jwks` },
+  { id: "deleteProjectJWKS", method: "DELETE", path: `${P}/jwks/{jwks_id}` },
+
   // A branch of it: what branching copies, and a reset from the parent.
   { id: "createBranch", method: "POST", path: `${P}/branches`, body: { branch: { name: "probe-child" } }, keep: (j, v) => void (v.child_id = j.branch.id) },
   { id: "getBranch", method: "GET", path: `${P}/branches/{child_id}` },
