@@ -30,4 +30,4 @@ it("every workflow under .github/workflows passes actionlint", () => {
   // actionlint exits non-zero and prints each finding; an empty output is the pass.
   const out = execFileSync(actionlint(), ["-no-color", ...files.map((f) => path.join(dir, f))], { encoding: "utf8" });
   expect(out).toBe("");
-}, 300_000);
+}, 600_000);
