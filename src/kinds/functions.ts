@@ -44,14 +44,19 @@ function notVisible(fn: string, ctx: Context, where: Scope, err: Error): Error {
   );
 }
 
-/** The scope's integration; undefined when the project (and branch) answer without one. */
-async function integrationOf(fn: string, ctx: Context, where: Scope, provider: string) {
+/** A read of a function, its 404 told as `notVisible` (the key's, not "nothing there"). */
+async function visible<T>(fn: string, ctx: Context, where: Scope, read: () => Promise<T>): Promise<T> {
   try {
-    return await generationOf(where).calls(ctx, where).integration(provider);
+    return await read();
   } catch (err) {
     if (isNotFound(err)) throw notVisible(fn, ctx, where, err as Error);
     throw err;
   }
+}
+
+/** The scope's integration; undefined when the project (and branch) answer without one. */
+function integrationOf(fn: string, ctx: Context, where: Scope, provider: string) {
+  return visible(fn, ctx, where, () => generationOf(where).calls(ctx, where).integration(provider));
 }
 
 /** The branch's Neon Auth, or an error naming the branch when it has none. */
@@ -282,15 +287,9 @@ const getDataApi: FunctionDeclaration = {
   }),
   async read(a, ctx) {
     const place = { projectId: a.projectId as string, branchId: a.branchId as string, database: a.database as string };
-    let found: Props | undefined;
-    try {
-      found = await readDataApi(ctx, place);
-    } catch (err) {
-      if (isNotFound(err)) throw notVisible("getDataApi", ctx, scope(a), err as Error);
-      throw err;
-    }
+    const found = await visible("getDataApi", ctx, scope(a), () => readDataApi(ctx, place));
     if (found === undefined) return { ...place, exists: false };
-    const settings = Object.fromEntries(Object.keys(DATA_API_SETTINGS).map((k) => [k, found![k]]));
+    const settings = Object.fromEntries(Object.keys(DATA_API_SETTINGS).map((k) => [k, found[k]]));
     return compact({ ...place, exists: true, url: found.url, status: found.status, availableSchemas: found.availableSchemas, ...settings });
   },
 };
@@ -314,13 +313,9 @@ const getProjectJwks: FunctionDeclaration = {
     ),
   }),
   async read(a, ctx) {
-    try {
-      const list = await projectJwksList(ctx, a.projectId as string);
-      return { projectId: a.projectId, entries: list.map((j) => { const { projectId: _p, adopt: _a, ...entry } = projectJwksOutputs(j); return entry; }) };
-    } catch (err) {
-      if (isNotFound(err)) throw notVisible("getProjectJwks", ctx, { projectId: a.projectId as string }, err as Error);
-      throw err;
-    }
+    const where = { projectId: a.projectId as string };
+    const list = await visible("getProjectJwks", ctx, where, () => projectJwksList(ctx, where.projectId));
+    return { projectId: a.projectId, entries: list.map((j) => { const { projectId: _p, adopt: _a, ...entry } = projectJwksOutputs(j); return entry; }) };
   },
 };
 
