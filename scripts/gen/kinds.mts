@@ -5,7 +5,56 @@
  * test can tell when the checked-in files are stale.
  */
 import { z } from "zod";
-import type { Generation, InputDeclaration as Input, KindDeclaration as Declared, PerGeneration } from "../../src/provider/declaration.ts";
+import type { Generation, InputDeclaration as Input, KindDeclaration as Declared, OutputDeclaration, PerGeneration } from "../../src/provider/declaration.ts";
+
+/** Each input's rule as JSON Schema (zod's), and which are required: the published type, default and requiredness come from here. */
+type Json = { type?: string; enum?: unknown[]; items?: Json; anyOf?: Json[]; additionalProperties?: Json; default?: unknown; properties?: Record<string, Json>; required?: string[] };
+
+const toJson = (rule: z.ZodType, io: "input" | "output") => z.toJSONSchema(rule, { io, unrepresentable: "any" }) as Json;
+const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+const literalUnion = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(" | ");
+/** What the registry holds for an output rule (provider/declaration.ts `output()`). */
+const outputOf = (rule: z.ZodType) => (z.globalRegistry.get(rule) as { output: OutputDeclaration }).output;
+
+/** A JSON Schema as the published TypeScript type; a list of values the kind names (`types`) by its name. */
+function tsType(js: Json, d: Declared): string {
+  if (js.anyOf !== undefined) return tsType(js.anyOf.find((a) => a.type !== "null") ?? {}, d);
+  if (js.enum !== undefined) {
+    const named = Object.entries(d.types ?? {}).find(([, t]) => sameList(t.values, js.enum!));
+    return named === undefined ? literalUnion(js.enum) : named[0];
+  }
+  if (js.type === "array") {
+    const item = tsType(js.items ?? {}, d);
+    return /[ |]/.test(item) ? `(${item})[]` : `${item}[]`;
+  }
+  if (js.type === "object" && js.additionalProperties !== undefined) return `Record<string, ${tsType(js.additionalProperties, d)}>`;
+  if (js.type === "integer" || js.type === "number") return "number";
+  if (js.type === "boolean" || js.type === "string") return js.type;
+  return "unknown";
+}
+
+/** One input as the generators read it: its declaration, its rule's type (per generation where its values differ), whether required, its default. */
+interface Field {
+  readonly name: string;
+  readonly input: Input;
+  type(g: Generation): string;
+  readonly required: boolean;
+  readonly default?: unknown;
+}
+
+function fieldsOf(d: Declared): Field[] {
+  const js = toJson(d.schema, "input");
+  return Object.entries(d.inputs).map(([name, input]) => {
+    const rule = js.properties?.[name] ?? {};
+    return {
+      name,
+      input,
+      type: (g: Generation) => (input.values === undefined ? tsType(rule, d) : literalUnion(input.values[g])),
+      required: (js.required ?? []).includes(name),
+      default: rule.default,
+    };
+  });
+}
 
 const GENERATIONS: readonly Generation[] = ["AuthIntegration", "NeonAuth"];
 
@@ -14,7 +63,7 @@ function per<T>(v: PerGeneration<T>, g: Generation): T {
 }
 
 /** A TSDoc comment, on one line when it fits in 110 columns, else wrapped at 100. */
-function docLines(doc: string, indent: string): string[] {
+export function docLines(doc: string, indent: string): string[] {
   if (indent.length + doc.length + 7 <= 110) return [`${indent}/** ${doc} */`];
   const lines: string[] = [];
   let line = "";
@@ -34,10 +83,9 @@ function wrapped(type: string): string {
   return list ? `pulumi.Input<pulumi.Input<${list[1]}>[]>` : `pulumi.Input<${type}>`;
 }
 
-function argsMember(name: string, input: Input, g: Generation, present: boolean): string[] {
-  if (!present) return [`  /** Only on a ${input.only}. */`, `  ${name}?: never;`];
-  const optional = input.required === true ? "" : "?";
-  return [...docLines(per(input.doc, g), "  "), `  ${name}${optional}: ${wrapped(per(input.type, g))};`];
+function argsMember(f: Field, g: Generation, present: boolean): string[] {
+  if (!present) return [`  /** Only on a ${f.input.only}. */`, `  ${f.name}?: never;`];
+  return [...docLines(per(f.input.doc, g), "  "), `  ${f.name}${f.required ? "" : "?"}: ${wrapped(f.type(g))};`];
 }
 
 const PARENT_TYPE = { either: "ParentIntegration", AuthIntegration: "ProjectIntegration", NeonAuth: "NeonAuthIntegration" } as const;
@@ -51,7 +99,11 @@ function integrationMember(parent: keyof typeof PARENT_TYPE, unless?: string): s
 
 /** Whether the Args differ by generation: some input only one has, or a type or doc per generation. */
 function split(d: Declared): boolean {
-  return d.parent === "either" && Object.values(d.inputs).some((i) => i.only !== undefined || typeof i.type === "object" || typeof i.doc === "object");
+  return d.parent === "either" && Object.values(d.inputs).some(perGeneration);
+}
+
+function perGeneration(i: Input): boolean {
+  return i.only !== undefined || i.values !== undefined || typeof i.doc === "object";
 }
 
 /** The published name of a kind's Args for one generation: `ProjectAuthUserArgs`, `NeonAuthUserArgs`. */
@@ -64,18 +116,18 @@ function renderArgs(d: Declared): string[] {
   const ext = d.also ? ` extends ${d.also.args}` : "";
   if (!split(d)) {
     const out = [`/** The inputs of ${a(d.kind)}. */`, `export interface ${d.kind}Args${ext} {`, ...(d.parent ? integrationMember(d.parent, d.parentUnless) : [])];
-    for (const [name, input] of Object.entries(d.inputs)) out.push(...argsMember(name, input, generation, true));
+    for (const f of fieldsOf(d)) out.push(...argsMember(f, generation, true));
     return [...out, "}"];
   }
   const out: string[] = [];
-  const shared = Object.entries(d.inputs).filter(([, i]) => i.only === undefined && typeof i.type !== "object" && typeof i.doc !== "object");
-  const own = Object.entries(d.inputs).filter(([n]) => !shared.some(([s]) => s === n));
+  const shared = fieldsOf(d).filter((f) => !perGeneration(f.input));
+  const own = fieldsOf(d).filter((f) => perGeneration(f.input));
   out.push(`interface ${d.kind}ArgsBase {`);
-  for (const [name, input] of shared) out.push(...argsMember(name, input, generation, true));
+  for (const f of shared) out.push(...argsMember(f, generation, true));
   out.push("}");
   for (const g of GENERATIONS) {
     out.push("", `/** ${a(d.kind).replace(/^a/, "A")} of ${g === "NeonAuth" ? "a NeonAuth (branch-scoped)" : "a project-level AuthIntegration"}. */`, `export interface ${argsName(d.kind, g)} extends ${d.kind}ArgsBase {`, ...integrationMember(g));
-    for (const [name, input] of own) out.push(...argsMember(name, input, g, input.only === undefined || input.only === g));
+    for (const f of own) out.push(...argsMember(f, g, f.input.only === undefined || f.input.only === g));
     out.push("}");
   }
   return [...out, "", `export type ${d.kind}Args = ${GENERATIONS.map((g) => argsName(d.kind, g)).join(" | ")};`];
@@ -92,16 +144,22 @@ function renderOutputs(d: Declared): string[] {
   ];
   const out = [`/** The outputs of ${a(d.kind)}: its inputs as recorded, and what the service made. */`, `export interface ${d.kind}Outputs${bases.length > 0 ? ` extends ${bases.join(", ")}` : ""} {`];
   // An input the runtime rules give a default always has a value once checked.
-  const always = new Set((z.toJSONSchema(d.schema, { io: "output", unrepresentable: "any" }) as { required?: string[] }).required ?? []);
-  for (const [name, input] of Object.entries(d.inputs)) {
+  const always = new Set(toJson(d.schema, "output").required ?? []);
+  for (const f of fieldsOf(d)) {
     // A child's place is an output of the child's base already (a `parentUnless` child declares it as inputs too).
-    if (d.parent !== undefined && (name === "projectId" || name === "branchId")) continue;
-    const type = `${input.output ?? per(input.type, "NeonAuth")}${always.has(name) ? "" : " | undefined"}`;
-    out.push(...docLines(input.outputDoc ?? per(input.doc, "NeonAuth"), "  "), `  readonly ${name}: pulumi.Output<${type}>;`);
+    if (d.parent !== undefined && (f.name === "projectId" || f.name === "branchId")) continue;
+    const type = `${tsType(toJson(d.schema, "input").properties?.[f.name] ?? {}, d)}${always.has(f.name) ? "" : " | undefined"}`;
+    out.push(...docLines(f.input.outputDoc ?? per(f.input.doc, "NeonAuth"), "  "), `  readonly ${f.name}: pulumi.Output<${type}>;`);
   }
-  for (const [name, o] of Object.entries(d.outputs ?? {})) out.push(...docLines(o.secret ? `${o.doc} Secret.` : o.doc, "  "), `  readonly ${name}: pulumi.Output<${o.type}>;`);
+  for (const [name, o] of Object.entries(d.outputs ?? {})) {
+    const { doc, secret } = outputOf(o);
+    out.push(...docLines(secret ? `${doc} Secret.` : doc, "  "), `  readonly ${name}: pulumi.Output<${outputType(o, d)}>;`);
+  }
   return [...out, "}"];
 }
+
+/** An output's published type: its rule's, `| undefined` when the rule is optional. */
+const outputType = (rule: z.ZodType, d: Declared) => `${tsType(toJson(rule, "output"), d)}${rule.isOptional() ? " | undefined" : ""}`;
 
 const HEADER = "// Generated by `npm run gen` from the kinds' declarations (src/kinds/index.ts). Do not edit.\n";
 
@@ -145,14 +203,20 @@ export const KIND_TYPES_DIR = "src/resources/types";
 
 const cell = (s: string) => s.replace(/\|/g, "\\|");
 
-function shownType(input: Input, secret: boolean): string {
-  const t = input.shown ?? `\`${per(input.type, "NeonAuth")}\``;
+function shownType(f: Field, secret: boolean): string {
+  const t = f.input.shown ?? `\`${f.type("NeonAuth")}\``;
   return cell(secret ? `${t}, secret` : t);
 }
 
-function required(input: Input): string {
-  const when = input.required === true ? "yes" : (input.required ?? "no");
-  return input.only ? `${when} (**\`${input.only}\` only**)` : when;
+function required(f: Field): string {
+  const when = f.required ? "yes" : (f.input.requiredWhen ?? "no");
+  return f.input.only ? `${when} (**\`${f.input.only}\` only**)` : when;
+}
+
+/** The default column: the rule's default, or the words for what applies when the input is left out. */
+function defaultOf(f: Field): string {
+  if (f.default === undefined) return f.input.absent ?? "";
+  return `\`${typeof f.default === "string" ? f.default : JSON.stringify(f.default)}\``;
 }
 
 function onChange(input: Input): string {
@@ -163,13 +227,13 @@ function onChange(input: Input): string {
 export function renderKindTable(d: Declared, secrets: readonly string[]): string {
   const rows = ["| input | type | required | default | on change |", "|---|---|---|---|---|"];
   if (d.parent) rows.push(`| \`integration\` | ${d.parent === "either" ? "`AuthIntegration` or `NeonAuth`" : `\`${d.parent}\``} | ${cell(d.parentUnless ?? "yes")} |  | replaces when the integration is replaced |`);
-  for (const [name, input] of Object.entries(d.inputs)) {
-    rows.push(`| \`${name}\` | ${shownType(input, secrets.includes(name))} | ${cell(required(input))} | ${cell(input.default ?? "")} | ${onChange(input)} |`);
+  for (const f of fieldsOf(d)) {
+    rows.push(`| \`${f.name}\` | ${shownType(f, secrets.includes(f.name))} | ${cell(required(f))} | ${cell(defaultOf(f))} | ${onChange(f.input)} |`);
   }
   const outputs = Object.entries(d.outputs ?? {});
   if (outputs.length > 0) {
     rows.push("", "| output | type | notes |", "|---|---|---|");
-    for (const [name, o] of outputs) rows.push(`| \`${name}\` | \`${cell(o.type)}\`${o.secret ? ", secret" : ""} | ${cell(o.doc)} |`);
+    for (const [name, o] of outputs) rows.push(`| \`${name}\` | \`${cell(outputType(o, d))}\`${outputOf(o).secret ? ", secret" : ""} | ${cell(outputOf(o).doc)} |`);
   }
   rows.push("", `- **Id**: ${d.id}`);
   rows.push(d.importable === true ? "- **Import**: by id (`importFile`, `pulumi import --file`)." : `- **Import**: not importable: ${d.importable}.`);

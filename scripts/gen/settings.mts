@@ -5,6 +5,7 @@
  * unit test can tell when the checked-in files are stale.
  */
 import { z } from "zod";
+import { docLines } from "./kinds.mts";
 
 /** What the renderer reads of a row (the table's own type lives in src/). */
 export interface SettingRow {
@@ -15,7 +16,7 @@ export interface SettingRow {
   readonly doc: string;
 }
 
-type Json = { type?: string; enum?: unknown[]; items?: Json; minimum?: number; maximum?: number; properties?: Record<string, Json>; required?: string[] };
+type Json = { type?: string; enum?: unknown[]; items?: Json; minimum?: number; maximum?: number; properties?: Record<string, Json>; required?: string[]; description?: string };
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const sameList = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -56,7 +57,7 @@ export function renderSettingTypes(rows: readonly SettingRow[], events: readonly
   ];
   for (const row of rows) {
     out.push("", `/** ${row.doc} As recorded: the fields the program manages. */`, `export interface ${row.type}Fields {`);
-    for (const f of fieldsOf(row)) out.push(`  ${f.name}${f.required ? "" : "?"}: ${tsType(f.schema, events)};`);
+    for (const f of fieldsOf(row)) out.push(...docLines(f.schema.description ?? "", "  "), `  ${f.name}${f.required ? "" : "?"}: ${tsType(f.schema, events)};`);
     out.push("}", `export type ${row.type}Settings = Inputs<${row.type}Fields>;`);
   }
   out.push("", "/** The settings a NeonAuth manages as properties: only the settings and fields given are managed. */", "export interface NeonAuthSettingsArgs {");

@@ -2,65 +2,48 @@ import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "../provider/converge";
 import { declaredFields, halfMade, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { appEnv, KEY_SET_OUTPUTS } from "./authSdkKeys";
 import { OWNER_OUTPUTS } from "./authOwnershipTransfer";
 import { deleteUnlessHidden, liveIntegration, projectIntegration } from "../provider/parent";
 
 const KIND = "AuthIntegration";
 
-/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
+/** @internal Runtime input rules, each published input described on its rule; kept out of the published types (zod is not a public type). */
 export const authIntegrationInputs = z.strictObject({
-  projectId,
-  branchId,
-  databaseName: databaseName.default(NEON_DEFAULTS.database),
-  roleName: roleName.default(NEON_DEFAULTS.role),
-  authProvider: authProvider.default("stack"),
-  adopt: z.boolean().default(false),
+  projectId: input(projectId, { doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", replaces: true }),
+  branchId: input(branchId, {
+    doc: "The project's default (production) branch; the users table lives in its database.",
+    outputDoc: "The project's default (production) branch the integration is bound to.",
+    replaces: true,
+    change: "replaces; the project's default (production) branch",
+  }),
+  databaseName: input(databaseName.default(NEON_DEFAULTS.database), {
+    doc: `Database that gets the \`neon_auth.users_sync\` table. Default \`${NEON_DEFAULTS.database}\`.`,
+    outputDoc: "The database that holds `neon_auth.users_sync`, as declared.",
+    replaces: true,
+    change: "replaces; database that gets `neon_auth.users_sync`",
+  }),
+  roleName: input(roleName.default(NEON_DEFAULTS.role), {
+    doc: `Role that owns it. Default \`${NEON_DEFAULTS.role}\` (deprecated by Neon, still sent).`,
+    outputDoc: "The role sent at creation, as declared.",
+    replaces: true,
+    change: "replaces; sent as the API asks (Neon marks it deprecated)",
+  }),
+  authProvider: input(authProvider.default("stack"), {
+    doc: "Auth provider; `stack` is the only one of this API generation.",
+    outputDoc: "The auth provider: `stack`.",
+    replaces: true,
+  }),
+  adopt: input(z.boolean().default(false), {
+    ...CREATE_TIME_SWITCH,
+    doc: "Take over an integration that already exists for this provider (made outside this stack) instead of failing with 409. Its SDK keys are then regenerated, as the API has no other way to hand them out. Default false.",
+    outputDoc: "Whether an existing integration was (or may be) taken over at creation.",
+  }),
 });
 type Inputs = z.infer<typeof authIntegrationInputs>;
 
-const INPUTS = {
-  projectId: { type: "string", doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", required: true, replaces: true },
-  branchId: {
-    type: "string",
-    doc: "The project's default (production) branch; the users table lives in its database.",
-    outputDoc: "The project's default (production) branch the integration is bound to.",
-    required: true,
-    replaces: true,
-    change: "replaces; the project's default (production) branch",
-  },
-  databaseName: {
-    type: "string",
-    doc: `Database that gets the \`neon_auth.users_sync\` table. Default \`${NEON_DEFAULTS.database}\`.`,
-    outputDoc: "The database that holds `neon_auth.users_sync`, as declared.",
-    default: `\`${NEON_DEFAULTS.database}\``,
-    replaces: true,
-    change: "replaces; database that gets `neon_auth.users_sync`",
-  },
-  roleName: {
-    type: "string",
-    doc: `Role that owns it. Default \`${NEON_DEFAULTS.role}\` (deprecated by Neon, still sent).`,
-    outputDoc: "The role sent at creation, as declared.",
-    default: `\`${NEON_DEFAULTS.role}\``,
-    replaces: true,
-    change: "replaces; sent as the API asks (Neon marks it deprecated)",
-  },
-  authProvider: {
-    type: '"stack"',
-    doc: "Auth provider; `stack` is the only one of this API generation.",
-    outputDoc: "The auth provider: `stack`.",
-    default: "`stack`",
-    replaces: true,
-  },
-  adopt: {
-    ...CREATE_TIME_SWITCH,
-    type: "boolean",
-    doc: "Take over an integration that already exists for this provider (made outside this stack) instead of failing with 409. Its SDK keys are then regenerated, as the API has no other way to hand them out. Default false.",
-    outputDoc: "Whether an existing integration was (or may be) taken over at creation.",
-    default: "`false`",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(authIntegrationInputs);
 
 function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | undefined, old: Props = {}): Props {
   // An adopted integration's keys are unknown until generated (see read).
@@ -165,11 +148,11 @@ export const authIntegrationKind: KindDeclaration = {
   inputs: INPUTS,
   outputs: {
     ...KEY_SET_OUTPUTS,
-    schemaName: { type: "string", doc: "Schema of the synchronised users table: `neon_auth`." },
-    tableName: { type: "string", doc: "The synchronised users table: `users_sync`." },
-    dbName: { type: "string", doc: "The database as Neon reports it." },
+    schemaName: output(z.string(), { doc: "Schema of the synchronised users table: `neon_auth`." }),
+    tableName: output(z.string(), { doc: "The synchronised users table: `users_sync`." }),
+    dbName: output(z.string(), { doc: "The database as Neon reports it." }),
     ...OWNER_OUTPUTS,
-    createdAt: { type: "string", doc: "When Neon created the integration (ISO 8601, UTC); part of its identity." },
+    createdAt: output(z.string(), { doc: "When Neon created the integration (ISO 8601, UTC); part of its identity." }),
   },
   id: "`<projectId>/<authProvider>`, e.g. `p-123/stack`.",
   importable: "the API never shows its keys again; declare it with `adopt: true` (its keys are regenerated)",

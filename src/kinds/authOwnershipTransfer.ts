@@ -2,7 +2,7 @@ import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { askOnce, oneTimeId } from "./authSdkKeys";
 import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "../provider/kit";
-import type { InputDeclaration } from "../provider/declaration";
+import { inputsOf, output } from "../provider/declaration";
 import { childFields, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "../provider/parent";
 
 const KIND = "AuthOwnershipTransfer";
@@ -15,8 +15,7 @@ export const authOwnershipTransferInputs = z.strictObject({
 });
 type Inputs = z.infer<typeof authOwnershipTransferInputs>;
 
-const INPUTS = {
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(authOwnershipTransferInputs);
 
 function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
@@ -55,8 +54,8 @@ export const ownershipTransferHandler: Handler = {
 
 /** @internal Who owns the auth project, as the integration reports it; on the integration and on each transfer. */
 export const OWNER_OUTPUTS = {
-  ownedBy: { type: "string", doc: "`neon` until an ownership transfer is confirmed in a browser, then `user` (seen on refresh)." },
-  transferStatus: { type: "string | undefined", doc: "`initiated` once a transfer was requested, then `finished` once confirmed (seen on refresh)." },
+  ownedBy: output(z.string(), { doc: "`neon` until an ownership transfer is confirmed in a browser, then `user` (seen on refresh)." }),
+  transferStatus: output(z.string().optional(), { doc: "`initiated` once a transfer was requested, then `finished` once confirmed (seen on refresh)." }),
 };
 
 /** @internal The kind, declared once (provider/declaration.ts). */
@@ -64,7 +63,7 @@ export const authOwnershipTransferKind: KindDeclaration = {
   kind: KIND,
   parent: "AuthIntegration",
   inputs: INPUTS,
-  outputs: withWireSecrets(transferOwnershipResponse, { url: { type: "string", doc: "Confirmation URL with a one-time `code`." }, ...OWNER_OUTPUTS }),
+  outputs: withWireSecrets(transferOwnershipResponse, { url: output(z.string(), { doc: "Confirmation URL with a one-time `code`." }), ...OWNER_OUTPUTS }),
   id: "`<projectId>/<authProvider>/<random uuid>`.",
   importable: "a transfer is a one-time request, not an object to import",
   schema: authOwnershipTransferInputs,

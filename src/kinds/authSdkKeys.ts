@@ -3,7 +3,7 @@ import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
-import type { InputDeclaration } from "../provider/declaration";
+import { input, inputsOf, output } from "../provider/declaration";
 import { childFields, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "../provider/parent";
 
 const KIND = "AuthSdkKeys";
@@ -13,31 +13,27 @@ export const authSdkKeysInputs = z.strictObject({
   projectId,
   integration: integrationIdentity,
   authProvider: authProvider.default("stack"),
-  rotationTrigger: triggerText.optional(),
-});
-type Inputs = z.infer<typeof authSdkKeysInputs>;
-
-const INPUTS = {
-  rotationTrigger: {
-    type: "string",
+  rotationTrigger: input(triggerText.optional(), {
     doc: "Any string; changing it generates a new key set (rotation).",
     outputDoc: "The value whose change generated this key set.",
     replaces: true,
     change: "replaces: any new value generates a new key set (rotation)",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+  }),
+});
+type Inputs = z.infer<typeof authSdkKeysInputs>;
+
+const INPUTS = inputsOf(authSdkKeysInputs);
 
 /** @internal The outputs of a key set, on an AuthSdkKeys and on the AuthIntegration that made the first. */
 export const KEY_SET_OUTPUTS = withWireSecrets(keySet, {
-  authProviderProjectId: { type: "string", doc: "The auth project's id at the provider (Stack Auth)." },
-  pubClientKey: { type: "string", doc: "Publishable client key for the frontend SDK." },
-  secretServerKey: { type: "string", doc: "Secret server key for the backend SDK." },
-  jwksUrl: { type: "string", doc: "Address of the auth project's JSON Web Key Set, for verifying its tokens." },
-  envVars: {
-    type: "Record<string, string>",
+  authProviderProjectId: output(z.string(), { doc: "The auth project's id at the provider (Stack Auth)." }),
+  pubClientKey: output(z.string(), { doc: "Publishable client key for the frontend SDK." }),
+  secretServerKey: output(z.string(), { doc: "Secret server key for the backend SDK." }),
+  jwksUrl: output(z.string(), { doc: "Address of the auth project's JSON Web Key Set, for verifying its tokens." }),
+  envVars: output(z.record(z.string(), z.string()), {
     doc: "The environment variables a Stack Auth app needs: `NEXT_PUBLIC_STACK_PROJECT_ID`, `NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY`, `STACK_SECRET_SERVER_KEY`.",
     secret: true,
-  },
+  }),
 });
 
 function outputsOf(inputs: Inputs, keys: KeySet): Props {

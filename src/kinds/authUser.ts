@@ -5,7 +5,7 @@ import { userRoles } from "../schemas/branchAuth";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { diffFields, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
@@ -19,57 +19,44 @@ export const authUserInputs = z
     ...childPlace,
     // Addresses are compared case-insensitively by the auth provider; normalising here keeps
     // `Ada@Example.com` and `ada@example.com` from showing as a change.
-    email: userEmail,
-    name: userName.optional(),
+    email: input(userEmail, {
+      doc: "The user's email address (1 to 256 characters).",
+      outputDoc: "The email address the user was created with.",
+      shown: "string, 1–256 characters",
+      replaces: true,
+      change: "refused at preview unless `recreateOnChange` (compared lower-case)",
+    }),
+    name: input(userName.optional(), {
+      doc: "Display name, 1 to 255 characters.",
+      outputDoc: "The display name the user was created with.",
+      shown: "string, 1–255 characters",
+      replaces: true,
+      change: "refused at preview unless `recreateOnChange`",
+    }),
     authProvider: childAuthProvider,
-    roles: userRoles.optional(),
-    recreateOnChange: z.boolean().optional(),
-    adopt: z.boolean().optional(),
+    roles: input(userRoles.optional(), {
+      only: "NeonAuth",
+      doc: "The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the service's default (`user`) stays and is not managed.",
+      outputDoc: "The roles (NeonAuth only): as set, and as read back from `neon_auth.\"user\"` when the program manages them or looks the user up.",
+      shown: "string[] (each a token, 1–64, no comma), at least one, none twice",
+      absent: "not managed (Neon gives `user`)",
+      change: "in place (`PUT …/users/{id}/role`, the whole set)",
+    }),
+    recreateOnChange: input(z.boolean().optional(), {
+      compared: false,
+      doc: "The API cannot change a user: a new email or name means deleting the account (its id, sign-ins and sessions) and creating another. Such a change is refused at preview unless this is true. Default false.",
+      absent: "`false`",
+      change: "in place; see below",
+    }),
+    adopt: input(z.boolean().optional(), {
+      ...CREATE_TIME_SWITCH,
+      doc: "Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy. Default false.",
+      absent: "`false`",
+    }),
   })
   .superRefine((v, ctx) => generationRules(v, ctx, ["roles"]), despiteIntegration);
 
-const INPUTS = {
-
-  email: {
-    type: "string",
-    doc: "The user's email address (1 to 256 characters).",
-    outputDoc: "The email address the user was created with.",
-    shown: "string, 1–256 characters",
-    required: true,
-    replaces: true,
-    change: "refused at preview unless `recreateOnChange` (compared lower-case)",
-  },
-  name: {
-    type: "string",
-    doc: "Display name, 1 to 255 characters.",
-    outputDoc: "The display name the user was created with.",
-    shown: "string, 1–255 characters",
-    replaces: true,
-    change: "refused at preview unless `recreateOnChange`",
-  },
-  roles: {
-    type: "string[]",
-    only: "NeonAuth",
-    doc: "The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the service's default (`user`) stays and is not managed.",
-    outputDoc: "The roles (NeonAuth only): as set, and as read back from `neon_auth.\"user\"` when the program manages them or looks the user up.",
-    shown: "string[] (each a token, 1–64, no comma), at least one, none twice",
-    default: "not managed (Neon gives `user`)",
-    change: "in place (`PUT …/users/{id}/role`, the whole set)",
-  },
-  recreateOnChange: {
-    type: "boolean",
-    compared: false,
-    doc: "The API cannot change a user: a new email or name means deleting the account (its id, sign-ins and sessions) and creating another. Such a change is refused at preview unless this is true. Default false.",
-    default: "`false`",
-    change: "in place; see below",
-  },
-  adopt: {
-    ...CREATE_TIME_SWITCH,
-    type: "boolean",
-    doc: "Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy. Default false.",
-    default: "`false`",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(authUserInputs);
 
 /**
  * A new email or name on a user that exists, in the same integration, without
@@ -248,11 +235,10 @@ export const authUserKind: KindDeclaration = {
   parent: "either",
   inputs: INPUTS,
   outputs: {
-    userId: { type: "string", doc: "The user's id at the auth provider; the resource id (on a NeonAuth `<projectId>/<branchId>/<userId>`)." },
-    banned: {
-      type: "boolean | undefined",
+    userId: output(z.string(), { doc: "The user's id at the auth provider; the resource id (on a NeonAuth `<projectId>/<branchId>/<userId>`)." }),
+    banned: output(z.boolean().optional(), {
       doc: "Whether the user is banned (NeonAuth only, read back from `neon_auth.\"user\"`); a ban is made outside the stack (Better Auth's admin plugin) and is never changed by it.",
-    },
+    }),
   },
   id: "the user id on an `AuthIntegration`; `<projectId>/<branchId>/<userId>` on a `NeonAuth`.",
   importable: "the API has no way to read a user; declare it again (a new user) or leave it outside the stack",

@@ -10,7 +10,7 @@ import { branchId, databaseName, NEON_DEFAULTS, projectId } from "../schemas";
 import { createDataApiRequest, dataApiSettingsRequest, OPENAPI_MODES, type DataApi as Wire, type DataApiSettingsRequest } from "../schemas/dataApi";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
-import type { InputDeclaration } from "../provider/declaration";
+import { input, inputsOf, output, type InputDeclaration } from "../provider/declaration";
 import { childFields, deleteUnlessHidden, integrationIdentity, mustSee } from "../provider/parent";
 import { placeOf, where, type Scope } from "../provider/generation";
 import { compact, halfMade, inputRules, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
@@ -41,20 +41,55 @@ const SETTING_NAMES = Object.keys(SETTINGS) as Setting[];
 /** A JWKS URL a program gives: https only, since the keys it lists decide who may read the data. */
 const jwksUrl = wire.jwks_url.unwrap().refine((u) => u.startsWith("https://"), { message: "must use https: the keys it lists decide whose tokens the Data API accepts" });
 
-/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
+const AUTH = "replaces (Neon cannot change it after creation)";
+const SETTING = "in place; left out: not managed";
+
+/** How each setting is published: a setting left out is not managed. */
+const SETTING_WORDS: Record<Setting, InputDeclaration> = {
+  dbSchemas: { doc: "The schemas exposed as REST endpoints (Neon's default: `public`).", shown: "schema names, at least one", absent: "not managed (Neon: `[\"public\"]`)" },
+  dbAnonRole: { doc: "The database role of requests without a token (Neon's default: `anonymous`).", shown: "Postgres role name", absent: "not managed (Neon: `anonymous`)" },
+  dbMaxRows: { doc: "The most rows one response returns (Neon's default: 1000).", shown: "whole number ≥ 1", absent: "not managed (Neon: 1000)" },
+  dbExtraSearchPath: { doc: "Schemas added to the search path, comma-separated.", absent: "not managed" },
+  dbAggregatesEnabled: { doc: "Whether aggregate functions may be used in queries (Neon's default: true).", absent: "not managed (Neon: `true`)" },
+  jwtRoleClaimKey: {
+    doc: "Where in a token the Data API reads the database role (a JSPath; Neon's default: `.role`, the role an `AuthUser` is given).",
+    shown: "text 1–256, a JSPath such as `.role`",
+    absent: "not managed (Neon: `.role`)",
+  },
+  jwtCacheMaxLifetime: { doc: "How long a verified token is cached, in seconds.", shown: "whole number ≥ 0", absent: "not managed" },
+  openapiMode: { doc: "Whether the API describes itself (`ignore-privileges`) or not (`disabled`, Neon's default).", shown: '`"ignore-privileges"` | `"disabled"`', absent: "not managed (Neon: `disabled`)" },
+  serverCorsAllowedOrigins: { doc: "The origins browsers may call the API from, comma-separated; empty allows every origin.", absent: "not managed (Neon: empty, every origin)" },
+  serverTimingEnabled: { doc: "Whether answers carry Server-Timing headers.", absent: "not managed" },
+};
+
+/** @internal Runtime input rules, each published input described on its rule; kept out of the published types (zod is not a public type). */
 export const dataApiInputs = z
   .strictObject({
-    projectId: projectId.optional(),
-    branchId: branchId.optional(),
+    projectId: input(projectId.optional(), { doc: "Neon project id, for a Data API bound to another identity provider (with `integration` it comes from the NeonAuth).", shown: "string `^[a-z0-9-]{1,60}$`", requiredWhen: "without `integration`", replaces: true }),
+    branchId: input(branchId.optional(), { doc: "The branch, for a Data API bound to another identity provider (with `integration` it comes from the NeonAuth).", shown: "string `^[a-z0-9-]{1,60}$`", requiredWhen: "without `integration`", replaces: true }),
     integration: integrationIdentity.optional(),
-    database: databaseName.default(NEON_DEFAULTS.database),
-    jwksUrl: jwksUrl.optional(),
-    providerName: wire.provider_name,
-    jwtAudience: wire.jwt_audience,
-    addDefaultGrants: z.boolean().default(false),
-    skipAuthSchema: z.boolean().default(false),
-    ...(Object.fromEntries(SETTING_NAMES.map((k) => [k, setting[SETTINGS[k]]])) as { [K in Setting]: (typeof setting)[(typeof SETTINGS)[K]] }),
-    adopt: z.boolean().optional(),
+    database: input(databaseName.default(NEON_DEFAULTS.database), { doc: "The database of the branch the Data API serves; default the branch's default database (`neondb`).", shown: "Postgres identifier", replaces: true }),
+    jwksUrl: input(jwksUrl.optional(), {
+      doc: "The JWKS URL of another identity provider (Clerk, Auth0, Cognito…) whose tokens the Data API accepts (`auth_provider: external`); https. Not with `integration`.",
+      shown: "https URL; not with `integration`",
+      replaces: true,
+      change: AUTH,
+    }),
+    providerName: input(wire.provider_name, { doc: "The name of the provider of `jwksUrl` (Clerk, Auth0…).", shown: "text 1–256; with `jwksUrl`", replaces: true, change: AUTH }),
+    jwtAudience: input(wire.jwt_audience, {
+      doc: "The audience the provider of `jwksUrl` puts in its tokens: tokens with another `aud` are refused (Neon still accepts tokens without one).",
+      shown: "text 1–1024; with `jwksUrl`",
+      replaces: true,
+      change: AUTH,
+    }),
+    addDefaultGrants: input(z.boolean().default(false), { doc: "At creation, grant authenticated users every permission on the tables of the `public` schema. Default false.", replaces: true, change: AUTH }),
+    skipAuthSchema: input(z.boolean().default(false), { doc: "At creation, do not create the `auth` schema and its row-level-security functions. Default false.", replaces: true, change: AUTH }),
+    ...(Object.fromEntries(SETTING_NAMES.map((k) => [k, input(setting[SETTINGS[k]], { change: SETTING, ...SETTING_WORDS[k] })])) as { [K in Setting]: (typeof setting)[(typeof SETTINGS)[K]] }),
+    adopt: input(z.boolean().optional(), {
+      doc: "Take over a Data API that already exists on the database instead of failing (its authentication stays as Neon has it; the settings the program names are written). Default false.",
+      absent: "`false`",
+      change: "in place (matters at create only)",
+    }),
   })
   .superRefine((v, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -66,53 +101,7 @@ export const dataApiInputs = z
   });
 type Inputs = z.infer<typeof dataApiInputs>;
 
-const AUTH = "replaces (Neon cannot change it after creation)";
-const SETTING = "in place; left out: not managed";
-
-const INPUTS = {
-  projectId: { type: "string", doc: "Neon project id, for a Data API bound to another identity provider (with `integration` it comes from the NeonAuth).", shown: "string `^[a-z0-9-]{1,60}$`", required: "without `integration`", replaces: true },
-  branchId: { type: "string", doc: "The branch, for a Data API bound to another identity provider (with `integration` it comes from the NeonAuth).", shown: "string `^[a-z0-9-]{1,60}$`", required: "without `integration`", replaces: true },
-  database: { type: "string", doc: "The database of the branch the Data API serves; default the branch's default database (`neondb`).", shown: "Postgres identifier", default: "`neondb`", replaces: true },
-  jwksUrl: {
-    type: "string",
-    doc: "The JWKS URL of another identity provider (Clerk, Auth0, Cognito…) whose tokens the Data API accepts (`auth_provider: external`); https. Not with `integration`.",
-    shown: "https URL; not with `integration`",
-    replaces: true,
-    change: AUTH,
-  },
-  providerName: { type: "string", doc: "The name of the provider of `jwksUrl` (Clerk, Auth0…).", shown: "text 1–256; with `jwksUrl`", replaces: true, change: AUTH },
-  jwtAudience: {
-    type: "string",
-    doc: "The audience the provider of `jwksUrl` puts in its tokens: tokens with another `aud` are refused (Neon still accepts tokens without one).",
-    shown: "text 1–1024; with `jwksUrl`",
-    replaces: true,
-    change: AUTH,
-  },
-  addDefaultGrants: { type: "boolean", doc: "At creation, grant authenticated users every permission on the tables of the `public` schema. Default false.", default: "`false`", replaces: true, change: AUTH },
-  skipAuthSchema: { type: "boolean", doc: "At creation, do not create the `auth` schema and its row-level-security functions. Default false.", default: "`false`", replaces: true, change: AUTH },
-  dbSchemas: { type: "string[]", doc: "The schemas exposed as REST endpoints (Neon's default: `public`).", shown: "schema names, at least one", default: "not managed (Neon: `[\"public\"]`)", change: SETTING },
-  dbAnonRole: { type: "string", doc: "The database role of requests without a token (Neon's default: `anonymous`).", shown: "Postgres role name", default: "not managed (Neon: `anonymous`)", change: SETTING },
-  dbMaxRows: { type: "number", doc: "The most rows one response returns (Neon's default: 1000).", shown: "whole number ≥ 1", default: "not managed (Neon: 1000)", change: SETTING },
-  dbExtraSearchPath: { type: "string", doc: "Schemas added to the search path, comma-separated.", default: "not managed", change: SETTING },
-  dbAggregatesEnabled: { type: "boolean", doc: "Whether aggregate functions may be used in queries (Neon's default: true).", default: "not managed (Neon: `true`)", change: SETTING },
-  jwtRoleClaimKey: {
-    type: "string",
-    doc: "Where in a token the Data API reads the database role (a JSPath; Neon's default: `.role`, the role an `AuthUser` is given).",
-    shown: "text 1–256, a JSPath such as `.role`",
-    default: "not managed (Neon: `.role`)",
-    change: SETTING,
-  },
-  jwtCacheMaxLifetime: { type: "number", doc: "How long a verified token is cached, in seconds.", shown: "whole number ≥ 0", default: "not managed", change: SETTING },
-  openapiMode: { type: "DataApiOpenapiMode", doc: "Whether the API describes itself (`ignore-privileges`) or not (`disabled`, Neon's default).", shown: '`"ignore-privileges"` | `"disabled"`', default: "not managed (Neon: `disabled`)", change: SETTING },
-  serverCorsAllowedOrigins: { type: "string", doc: "The origins browsers may call the API from, comma-separated; empty allows every origin.", default: "not managed (Neon: empty, every origin)", change: SETTING },
-  serverTimingEnabled: { type: "boolean", doc: "Whether answers carry Server-Timing headers.", default: "not managed", change: SETTING },
-  adopt: {
-    type: "boolean",
-    doc: "Take over a Data API that already exists on the database instead of failing (its authentication stays as Neon has it; the settings the program names are written). Default false.",
-    default: "`false`",
-    change: "in place (matters at create only)",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(dataApiInputs);
 
 /** One Data API per database of a branch; also its id. */
 const OBJECT: NaturalKey = { fields: ["database"], what: "the Data API of one database", key: (i) => (i.branchId && i.database ? joinId(i.projectId, i.branchId, i.database) : undefined) };
@@ -252,9 +241,9 @@ export const dataApiKind: KindDeclaration = {
   withProvider: false,
   inputs: INPUTS,
   outputs: {
-    url: { type: "string", doc: "The Data API's REST endpoint." },
-    status: { type: "string", doc: "Its deployment status, as Neon reports it." },
-    availableSchemas: { type: "string[] | undefined", doc: "The schemas it can serve, as Neon reports them." },
+    url: output(z.string(), { doc: "The Data API's REST endpoint." }),
+    status: output(z.string(), { doc: "Its deployment status, as Neon reports it." }),
+    availableSchemas: output(z.array(z.string()).optional(), { doc: "The schemas it can serve, as Neon reports them." }),
   },
   types: { DataApiOpenapiMode: { values: OPENAPI_MODES, doc: "Whether the Data API describes itself in OpenAPI: `ignore-privileges` or `disabled`." } },
   id: "`<projectId>/<branchId>/<database>`.",

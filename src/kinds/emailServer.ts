@@ -4,7 +4,7 @@ import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, typ
 import type { Context } from "../provider/context";
 import { notOwned } from "../provider/converge";
 import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -12,19 +12,36 @@ import { placeholder } from "../provider/placeholders";
 const KIND = "EmailServer";
 const SMTP_FIELDS = ["host", "port", "username", "password", "senderEmail", "senderName"] as const;
 
+const FOR_STANDARD = "for `standard`";
+
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const emailServerInputs = z
   .strictObject({
     ...childPlace,
-    type: z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }),
-    testRecipient: z.string().trim().pipe(email).optional(),
-    host: smtpHost.optional(),
-    port: portInput.optional(),
-    username: smtpUsername.optional(),
-    password: smtpPassword.optional(),
-    senderEmail: z.string().trim().pipe(email).optional(),
-    senderName: senderName.optional(),
-    adopt: z.boolean().optional(),
+    type: input(z.enum(["shared", "standard"], { message: 'must be "shared" or "standard"' }), {
+      doc: "`shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required).",
+      outputDoc: "`shared` (Neon's mail server) or `standard` (yours).",
+      shown: '`"shared"` | `"standard"`',
+    }),
+    host: input(smtpHost.optional(), { doc: "SMTP host name or IP address (required for `standard`).", outputDoc: "SMTP host (for `standard`).", shown: "hostname", requiredWhen: FOR_STANDARD }),
+    port: input(portInput.optional(), { doc: "1 to 65535.", outputDoc: "SMTP port (for `standard`).", shown: "integer 1–65535", requiredWhen: FOR_STANDARD }),
+    username: input(smtpUsername.optional(), { doc: "SMTP user name (required for `standard`).", outputDoc: "SMTP user name (for `standard`).", shown: "string", requiredWhen: FOR_STANDARD }),
+    password: input(smtpPassword.optional(), { doc: "SMTP password (kept secret in state).", outputDoc: "SMTP password. Secret.", shown: "string", requiredWhen: FOR_STANDARD }),
+    senderEmail: input(z.string().trim().pipe(email).optional(), { doc: "Address the mail is sent from (required for `standard`).", outputDoc: "Sender address (for `standard`).", shown: "email address", requiredWhen: FOR_STANDARD }),
+    senderName: input(senderName.optional(), { doc: "Display name the mail is sent from (required for `standard`).", outputDoc: "Sender display name (for `standard`).", shown: "string", requiredWhen: FOR_STANDARD }),
+    testRecipient: input(z.string().trim().pipe(email).optional(), {
+      only: "NeonAuth",
+      doc: "Opt-in check (type `standard`): after each create or update that changes the SMTP settings, Neon sends a test mail here (`POST …/email_provider/test`), and the update fails with Neon's error message when the test fails.",
+      outputDoc: "Where the opt-in SMTP test mail goes (NeonAuth).",
+      shown: "email address; with `type: \"standard\"`",
+      absent: "no test",
+    }),
+    adopt: input(z.boolean().optional(), {
+      ...CREATE_TIME_SWITCH,
+      doc: "Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.",
+      outputDoc: "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation.",
+      absent: "`false`",
+    }),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["testRecipient"]);
@@ -42,39 +59,8 @@ export const emailServerInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof emailServerInputs>;
 
-const FOR_STANDARD = "for `standard`";
 
-const INPUTS = {
-
-  type: {
-    type: '"shared" | "standard"',
-    doc: "`shared` (Neon's mail server) or `standard` (your SMTP server; all fields below required).",
-    outputDoc: "`shared` (Neon's mail server) or `standard` (yours).",
-    shown: '`"shared"` | `"standard"`',
-    required: true,
-  },
-  host: { type: "string", doc: "SMTP host name or IP address (required for `standard`).", outputDoc: "SMTP host (for `standard`).", shown: "hostname", required: FOR_STANDARD },
-  port: { type: "number", doc: "1 to 65535.", outputDoc: "SMTP port (for `standard`).", shown: "integer 1–65535", required: FOR_STANDARD },
-  username: { type: "string", doc: "SMTP user name (required for `standard`).", outputDoc: "SMTP user name (for `standard`).", shown: "string", required: FOR_STANDARD },
-  password: { type: "string", doc: "SMTP password (kept secret in state).", outputDoc: "SMTP password. Secret.", shown: "string", required: FOR_STANDARD },
-  senderEmail: { type: "string", doc: "Address the mail is sent from (required for `standard`).", outputDoc: "Sender address (for `standard`).", shown: "email address", required: FOR_STANDARD },
-  senderName: { type: "string", doc: "Display name the mail is sent from (required for `standard`).", outputDoc: "Sender display name (for `standard`).", shown: "string", required: FOR_STANDARD },
-  testRecipient: {
-    type: "string",
-    only: "NeonAuth",
-    doc: "Opt-in check (type `standard`): after each create or update that changes the SMTP settings, Neon sends a test mail here (`POST …/email_provider/test`), and the update fails with Neon's error message when the test fails.",
-    outputDoc: "Where the opt-in SMTP test mail goes (NeonAuth).",
-    shown: "email address; with `type: \"standard\"`",
-    default: "no test",
-  },
-  adopt: {
-    ...CREATE_TIME_SWITCH,
-    type: "boolean",
-    doc: "Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.",
-    outputDoc: "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation.",
-    default: "`false`",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(emailServerInputs);
 
 function requestOf(inputs: Inputs): UpdateEmailServerRequest {
   if (inputs.type === "shared") return { type: "shared" };

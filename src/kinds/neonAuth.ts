@@ -7,7 +7,7 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
 import type { Context } from "../provider/context";
-import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "../provider/converge";
 import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
@@ -18,18 +18,59 @@ import { oauthServerUrls } from "../provider/authUrls";
 
 const KIND = "NeonAuth";
 
-/** @internal Runtime input rules; kept out of the published types. */
+/** @internal Runtime input rules, each published input described on its rule; kept out of the published types. */
 export const neonAuthInputs = z
   .strictObject({
-  projectId: s.projectId,
-  branchId: s.branchId,
-  authProvider: z.enum(["better_auth", "stack"], { message: 'must be "better_auth" or "stack"' }).default("better_auth"),
-  databaseName: s.databaseName.optional(),
-  deleteDataOnDestroy: z.boolean().default(false),
-  appName: s.text(256).optional(),
-  allowLocalhost: z.boolean().optional(),
-  ...Object.fromEntries(Object.entries(AREAS).map(([k, v]) => [k, v.optional()])) as { [K in Area]: z.ZodOptional<(typeof AREAS)[K]> },
-  adopt: z.boolean().optional(),
+    projectId: input(s.projectId, { doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", shown: "string `^[a-z0-9-]{1,60}$`", replaces: true }),
+    branchId: input(s.branchId, {
+      doc: "The branch that gets Neon Auth; each branch has its own integration, users and settings.",
+      outputDoc: "The branch this Neon Auth belongs to.",
+      shown: "string `^[a-z0-9-]{1,60}$`",
+      replaces: true,
+    }),
+    authProvider: input(z.enum(["better_auth", "stack"], { message: 'must be "better_auth" or "stack"' }).default("better_auth"), {
+      doc: "`better_auth` (default) or `stack` (deprecated by Neon for this generation). Replaces on change.",
+      outputDoc: "`better_auth` or `stack`.",
+      replaces: true,
+      change: "replaces (delete first)",
+    }),
+    databaseName: input(s.databaseName.optional(), {
+      doc: "Database that gets the `neon_auth` schema; default the branch's default database. Replaces on change.",
+      outputDoc: "The database given to hold `neon_auth`, if any (`dbName` is Neon's answer).",
+      shown: "Postgres identifier",
+      absent: "the branch's default database",
+      replaces: true,
+    }),
+    deleteDataOnDestroy: input(z.boolean().default(false), {
+      doc: "Destroy drops the branch's `neon_auth` schema and its users too (`delete_data: true`). Default false: destroy disables Neon Auth and keeps the data.",
+      outputDoc: "Whether destroy drops the branch's users and `neon_auth` data.",
+      change: "in place (only matters at destroy)",
+    }),
+    appName: input(s.text(256).optional(), {
+      doc: "The app name shown in auth emails.",
+      outputDoc: "The app name, when managed.",
+      shown: "string 1–256",
+      absent: "not managed",
+      change: "in place (`PATCH …/auth/config`)",
+    }),
+    allowLocalhost: input(z.boolean().optional(), {
+      doc: "Whether sign-in from localhost is allowed (the service's default is true).",
+      outputDoc: "Whether sign-in from localhost is allowed, when managed.",
+      absent: "not managed",
+      change: "in place (`PATCH …/auth/allow_localhost`)",
+    }),
+    // The settings: published from their own table (`also`), so described but no inputs of the Args here.
+    ...(Object.fromEntries(s.BRANCH_SETTINGS.map((row) => [row.name, AREAS[row.name].optional().describe(row.doc)])) as { [K in Area]: z.ZodOptional<(typeof AREAS)[K]> }),
+    adopt: input(z.boolean().optional(), {
+      ...CREATE_TIME_SWITCH,
+      doc:
+        "Take over Neon Auth that is already enabled on the branch instead of failing: this stack then manages the settings it declares and disables auth on destroy. " +
+        "A branch made from one with Neon Auth has it already (auth branches with the database), so a stack per preview branch sets this. " +
+        "It extends to the children declared in this NeonAuth: a domain, provider, email server or user found there is taken over and made what the program declares " +
+        "(a child's own `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's or a person's, and is not taken over unasked.",
+      outputDoc: "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
+      absent: "`false`",
+    }),
   })
   .superRefine((v, ctx) => {
     // What the service refuses must fail at preview, not after auth is enabled.
@@ -39,66 +80,7 @@ export const neonAuthInputs = z
   });
 type Inputs = z.infer<typeof neonAuthInputs>;
 
-const INPUTS = {
-  projectId: { type: "string", doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", shown: "string `^[a-z0-9-]{1,60}$`", required: true, replaces: true },
-  branchId: {
-    type: "string",
-    doc: "The branch that gets Neon Auth; each branch has its own integration, users and settings.",
-    outputDoc: "The branch this Neon Auth belongs to.",
-    shown: "string `^[a-z0-9-]{1,60}$`",
-    required: true,
-    replaces: true,
-  },
-  authProvider: {
-    type: '"better_auth" | "stack"',
-    doc: "`better_auth` (default) or `stack` (deprecated by Neon for this generation). Replaces on change.",
-    outputDoc: "`better_auth` or `stack`.",
-    default: "`better_auth`",
-    replaces: true,
-    change: "replaces (delete first)",
-  },
-  databaseName: {
-    type: "string",
-    doc: "Database that gets the `neon_auth` schema; default the branch's default database. Replaces on change.",
-    outputDoc: "The database given to hold `neon_auth`, if any (`dbName` is Neon's answer).",
-    shown: "Postgres identifier",
-    default: "the branch's default database",
-    replaces: true,
-  },
-  deleteDataOnDestroy: {
-    type: "boolean",
-    doc: "Destroy drops the branch's `neon_auth` schema and its users too (`delete_data: true`). Default false: destroy disables Neon Auth and keeps the data.",
-    outputDoc: "Whether destroy drops the branch's users and `neon_auth` data.",
-    default: "`false`",
-    change: "in place (only matters at destroy)",
-  },
-  appName: {
-    type: "string",
-    doc: "The app name shown in auth emails.",
-    outputDoc: "The app name, when managed.",
-    shown: "string 1–256",
-    default: "not managed",
-    change: "in place (`PATCH …/auth/config`)",
-  },
-  allowLocalhost: {
-    type: "boolean",
-    doc: "Whether sign-in from localhost is allowed (the service's default is true).",
-    outputDoc: "Whether sign-in from localhost is allowed, when managed.",
-    default: "not managed",
-    change: "in place (`PATCH …/auth/allow_localhost`)",
-  },
-  adopt: {
-    ...CREATE_TIME_SWITCH,
-    type: "boolean",
-    doc:
-      "Take over Neon Auth that is already enabled on the branch instead of failing: this stack then manages the settings it declares and disables auth on destroy. " +
-      "A branch made from one with Neon Auth has it already (auth branches with the database), so a stack per preview branch sets this. " +
-      "It extends to the children declared in this NeonAuth: a domain, provider, email server or user found there is taken over and made what the program declares " +
-      "(a child's own `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's or a person's, and is not taken over unasked.",
-    outputDoc: "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
-    default: "`false`",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(neonAuthInputs);
 
 /** A field Neon leaves out of its answer is not set there, not changed: the output keeps what `old` recorded. */
 function outputsOf(inputs: Props, record: s.BranchIntegration, old: Props = {}): Props {
@@ -230,14 +212,14 @@ export const neonAuthKind: KindDeclaration = {
   also: { args: "NeonAuthSettingsArgs", outputs: "NeonAuthSettingsOutputs" },
   inputs: INPUTS,
   outputs: {
-    authProviderProjectId: { type: "string", doc: "The auth project's id at the provider." },
-    jwksUrl: { type: "string", doc: "Address of the JSON Web Key Set, for verifying tokens." },
-    baseUrl: { type: "string | undefined", doc: "Base URL of the auth service (Better Auth)." },
-    dbName: { type: "string", doc: "The database that holds `neon_auth`, as Neon reports it." },
-    ownedBy: { type: "string", doc: "`neon`, or `user` after an ownership transfer." },
-    createdAt: { type: "string", doc: "When Neon enabled auth on the branch (ISO 8601, UTC)." },
-    oauthServerIssuer: { type: "string | undefined", doc: "The OAuth server's issuer, which a resource server checks in tokens: set when the program enables `oauthServer`." },
-    oauthServerDiscoveryUrl: { type: "string | undefined", doc: "The OAuth server's OpenID discovery document (`{issuer}/.well-known/openid-configuration`): set when the program enables `oauthServer`." },
+    authProviderProjectId: output(z.string(), { doc: "The auth project's id at the provider." }),
+    jwksUrl: output(z.string(), { doc: "Address of the JSON Web Key Set, for verifying tokens." }),
+    baseUrl: output(z.string().optional(), { doc: "Base URL of the auth service (Better Auth)." }),
+    dbName: output(z.string(), { doc: "The database that holds `neon_auth`, as Neon reports it." }),
+    ownedBy: output(z.string(), { doc: "`neon`, or `user` after an ownership transfer." }),
+    createdAt: output(z.string(), { doc: "When Neon enabled auth on the branch (ISO 8601, UTC)." }),
+    oauthServerIssuer: output(z.string().optional(), { doc: "The OAuth server's issuer, which a resource server checks in tokens: set when the program enables `oauthServer`." }),
+    oauthServerDiscoveryUrl: output(z.string().optional(), { doc: "The OAuth server's OpenID discovery document (`{issuer}/.well-known/openid-configuration`): set when the program enables `oauthServer`." }),
   },
   id: "`<projectId>/<branchId>`.",
   importable: true,

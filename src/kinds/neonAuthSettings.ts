@@ -19,9 +19,11 @@ function programShape(shape: Record<string, z.ZodType>): z.ZodObject {
   return z.strictObject(Object.fromEntries(Object.entries(shape).map(([k, v]) => [programName(k), programField(v)])));
 }
 function programField(v: z.ZodType): z.ZodType {
-  if (v instanceof z.ZodOptional) return programField(v.unwrap() as z.ZodType).optional();
-  return v instanceof z.ZodObject ? programShape(v.shape) : v;
+  if (v instanceof z.ZodOptional) return describedAs(programField(v.unwrap() as z.ZodType).optional(), v);
+  return v instanceof z.ZodObject ? describedAs(programShape(v.shape), v) : v;
 }
+/** A rule made anew keeps the words of the wire rule it stands for (the published types and schema show them). */
+const describedAs = (rule: z.ZodType, wire: z.ZodType) => (wire.description === undefined ? rule : rule.describe(wire.description));
 /** Keys of plain objects renamed all the way down (arrays and values as they are). */
 function renamed(value: unknown, name: (k: string) => string): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;

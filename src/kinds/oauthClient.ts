@@ -6,7 +6,7 @@ import { scopeKey, type Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { childId, placeOf, splitChildId, where, type Scope } from "../provider/generation";
 import { inputRules, compact, halfMade, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import type { InputDeclaration } from "../provider/declaration";
+import { input, inputsOf, output } from "../provider/declaration";
 import { sameValue } from "../provider/diff";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf, restoredInPlace } from "../provider/parent";
 
@@ -17,13 +17,44 @@ const wire = createOAuthClientRequest.shape;
 export const oauthClientInputs = z
   .strictObject({
     ...childPlace,
-    name: wire.name,
-    redirectUris: wire.redirect_uris,
-    type: oauthClientType,
-    resources: wire.resources.default([]),
-    skipConsent: z.boolean().default(false),
-    disabled: z.boolean().default(false),
-    rotationTrigger: triggerText.optional(),
+    name: input(wire.name, {
+      doc: "Display name, shown to users on the consent page; one client of a name per branch in a program.",
+      outputDoc: "Display name, as Neon has it.",
+      shown: "text 1–256, one client of a name per branch in a program",
+    }),
+    redirectUris: input(wire.redirect_uris, {
+      doc: "Where the server may send users back: https, or http on a loopback host when the branch allows localhost.",
+      outputDoc: "Redirect URIs, as Neon has them.",
+      shown: "at least one URL: https, or http on a loopback host (the branch must allow localhost)",
+      change: "in place (the list is replaced)",
+    }),
+    type: input(oauthClientType, {
+      doc: "`confidential` (a server that keeps a client secret) or `public` (a browser, mobile or CLI app: no secret). Cannot change: a new value replaces the client (a new id, and a new secret).",
+      outputDoc: "`confidential` or `public`.",
+      shown: '`"confidential"` (has a secret) | `"public"` (a browser, mobile or CLI app)',
+      replaces: true,
+      change: "replaces (a new id and secret)",
+    }),
+    resources: input(wire.resources.default([]), {
+      doc: "Protected resources the client may get tokens for; each must be on the OAuth server (its `resources` or `mcp.resource`). Default none.",
+      outputDoc: "Protected resources the client is linked to.",
+      shown: "URLs, each on the OAuth server (`oauthServer.resources` or `oauthServer.mcp.resource`)",
+      change: "in place (the list is replaced)",
+    }),
+    skipConsent: input(z.boolean().default(false), {
+      doc: "Users are not asked for consent for this client. Default false.",
+      outputDoc: "Whether users skip the consent page for this client.",
+    }),
+    disabled: input(z.boolean().default(false), {
+      doc: "The client may not be used (it stays registered). Default false.",
+      outputDoc: "Whether the client is disabled.",
+    }),
+    rotationTrigger: input(triggerText.optional(), {
+      doc: "Any string; changing it rotates a confidential client's secret in place (the old one stops working at once).",
+      outputDoc: "The value whose change rotated the secret last.",
+      shown: "any string; not on a `public` client",
+      change: "in place: a new secret",
+    }),
   })
   .superRefine((v, ctx) => {
     if (v.branchId === undefined && v.integration !== undefined) {
@@ -35,59 +66,7 @@ export const oauthClientInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof oauthClientInputs>;
 
-const INPUTS = {
-  name: {
-    type: "string",
-    doc: "Display name, shown to users on the consent page; one client of a name per branch in a program.",
-    outputDoc: "Display name, as Neon has it.",
-    shown: "text 1–256, one client of a name per branch in a program",
-    required: true,
-  },
-  redirectUris: {
-    type: "string[]",
-    doc: "Where the server may send users back: https, or http on a loopback host when the branch allows localhost.",
-    outputDoc: "Redirect URIs, as Neon has them.",
-    shown: "at least one URL: https, or http on a loopback host (the branch must allow localhost)",
-    required: true,
-    change: "in place (the list is replaced)",
-  },
-  type: {
-    type: "OAuthClientType",
-    doc: "`confidential` (a server that keeps a client secret) or `public` (a browser, mobile or CLI app: no secret). Cannot change: a new value replaces the client (a new id, and a new secret).",
-    outputDoc: "`confidential` or `public`.",
-    shown: '`"confidential"` (has a secret) | `"public"` (a browser, mobile or CLI app)',
-    required: true,
-    replaces: true,
-    change: "replaces (a new id and secret)",
-  },
-  resources: {
-    type: "string[]",
-    doc: "Protected resources the client may get tokens for; each must be on the OAuth server (its `resources` or `mcp.resource`). Default none.",
-    outputDoc: "Protected resources the client is linked to.",
-    shown: "URLs, each on the OAuth server (`oauthServer.resources` or `oauthServer.mcp.resource`)",
-    default: "`[]`",
-    change: "in place (the list is replaced)",
-  },
-  skipConsent: {
-    type: "boolean",
-    doc: "Users are not asked for consent for this client. Default false.",
-    outputDoc: "Whether users skip the consent page for this client.",
-    default: "`false`",
-  },
-  disabled: {
-    type: "boolean",
-    doc: "The client may not be used (it stays registered). Default false.",
-    outputDoc: "Whether the client is disabled.",
-    default: "`false`",
-  },
-  rotationTrigger: {
-    type: "string",
-    doc: "Any string; changing it rotates a confidential client's secret in place (the old one stops working at once).",
-    outputDoc: "The value whose change rotated the secret last.",
-    shown: "any string; not on a `public` client",
-    change: "in place: a new secret",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(oauthClientInputs);
 
 /** The program's names of the fields an update sends, with their wire names. */
 const UPDATABLE = { name: "name", redirectUris: "redirect_uris", resources: "resources", skipConsent: "skip_consent", disabled: "disabled" } as const;
@@ -250,9 +229,9 @@ export const oauthClientKind: KindDeclaration = {
   withProvider: false,
   inputs: INPUTS,
   outputs: withWireSecrets(createdOAuthClient, {
-    clientId: { type: "string", doc: "The OAuth client id Neon made." },
-    clientSecret: { type: "string | undefined", doc: "A confidential client's secret, from its create or last rotation; undefined for a public client (or an imported one until rotated)." },
-    createdAt: { type: "string", doc: "When Neon registered the client (ISO 8601, UTC)." },
+    clientId: output(z.string(), { doc: "The OAuth client id Neon made." }),
+    clientSecret: output(z.string().optional(), { doc: "A confidential client's secret, from its create or last rotation; undefined for a public client (or an imported one until rotated)." }),
+    createdAt: output(z.string(), { doc: "When Neon registered the client (ISO 8601, UTC)." }),
   }),
   types: { OAuthClientType: { values: OAUTH_CLIENT_TYPES, doc: "An OAuth client's type: `confidential` (has a secret) or `public`." } },
   id: "`<projectId>/<branchId>/<clientId>` (the client id is Neon's).",

@@ -6,7 +6,7 @@ import { token } from "../schemas/fields";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { CREATE_TIME_SWITCH, literalUnion, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -19,11 +19,47 @@ const BRANCH_ONLY_IDS = BRANCH_OAUTH_PROVIDER_IDS.filter((id) => !(OAUTH_PROVIDE
 export const oauthProviderInputs = z
   .strictObject({
     ...childPlace,
-    providerId: z.enum(BRANCH_OAUTH_PROVIDER_IDS, { message: `${oneOf(OAUTH_PROVIDER_IDS)} (or ${BRANCH_ONLY_IDS.map((i) => `"${i}"`).join(", ")} on a NeonAuth)` }),
-    clientId: oauthClientId.optional(),
-    clientSecret: oauthClientSecret.optional(),
-    microsoftTenantId: token(256).optional(),
-    adopt: z.boolean().default(false),
+    providerId: input(z.enum(BRANCH_OAUTH_PROVIDER_IDS, { message: `${oneOf(OAUTH_PROVIDER_IDS)} (or ${BRANCH_ONLY_IDS.map((i) => `"${i}"`).join(", ")} on a NeonAuth)` }), {
+      values: { AuthIntegration: OAUTH_PROVIDER_IDS, NeonAuth: BRANCH_OAUTH_PROVIDER_IDS },
+      doc: {
+        AuthIntegration: `${OAUTH_PROVIDER_IDS.map((i) => `\`${i}\``).join(", ")}. Changing it replaces the provider.`,
+        NeonAuth: `${BRANCH_OAUTH_PROVIDER_IDS.map((i) => `\`${i}\``).join(", ")}. Changing it replaces the provider. Neon shares keys for ${BRANCH_SHARED_OAUTH_PROVIDER_IDS.join(", ")} only: the others need \`clientId\` and \`clientSecret\`.`,
+      },
+      outputDoc: "The provider: `vercel` on a NeonAuth only.",
+      shown: `${OAUTH_PROVIDER_IDS.map((i) => `\`"${i}"\``).join(" | ")}; also ${BRANCH_ONLY_IDS.map((i) => `\`"${i}"\``).join(", ")} on a \`NeonAuth\``,
+      replaces: true,
+    }),
+    clientId: input(oauthClientId.optional(), {
+      doc: "Your OAuth app's client id; leave both credentials out to use Neon's shared keys.",
+      outputDoc: "Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it).",
+      shown: "string",
+      requiredWhen: "with `clientSecret`",
+      replacesWhenRemoved: true,
+      change: "in place; leaving both credentials out (Neon's shared keys) replaces",
+    }),
+    clientSecret: input(oauthClientSecret.optional(), {
+      doc: "Your OAuth app's client secret (kept secret in state, never read back: a new one is an update).",
+      outputDoc: "Your OAuth app's client secret. Secret.",
+      shown: "string",
+      requiredWhen: "with `clientId`",
+      replacesWhenRemoved: true,
+      change: "in place (a rotation is a `PATCH`)",
+    }),
+    microsoftTenantId: input(token(256).optional(), {
+      only: "NeonAuth",
+      doc: "The Entra ID tenant for `microsoft` (default: any tenant). Write-only: Neon never returns it, so it is compared with what the program last set, never with the service.",
+      outputDoc: "The Microsoft tenant as last set (NeonAuth; Neon never returns it).",
+      shown: 'token 1–256; with `providerId: "microsoft"`',
+      absent: "any tenant",
+      // Dropping the tenant cannot be sent in place (PATCH keeps what it is not given).
+      replacesWhenRemoved: true,
+      change: "in place; removing it replaces",
+    }),
+    adopt: input(z.boolean().default(false), {
+      ...CREATE_TIME_SWITCH,
+      doc: "Take over a provider of this id that already exists instead of failing. Default false.",
+      outputDoc: "Whether an existing provider was (or may be) taken over at creation.",
+    }),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["microsoftTenantId"]);
@@ -52,57 +88,7 @@ export const oauthProviderInputs = z
   }, despiteIntegration);
 type Inputs = z.infer<typeof oauthProviderInputs>;
 
-const INPUTS = {
-
-  providerId: {
-    type: { AuthIntegration: literalUnion(OAUTH_PROVIDER_IDS), NeonAuth: literalUnion(BRANCH_OAUTH_PROVIDER_IDS) },
-    doc: {
-      AuthIntegration: `${OAUTH_PROVIDER_IDS.map((i) => `\`${i}\``).join(", ")}. Changing it replaces the provider.`,
-      NeonAuth: `${BRANCH_OAUTH_PROVIDER_IDS.map((i) => `\`${i}\``).join(", ")}. Changing it replaces the provider. Neon shares keys for ${BRANCH_SHARED_OAUTH_PROVIDER_IDS.join(", ")} only: the others need \`clientId\` and \`clientSecret\`.`,
-    },
-    output: "OAuthProviderId",
-    outputDoc: "The provider: `vercel` on a NeonAuth only.",
-    shown: `${OAUTH_PROVIDER_IDS.map((i) => `\`"${i}"\``).join(" | ")}; also ${BRANCH_ONLY_IDS.map((i) => `\`"${i}"\``).join(", ")} on a \`NeonAuth\``,
-    required: true,
-    replaces: true,
-  },
-  clientId: {
-    type: "string",
-    doc: "Your OAuth app's client id; leave both credentials out to use Neon's shared keys.",
-    outputDoc: "Your OAuth app's client id; empty for Neon's shared keys (and after a lookup: Neon does not return it).",
-    shown: "string",
-    required: "with `clientSecret`",
-    replacesWhenRemoved: true,
-    change: "in place; leaving both credentials out (Neon's shared keys) replaces",
-  },
-  clientSecret: {
-    type: "string",
-    doc: "Your OAuth app's client secret (kept secret in state, never read back: a new one is an update).",
-    outputDoc: "Your OAuth app's client secret. Secret.",
-    shown: "string",
-    required: "with `clientId`",
-    replacesWhenRemoved: true,
-    change: "in place (a rotation is a `PATCH`)",
-  },
-  microsoftTenantId: {
-    type: "string",
-    only: "NeonAuth",
-    doc: "The Entra ID tenant for `microsoft` (default: any tenant). Write-only: Neon never returns it, so it is compared with what the program last set, never with the service.",
-    outputDoc: "The Microsoft tenant as last set (NeonAuth; Neon never returns it).",
-    shown: 'token 1–256; with `providerId: "microsoft"`',
-    default: "any tenant",
-    // Dropping the tenant cannot be sent in place (PATCH keeps what it is not given).
-    replacesWhenRemoved: true,
-    change: "in place; removing it replaces",
-  },
-  adopt: {
-    ...CREATE_TIME_SWITCH,
-    type: "boolean",
-    doc: "Take over a provider of this id that already exists instead of failing. Default false.",
-    outputDoc: "Whether an existing provider was (or may be) taken over at creation.",
-    default: "`false`",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(oauthProviderInputs);
 
 const calls = (ctx: Context, s: Scope) => generationOf(s).calls(ctx, s).oauthProviders;
 
@@ -231,11 +217,10 @@ export const oauthProviderKind: KindDeclaration = {
   withProvider: false,
   inputs: INPUTS,
   outputs: {
-    type: { type: "OAuthProviderType", doc: "`shared` (Neon's keys) or `standard` (your own)." },
-    callbackUrl: {
-      type: "string | undefined",
+    type: output(z.enum(["shared", "standard"]), { doc: "`shared` (Neon's keys) or `standard` (your own)." }),
+    callbackUrl: output(z.string().optional(), {
       doc: "On a NeonAuth: where the provider sends the user back, `{baseUrl}/callback/{providerId}`: the redirect URI your OAuth app lists. Unset on an AuthIntegration (Neon documents none for it).",
-    },
+    }),
   },
   types: {
     OAuthProviderId: { values: BRANCH_OAUTH_PROVIDER_IDS, doc: "The sign-in providers Neon offers: `vercel` only on a NeonAuth (the branch-scoped API)." },

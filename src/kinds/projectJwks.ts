@@ -9,7 +9,7 @@ import { branchId as branchIdRule, projectId as projectIdRule } from "../schemas
 import { jwksProviderName, jwksUrl, jwtAudience, type Jwks } from "../schemas/jwks";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
-import type { InputDeclaration } from "../provider/declaration";
+import { input, inputsOf, output } from "../provider/declaration";
 import { compact, declaredFields, halfMade, inputRules, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { deleteUnlessHidden, projectNotVisible } from "../provider/parent";
 
@@ -17,56 +17,42 @@ const KIND = "ProjectJwks";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const projectJwksInputs = z.strictObject({
-  projectId: projectIdRule,
-  branchId: branchIdRule.optional(),
-  jwksUrl,
-  providerName: jwksProviderName,
-  jwtAudience: jwtAudience.optional(),
-  adopt: z.boolean().optional(),
-});
-type Inputs = z.infer<typeof projectJwksInputs>;
-
-const INPUTS = {
-  projectId: { type: "string", doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", required: true, replaces: true },
-  branchId: {
-    type: "string",
+  projectId: input(projectIdRule, { doc: "Neon project id (`^[a-z0-9-]{1,60}$`).", outputDoc: "The Neon project.", replaces: true }),
+  branchId: input(branchIdRule.optional(), {
     doc: "The one branch whose tokens these keys verify; left out, every branch of the project.",
     outputDoc: "The branch the entry is scoped to, if any.",
-    default: "every branch",
+    absent: "every branch",
     replaces: true,
-  },
-  jwksUrl: {
-    type: "string",
+  }),
+  jwksUrl: input(jwksUrl, {
     doc: "The identity provider's JSON Web Key Set, e.g. `https://<app>.clerk.accounts.dev/.well-known/jwks.json`.",
     outputDoc: "The JSON Web Key Set Neon fetches the keys from.",
     shown: "https URL",
-    required: true,
     replaces: true,
-  },
-  providerName: {
-    type: "string",
+  }),
+  providerName: input(jwksProviderName, {
     doc: "The provider's name as Neon's console lists it (`Clerk`, `Auth0`, `AWS Cognito`…).",
     outputDoc: "The provider's name.",
     shown: "text 1–256",
-    required: true,
     replaces: true,
-  },
-  jwtAudience: {
-    type: "string",
+  }),
+  jwtAudience: input(jwtAudience.optional(), {
     doc: "The `aud` a token must carry; left out, Neon does not check the audience.",
     outputDoc: "The audience tokens must carry, if any.",
     shown: "text 1–256",
-    default: "not checked",
+    absent: "not checked",
     replaces: true,
-  },
-  adopt: {
-    type: "boolean",
+  }),
+  adopt: input(z.boolean().optional(), {
     doc: "Take over an entry that already exists with these same fields (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.",
     outputDoc: "Whether an existing entry was (or may be) taken over at creation.",
-    default: "`false`",
+    absent: "`false`",
     change: "in place (matters at create only)",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+  }),
+});
+type Inputs = z.infer<typeof projectJwksInputs>;
+
+const INPUTS = inputsOf(projectJwksInputs);
 
 /**
  * What names the object: an entry is everything Neon stores of it, so two resources declaring one
@@ -165,8 +151,8 @@ export const projectJwksKind: KindDeclaration = {
   livesOn: "a project, or one of its branches (project API, beside either generation)",
   inputs: INPUTS,
   outputs: {
-    jwksId: { type: "string", doc: "The entry's id at Neon." },
-    createdAt: { type: "string", doc: "When Neon added the entry (ISO 8601, UTC)." },
+    jwksId: output(z.string(), { doc: "The entry's id at Neon." }),
+    createdAt: output(z.string(), { doc: "When Neon added the entry (ISO 8601, UTC)." }),
   },
   id: "`<projectId>/<jwksId>` (the id is Neon's).",
   importable: true,

@@ -4,7 +4,7 @@ import { canonicalOrigin, trustedDomainInput } from "../schemas";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
-import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
+import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 
@@ -20,10 +20,20 @@ function sameOrigin(listed: string, wanted: string): boolean {
 export const redirectDomainInputs = z
   .strictObject({
     ...childPlace,
-    domain: trustedDomainInput,
+    domain: input(trustedDomainInput, {
+      doc: "An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path.",
+      outputDoc: "The origin, in canonical form (lower case, default port dropped).",
+      shown: "origin `http(s)://host[:port]`, no path, no trailing slash",
+      replaces: true,
+    }),
     authProvider: childAuthProvider,
     // Optional, not false by default: state written before it existed shows no change.
-    adopt: z.boolean().optional(),
+    adopt: input(z.boolean().optional(), {
+      ...CREATE_TIME_SWITCH,
+      doc: "Take over this origin when it is already on the list (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.",
+      outputDoc: "Whether an existing origin was (or may be) taken over at creation.",
+      absent: "`false`",
+    }),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, []);
@@ -33,23 +43,7 @@ export const redirectDomainInputs = z
     }
   }, despiteIntegration);
 
-const INPUTS = {
-  domain: {
-    type: "string",
-    doc: "An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path.",
-    outputDoc: "The origin, in canonical form (lower case, default port dropped).",
-    shown: "origin `http(s)://host[:port]`, no path, no trailing slash",
-    required: true,
-    replaces: true,
-  },
-  adopt: {
-    ...CREATE_TIME_SWITCH,
-    type: "boolean",
-    doc: "Take over this origin when it is already on the list (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.",
-    outputDoc: "Whether an existing origin was (or may be) taken over at creation.",
-    default: "`false`",
-  },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(redirectDomainInputs);
 
 async function isListed(ctx: Context, s: Scope, origin: string, use?: "beforeCreate"): Promise<boolean> {
   const list = await generationOf(s).calls(ctx, s).domains.list(use);

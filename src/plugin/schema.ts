@@ -2,15 +2,15 @@
  * The Pulumi package schema of the `neon-auth` provider plugin, made from the kinds' declarations
  * (provider/declaration.ts) and their runtime input rules: the plugin's `GetSchema` answers it,
  * and SDKs and docs for other languages are generated from it. Nothing here is written by hand per
- * kind: a property's type comes from the kind's zod rules (as JSON Schema), its words and whether it
- * is secret from the declaration.
+ * kind: a property's type and words come from the kind's zod rules (as JSON Schema: `input()` and
+ * `output()` describe each), whether it is secret from the declaration.
  */
 import { z } from "zod";
 import { VERSION } from "../client/options";
 import { SETTING } from "../provider/settings";
 import { DECLARATIONS } from "../kinds";
 import { FUNCTIONS } from "../kinds/functions";
-import type { FunctionDeclaration, KindDeclaration, PerGeneration } from "../provider/declaration";
+import type { FunctionDeclaration, KindDeclaration } from "../provider/declaration";
 import { FROM_INTEGRATION, isChild, isIntegration, secretNames } from "./props";
 import type { Kind } from "../provider/kit";
 
@@ -84,9 +84,6 @@ const REF_REQUIRED = ["projectId", "authProviderProjectId", "createdAt"];
 
 export { FROM_INTEGRATION };
 
-const words = (doc: PerGeneration<string> | undefined): string | undefined =>
-  doc === undefined ? undefined : typeof doc === "string" ? doc : `On a NeonAuth: ${doc.NeonAuth} On an AuthIntegration: ${doc.AuthIntegration}`;
-
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 type Json = Record<string, any>;
@@ -141,24 +138,13 @@ function functionOf(f: FunctionDeclaration, types: PackageSchema["types"]): Func
   return { description: f.doc, inputs: objectOf(f.args, "input", stem, types), outputs: objectOf(f.result, "output", stem, types) };
 }
 
-/** An output declared as a TypeScript type (provider/declaration.ts): the few shapes the kinds use. */
-function outputProperty(tsType: string): PropertySpec {
-  const t = tsType.replace(/\s*\|\s*undefined$/, "").trim();
-  if (t === "boolean" || t === "number") return { type: t };
-  if (/^Record<string,\s*string>$/.test(t)) return { type: "object", additionalProperties: { type: "string" } };
-  if (t.endsWith("[]")) return { type: "array", items: outputProperty(t.slice(0, -2)) };
-  // string, a union of string literals, or a published value type (OAuthProviderType)
-  return { type: "string" };
-}
-
-
 /** One kind as a schema resource. */
 function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): ResourceSpec {
   const js = z.toJSONSchema(decl.schema, { io: "input", unrepresentable: "any" }) as Json;
   const secrets = secretNames(decl);
-  const mark = (name: string, p: PropertySpec, doc?: string): PropertySpec => ({
-    ...p,
-    ...(doc === undefined ? {} : { description: doc }),
+  // Each property with the words its rule was declared with (`input()`, `output()`, `.describe()`).
+  const mark = (name: string, js: Json): PropertySpec => ({
+    ...described(propertyOf(js, decl.kind + pascal(name), types), js),
     ...(secrets.has(name) ? { secret: true } : {}),
   });
   const inputProperties: Record<string, PropertySpec> = {};
@@ -171,7 +157,7 @@ function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): Resou
   for (const [name, schema] of Object.entries(js.properties as Record<string, Json>)) {
     // A child's place comes from its integration, unless it may stand without one (then it is declared).
     if (isChild(decl) && (FROM_INTEGRATION as readonly string[]).includes(name) && !(name in decl.inputs)) continue;
-    inputProperties[name] = mark(name, propertyOf(schema, decl.kind + pascal(name), types), words(decl.inputs[name]?.doc));
+    inputProperties[name] = mark(name, schema);
     if ((js.required as string[] | undefined)?.includes(name)) requiredInputs.push(name);
   }
   const properties: Record<string, PropertySpec> = { ...inputProperties };
@@ -180,7 +166,7 @@ function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): Resou
     properties.branchId = { type: "string", description: "The branch, from a NeonAuth integration." };
     if (decl.withProvider !== false) properties.authProvider = { type: "string", description: "The auth provider, from the integration." };
   }
-  for (const [name, o] of Object.entries(decl.outputs ?? {})) properties[name] = mark(name, outputProperty(o.type), o.doc);
+  for (const [name, o] of Object.entries(decl.outputs ?? {})) properties[name] = mark(name, z.toJSONSchema(o, { io: "output", unrepresentable: "any" }) as Json);
   if (isIntegration(decl)) properties.ref = { $ref: `#/types/${REF_TYPE}`, description: "What a child takes as its `integration`." };
   const required = Object.keys(properties).filter((k) => requiredInputs.includes(k) || k === "ref");
   return { description: `${decl.kind}. Id: ${decl.id}`, inputProperties, requiredInputs, properties, required };

@@ -1,13 +1,13 @@
 /**
- * A resource kind, declared once: its published inputs and outputs (type, required, default,
- * what a change does, docs), its id, whether it can be imported, its runtime input rules and its
+ * A resource kind, declared once: its published inputs and outputs (on their zod rules: type,
+ * required and default from the rule, what a change does and the words from `input()`), its id, whether it can be imported, its runtime input rules and its
  * handler. The class registers from it (resources/registration.ts), its diff compares the inputs it
  * declares, the runtime dispatches on it, the import helper asks it, and `npm run gen` writes the
  * published Args and output types (resources/types/), the plugin's schema and the README's reference tables from it
  * (scripts/gen/kinds.mts; test/unit/generated.test.ts fails when those are stale).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Context } from "./context";
 import type { FieldsDiff } from "./diff";
 import type { Kind } from "./kindNames";
@@ -23,18 +23,22 @@ export type Generation = "AuthIntegration" | "NeonAuth";
 /** A value that may differ between the generations (a child's `integration`, `providerId`). */
 export type PerGeneration<T> = T | Readonly<Record<Generation, T>>;
 
-/** One input of a kind, as a program and the README see it. */
+/**
+ * How one input of a kind is published, beside what its zod rule says (its type, whether it is
+ * required, its default: `npm run gen` reads those from the rule). Declared on the rule itself with
+ * `input(rule, {...})`; a field of a kind's rules without it is no input of its own (a child's place).
+ */
 export interface InputDeclaration {
-  /** Its published TypeScript type, as a plain value (the Args wrap it in `pulumi.Input`). */
-  readonly type: PerGeneration<string>;
-  /** What it is, for the Args' TSDoc (the README shows the rule in words: `shown`). */
+  /** What it is, for the Args' TSDoc and the plugin schema (the README shows the rule in words: `shown`). */
   readonly doc: PerGeneration<string>;
   /** The README's type column, where words say more than the TypeScript. Default: the type. */
   readonly shown?: string;
-  /** Required always (`true`), or the words that say when (`for \`standard\``). Default: optional. */
-  readonly required?: true | string;
-  /** The README's default column: what applies when it is left out. */
-  readonly default?: string;
+  /** When an optional input is needed after all, in words (`for \`standard\``): the cross-field rules check it. */
+  readonly requiredWhen?: string;
+  /** The README's default column for an input the rule gives no default: what applies when it is left out. */
+  readonly absent?: string;
+  /** The values a child of each generation may give, where they differ (the rule takes their union). */
+  readonly values?: Readonly<Record<Generation, readonly string[]>>;
   /** A change replaces the object at Neon; otherwise it is made in place. */
   readonly replaces?: true;
   /** A change is made in place, but removing it replaces (the API cannot drop it in place). */
@@ -45,11 +49,54 @@ export interface InputDeclaration {
   readonly change?: string;
   /** Only a child of this generation has it: the other's Args refuse it (`?: never`). */
   readonly only?: Generation;
-  /** Its output's type, where it differs from the input's (`| undefined` is added unless the rules give a default). */
-  readonly output?: string;
   /** Its output's doc, where it differs from the input's. */
   readonly outputDoc?: string;
 }
+
+/** One output a kind computes, declared on its zod rule with `output(rule, {...})`; the rule gives its type. */
+export interface OutputDeclaration {
+  readonly doc: string;
+  /** Kept secret in state and outputs (the wire schemas mark the fields they return: `withWireSecrets`). */
+  readonly secret?: true;
+}
+
+/** The words of a value that may differ by generation, as one description (the plugin's schema). */
+export const words = (doc: PerGeneration<string>): string =>
+  typeof doc === "string" ? doc : `On a NeonAuth: ${doc.NeonAuth} On an AuthIntegration: ${doc.AuthIntegration}`;
+
+/**
+ * An input's rule with how it is published (`.meta()`, zod's registry): its words also as the
+ * rule's `description`, so that every JSON Schema of it (the plugin's) carries them.
+ */
+export function input<T extends z.ZodType>(rule: T, meta: InputDeclaration): T {
+  return rule.meta({ description: words(meta.doc), input: meta }) as T;
+}
+
+/** An output's rule with its words and secrecy (`.meta()`); `.optional()` for one that may be unset. */
+export function output<T extends z.ZodType>(rule: T, meta: OutputDeclaration): T {
+  return rule.meta({ description: meta.doc, output: meta }) as T;
+}
+
+/** The registry entry of a rule or of the rule it wraps (`.optional()`, `.default()` after `.meta()`). */
+function metaOf(rule: z.ZodType, key: "input" | "output"): unknown {
+  for (let r: z.ZodType | undefined = rule; r !== undefined; r = (r._zod.def as { innerType?: z.ZodType }).innerType) {
+    const found = z.globalRegistry.get(r)?.[key];
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A kind's inputs, in the order its rules list them: each field declared with `input()`. */
+export function inputsOf(rules: z.ZodType): Record<string, InputDeclaration> {
+  const shape = (rules as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  return Object.fromEntries(Object.entries(shape).flatMap(([k, r]) => {
+    const meta = metaOf(r, "input") as InputDeclaration | undefined;
+    return meta === undefined ? [] : [[k, meta]];
+  }));
+}
+
+/** The published declaration of one output rule. */
+export const outputOf = (rule: z.ZodType): OutputDeclaration => metaOf(rule, "output") as OutputDeclaration;
 
 /**
  * What every kind's `adopt` is: a switch read by the create alone. Adding or removing it (on a
@@ -60,14 +107,6 @@ export const CREATE_TIME_SWITCH = {
   compared: false,
   change: "none: read at create only, so adding or removing it previews no change; see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
 } as const satisfies Partial<InputDeclaration>;
-
-/** One output a kind computes (its inputs are outputs too, without saying so). */
-export interface OutputDeclaration {
-  readonly type: string;
-  readonly doc: string;
-  /** Kept secret in state and outputs (the wire schemas mark the fields they return). */
-  readonly secret?: true;
-}
 
 /**
  * What each resource file implements; the runtime dispatches to it by kind. Calls that talk to
@@ -121,10 +160,10 @@ export interface KindDeclaration {
   readonly withProvider?: false;
   /** Published interfaces its Args and outputs extend (NeonAuth's settings, generated from their own table). */
   readonly also?: { readonly args: string; readonly outputs: string };
-  /** The inputs a program passes, in the order the Args and the README list them. */
+  /** The inputs a program passes, in the order the Args and the README list them: `inputsOf(schema)`. */
   readonly inputs: Readonly<Record<string, InputDeclaration>>;
-  /** The outputs the provider computes. */
-  readonly outputs?: Readonly<Record<string, OutputDeclaration>>;
+  /** The outputs the provider computes (its inputs are outputs too, without saying so), each rule declared with `output()`. */
+  readonly outputs?: Readonly<Record<string, z.ZodType>>;
   /** Published types the inputs and outputs name (`OAuthClientType`), each from its list of values. */
   readonly types?: Readonly<Record<string, { readonly values: readonly string[]; readonly doc: string }>>;
   /** Its id, in the README's words. */
@@ -154,7 +193,7 @@ export async function importableId(decl: KindDeclaration, ctx: Context, inputs: 
 
 /** The secret outputs a kind declares. */
 export function secretOutputsOf(decl: KindDeclaration): string[] {
-  return Object.entries(decl.outputs ?? {}).flatMap(([k, o]) => (o.secret ? [k] : []));
+  return Object.entries(decl.outputs ?? {}).flatMap(([k, o]) => (outputOf(o).secret ? [k] : []));
 }
 
 /** The outputs only the provider sets: registered empty, so the engine hands them to the program. */

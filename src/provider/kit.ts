@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { programName, secretKeys } from "../schemas/fields";
-import type { Handler, InputDeclaration, Kind, KindDeclaration, NaturalKey, OutputDeclaration, Props } from "./declaration";
+import { output, outputOf, type Handler, type InputDeclaration, type Kind, type KindDeclaration, type NaturalKey, type Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
 
 export type { Handler, Kind, KindDeclaration, NaturalKey, Props };
@@ -241,8 +241,8 @@ export const SECRET_INPUTS = "__secretInputs";
  * Output declarations with those a wire schema marks secret (schemas/fields.ts) marked so: what
  * the service returns as a secret is a secret output, said once, where the wire schema is.
  */
-export function withWireSecrets<O extends Record<string, OutputDeclaration>>(wire: z.ZodType, outputs: O): O {
+export function withWireSecrets<O extends Record<string, z.ZodType>>(wire: z.ZodType, outputs: O): O {
   const marked = new Set(secretKeys(wire).map(programName));
-  return Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, marked.has(k) ? { ...o, secret: true } : o])) as O;
+  return Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, marked.has(k) ? output(o, { ...outputOf(o), secret: true }) : o])) as O;
 }
 

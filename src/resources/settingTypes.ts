@@ -10,56 +10,88 @@ export type WebhookEvent = "user.before_create" | "user.created" | "send.otp" | 
 
 /** Sign-in with email and password. As recorded: the fields the program manages. */
 export interface EmailAndPasswordFields {
+  /** Whether users may sign up and sign in with an email address and a password. */
   enabled?: boolean;
+  /** How an address is verified: `link` (a link by email) or `otp` (a one-time code by email). */
   emailVerificationMethod?: "link" | "otp";
+  /** Whether a user must verify the address before signing in. */
   requireEmailVerification?: boolean;
+  /** Whether verifying the address signs the user in. */
   autoSignInAfterVerification?: boolean;
+  /** Whether a verification email is sent when a user signs up. */
   sendVerificationEmailOnSignUp?: boolean;
+  /** Whether a verification email is sent when a user whose address is not verified signs in. */
   sendVerificationEmailOnSignIn?: boolean;
+  /** Whether signing up is refused: only existing users sign in with a password. */
   disableSignUp?: boolean;
 }
 export type EmailAndPasswordSettings = Inputs<EmailAndPasswordFields>;
 
 /** The organization plugin. As recorded: the fields the program manages. */
 export interface OrganizationFields {
+  /** Whether users may create and join organizations. */
   enabled?: boolean;
+  /** The most organizations one user may create (at least 1). */
   organizationLimit?: number;
+  /** The most members one organization may have (at least 1). */
   membershipLimit?: number;
+  /** The role the user who creates an organization gets in it: `owner` or `admin`. */
   creatorRole?: "admin" | "owner";
+  /** Whether an invitation to an organization is sent by email. */
   sendInvitationEmail?: boolean;
 }
 export type OrganizationSettings = Inputs<OrganizationFields>;
 
 /** Sign-in links by email (`expiresIn` in minutes). As recorded: the fields the program manages. */
 export interface MagicLinkFields {
+  /** Whether users may sign in with a link sent by email. */
   enabled?: boolean;
+  /** How long a link stays valid, in minutes (5 to 1440). */
   expiresIn?: number;
+  /** Whether a link signs in existing users only, never creating one. */
   disableSignUp?: boolean;
 }
 export type MagicLinkSettings = Inputs<MagicLinkFields>;
 
 /** Sign-in with a code by SMS, sent through the `send.otp` webhook (`otpExpiresIn` in seconds). As recorded: the fields the program manages. */
 export interface PhoneNumberFields {
+  /** Whether users may sign in with a code sent by SMS (through the `send.otp` webhook). */
   enabled?: boolean;
+  /** How long a code stays valid, in seconds (60 to 600). */
   otpExpiresIn?: number;
 }
 export type PhoneNumberSettings = Inputs<PhoneNumberFields>;
 
 /** Auth events sent to your endpoint (`timeoutSeconds` in seconds); `webhookUrl` is required when `enabled` is true, as Neon refuses it otherwise. A secret: the URL may carry a token. As recorded: the fields the program manages. */
 export interface WebhookFields {
+  /** Whether events are sent to `webhookUrl`. */
   enabled: boolean;
+  /**
+   * The endpoint the events are sent to (https, or http on a loopback host); required when
+   * `enabled`. A secret: it may carry a token.
+   */
   webhookUrl?: string;
+  /** The events that are sent, each one of Neon's (`WebhookEvent`). */
   enabledEvents?: WebhookEvent[];
+  /** How long Neon waits for the endpoint to answer, in seconds (1 to 10). */
   timeoutSeconds?: number;
 }
 export type WebhookSettings = Inputs<WebhookFields>;
 
 /** Neon Auth as an OAuth 2.1 server for your apps and MCP servers (beta), on the project's root branch only: `loginPage` and `consentPage` are pages you host, on one of the branch's trusted domains. As recorded: the fields the program manages. */
 export interface OAuthServerFields {
+  /** Whether the branch's Neon Auth is an OAuth 2.1 server (on the project's root branch only). */
   enabled?: boolean;
+  /**
+   * The page you host where a user signs in during an authorization, on one of the branch's trusted
+   * domains.
+   */
   loginPage?: string;
+  /** The page you host where a user lets a client in, on one of the branch's trusted domains. */
   consentPage?: string;
+  /** The MCP server the OAuth server issues tokens for; given, it replaces the stored one whole. */
   mcp?: { resource: string; dynamicRegistration?: boolean; clientIdMetadataDocuments?: boolean };
+  /** The protected resources (URLs) clients may get tokens for; given, the list replaces the stored one. */
   resources?: string[];
 }
 export type OAuthServerSettings = Inputs<OAuthServerFields>;

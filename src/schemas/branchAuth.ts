@@ -138,14 +138,16 @@ export type SendTestEmailRequest = z.input<typeof sendTestEmailRequest>;
 
 // ---- singleton settings ---------------------------------------------------------------------
 
+// Each setting's fields are described here, where their rules are: the published types, the plugin's
+// schema and the functions' results take the words from these rules.
 const emailAndPasswordFields = {
-  enabled: z.boolean(),
-  email_verification_method: z.enum(["link", "otp"], { message: 'must be "link" or "otp"' }),
-  require_email_verification: z.boolean(),
-  auto_sign_in_after_verification: z.boolean(),
-  send_verification_email_on_sign_up: z.boolean(),
-  send_verification_email_on_sign_in: z.boolean(),
-  disable_sign_up: z.boolean(),
+  enabled: z.boolean().describe("Whether users may sign up and sign in with an email address and a password."),
+  email_verification_method: z.enum(["link", "otp"], { message: 'must be "link" or "otp"' }).describe("How an address is verified: `link` (a link by email) or `otp` (a one-time code by email)."),
+  require_email_verification: z.boolean().describe("Whether a user must verify the address before signing in."),
+  auto_sign_in_after_verification: z.boolean().describe("Whether verifying the address signs the user in."),
+  send_verification_email_on_sign_up: z.boolean().describe("Whether a verification email is sent when a user signs up."),
+  send_verification_email_on_sign_in: z.boolean().describe("Whether a verification email is sent when a user whose address is not verified signs in."),
+  disable_sign_up: z.boolean().describe("Whether signing up is refused: only existing users sign in with a password."),
 };
 /**
  * Answers keep the fields' types, not the requests' rules: a value Neon adds (a third verification
@@ -167,18 +169,22 @@ const int = (min: number, max?: number) => {
 };
 
 const organizationFields = {
-  enabled: z.boolean(),
-  organization_limit: int(1),
-  membership_limit: int(1),
-  creator_role: z.enum(["admin", "owner"], { message: 'must be "admin" or "owner"' }),
-  send_invitation_email: z.boolean(),
+  enabled: z.boolean().describe("Whether users may create and join organizations."),
+  organization_limit: int(1).describe("The most organizations one user may create (at least 1)."),
+  membership_limit: int(1).describe("The most members one organization may have (at least 1)."),
+  creator_role: z.enum(["admin", "owner"], { message: 'must be "admin" or "owner"' }).describe("The role the user who creates an organization gets in it: `owner` or `admin`."),
+  send_invitation_email: z.boolean().describe("Whether an invitation to an organization is sent by email."),
 };
 export const organizationPlugin = z.object({ ...organizationFields, organization_limit: z.number(), membership_limit: z.number(), creator_role: z.string() });
 export type OrganizationPlugin = z.infer<typeof organizationPlugin>;
 export const updateOrganizationPluginRequest = z.strictObject(organizationFields).partial();
 export type UpdateOrganizationPluginRequest = z.input<typeof updateOrganizationPluginRequest>;
 
-const magicLinkFields = { enabled: z.boolean(), expires_in: int(5, 1440), disable_sign_up: z.boolean() };
+const magicLinkFields = {
+  enabled: z.boolean().describe("Whether users may sign in with a link sent by email."),
+  expires_in: int(5, 1440).describe("How long a link stays valid, in minutes (5 to 1440)."),
+  disable_sign_up: z.boolean().describe("Whether a link signs in existing users only, never creating one."),
+};
 export const magicLinkPlugin = z.object({ ...magicLinkFields, expires_in: z.number() });
 export type MagicLinkPlugin = z.infer<typeof magicLinkPlugin>;
 export const updateMagicLinkPluginRequest = z.strictObject(magicLinkFields).partial();
@@ -186,7 +192,12 @@ export type UpdateMagicLinkPluginRequest = z.input<typeof updateMagicLinkPluginR
 
 export const phoneNumberPlugin = z.object({ enabled: z.boolean(), otp_expires_in: z.number().optional() });
 export type PhoneNumberPlugin = z.infer<typeof phoneNumberPlugin>;
-export const updatePhoneNumberPluginRequest = z.strictObject({ enabled: z.boolean(), otp_expires_in: int(60, 600) }).partial();
+export const updatePhoneNumberPluginRequest = z
+  .strictObject({
+    enabled: z.boolean().describe("Whether users may sign in with a code sent by SMS (through the `send.otp` webhook)."),
+    otp_expires_in: int(60, 600).describe("How long a code stays valid, in seconds (60 to 600)."),
+  })
+  .partial();
 export type UpdatePhoneNumberPluginRequest = z.input<typeof updatePhoneNumberPluginRequest>;
 
 /**
@@ -208,13 +219,23 @@ const httpsUrl = z.string().superRefine((v, ctx) => {
  * `--mcp-client-id-metadata-documents` (an inference until a page names it). `dynamic_registration`
  * is "legacy, deprecated in favour of" it.
  */
-const mcpFields = { resource: httpsUrl, dynamic_registration: z.boolean().optional(), client_id_metadata_documents: z.boolean().optional() };
+const mcpFields = {
+  resource: httpsUrl.describe("The MCP server's URL: the resource its tokens are issued for."),
+  dynamic_registration: z.boolean().optional().describe("Whether MCP clients may register themselves (dynamic client registration; legacy, in favour of `clientIdMetadataDocuments`)."),
+  client_id_metadata_documents: z.boolean().optional().describe("Whether MCP clients may name themselves by the URL of a Client ID Metadata Document instead of registering."),
+};
 /**
  * A PATCH replaces `mcp` whole, so the package writes back what it does not manage as it read it
  * (neonAuthSettings.ts, `keptWhole`): the request carries fields a newer Neon added, by name.
  */
 const oauthServerMcp = z.looseObject(mcpFields);
-const oauthServerFields = { enabled: z.boolean(), login_page: httpsUrl, consent_page: httpsUrl, mcp: oauthServerMcp, resources: z.array(httpsUrl) };
+const oauthServerFields = {
+  enabled: z.boolean().describe("Whether the branch's Neon Auth is an OAuth 2.1 server (on the project's root branch only)."),
+  login_page: httpsUrl.describe("The page you host where a user signs in during an authorization, on one of the branch's trusted domains."),
+  consent_page: httpsUrl.describe("The page you host where a user lets a client in, on one of the branch's trusted domains."),
+  mcp: oauthServerMcp.describe("The MCP server the OAuth server issues tokens for; given, it replaces the stored one whole."),
+  resources: z.array(httpsUrl).describe("The protected resources (URLs) clients may get tokens for; given, the list replaces the stored one."),
+};
 /** Answers keep every `mcp` field Neon sends (for the write-back) and take its URLs as they are. */
 export const oauthServerPlugin = z
   .object({
@@ -306,10 +327,11 @@ export const WEBHOOK_EVENTS = [
 
 /** PUT replaces the whole configuration: an omitted field is reset, not kept. */
 export const putWebhooksRequest = z.strictObject({
-  enabled: z.boolean({ message: "is required (true or false)" }),
-  webhook_url: webhookUrl.optional(),
-  enabled_events: z.array(z.enum(WEBHOOK_EVENTS, { message: `must be one of ${WEBHOOK_EVENTS.join(", ")}` })).optional(),
-  timeout_seconds: int(1, 10).optional(),
+  enabled: z.boolean({ message: "is required (true or false)" }).describe("Whether events are sent to `webhookUrl`."),
+  // Described after `.optional()`: the secret mark is on the rule itself, and `.describe()` makes a copy.
+  webhook_url: webhookUrl.optional().describe("The endpoint the events are sent to (https, or http on a loopback host); required when `enabled`. A secret: it may carry a token."),
+  enabled_events: z.array(z.enum(WEBHOOK_EVENTS, { message: `must be one of ${WEBHOOK_EVENTS.join(", ")}` })).optional().describe("The events that are sent, each one of Neon's (`WebhookEvent`)."),
+  timeout_seconds: int(1, 10).optional().describe("How long Neon waits for the endpoint to answer, in seconds (1 to 10)."),
 });
 export type PutWebhooksRequest = z.input<typeof putWebhooksRequest>;
 export const webhooks = z.object({

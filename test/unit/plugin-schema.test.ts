@@ -39,8 +39,22 @@ describe("the plugin's schema", () => {
       } else {
         expect(r.properties.ref, `${d.kind} stands alone`).toBeUndefined();
       }
-      for (const [name, i] of Object.entries(d.inputs)) if (i.required === true && r.inputProperties[name]) expect(r.requiredInputs, `${d.kind}.${name}`).toContain(name);
     }
+  });
+
+  it("describes every property: each input, output, setting field, function argument and result, type field and setting", () => {
+    // The words live on the zod rules (`input()`, `output()`, `.describe()`), so an undescribed one is a rule without them.
+    const undescribed = (where: string, props: Record<string, { description?: string }>) =>
+      Object.entries(props).flatMap(([k, p]) => (typeof p.description === "string" && /\S/.test(p.description) ? [] : [`${where}.${k}`]));
+    const missing = [
+      ...Object.entries(schema.resources).flatMap(([t, r]) => [...undescribed(`${t} input`, r.inputProperties), ...undescribed(t, r.properties)]),
+      ...Object.entries(schema.functions).flatMap(([t, f]) => [...undescribed(`${t} argument`, f.inputs.properties), ...undescribed(`${t} result`, f.outputs.properties)]),
+      ...Object.entries(schema.types).flatMap(([t, o]) => undescribed(t, o.properties)),
+      ...undescribed("config", schema.config.variables),
+    ];
+    expect(missing).toEqual([]);
+    // Settings' fields included: each NeonAuth setting is a type of fields (NeonAuthWebhooks, …).
+    expect(Object.keys(schema.types).filter((t) => t.startsWith("neon-auth:index:NeonAuth")).length).toBeGreaterThanOrEqual(6);
   });
 
   it("marks the secrets the declarations and input rules mark, and no other", () => {
@@ -149,7 +163,7 @@ describe("the plugin schema's functions", () => {
   it("answers no secret: no field a resource keeps secret is in any result, and none is marked", () => {
     // A name secret in one kind and a plain output of another (`url`: a transfer's, a Data API's) is
     // judged by the kind a function reads, whose own declaration marks it: the schema check below.
-    const plain = new Set(Object.values(DECLARATIONS).flatMap((d) => Object.entries(d.outputs ?? {}).filter(([, o]) => !o.secret).map(([k]) => k)));
+    const plain = new Set(Object.values(DECLARATIONS).flatMap((d) => Object.keys(d.outputs ?? {}).filter((k) => !secretOutputsOf(d).includes(k))));
     const secretNames = new Set(Object.values(DECLARATIONS).flatMap((d) => [...secretLeafNames(d.schema), ...secretOutputsOf(d)]).filter((n) => !plain.has(n)));
     expect([...secretNames]).toEqual(expect.arrayContaining(["clientSecret", "webhookUrl", "password"]));
     for (const [token, f] of Object.entries(schema.functions)) {

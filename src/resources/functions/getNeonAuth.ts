@@ -67,57 +67,85 @@ export interface GetNeonAuthResult {
 
 /** Part of what `getNeonAuth` answers. */
 export interface GetNeonAuthEmailAndPassword {
+  /** Whether users may sign up and sign in with an email address and a password. */
   readonly enabled?: boolean;
+  /** How an address is verified: `link` (a link by email) or `otp` (a one-time code by email). */
   readonly emailVerificationMethod?: string;
+  /** Whether a user must verify the address before signing in. */
   readonly requireEmailVerification?: boolean;
+  /** Whether verifying the address signs the user in. */
   readonly autoSignInAfterVerification?: boolean;
+  /** Whether a verification email is sent when a user signs up. */
   readonly sendVerificationEmailOnSignUp?: boolean;
+  /** Whether a verification email is sent when a user whose address is not verified signs in. */
   readonly sendVerificationEmailOnSignIn?: boolean;
+  /** Whether signing up is refused: only existing users sign in with a password. */
   readonly disableSignUp?: boolean;
 }
 
 /** Part of what `getNeonAuth` answers. */
 export interface GetNeonAuthOrganization {
+  /** Whether users may create and join organizations. */
   readonly enabled?: boolean;
+  /** The most organizations one user may create (at least 1). */
   readonly organizationLimit?: number;
+  /** The most members one organization may have (at least 1). */
   readonly membershipLimit?: number;
+  /** The role the user who creates an organization gets in it: `owner` or `admin`. */
   readonly creatorRole?: string;
+  /** Whether an invitation to an organization is sent by email. */
   readonly sendInvitationEmail?: boolean;
 }
 
 /** Part of what `getNeonAuth` answers. */
 export interface GetNeonAuthMagicLink {
+  /** Whether users may sign in with a link sent by email. */
   readonly enabled?: boolean;
+  /** How long a link stays valid, in minutes (5 to 1440). */
   readonly expiresIn?: number;
+  /** Whether a link signs in existing users only, never creating one. */
   readonly disableSignUp?: boolean;
 }
 
 /** Part of what `getNeonAuth` answers. */
 export interface GetNeonAuthPhoneNumber {
+  /** Whether users may sign in with a code sent by SMS (through the `send.otp` webhook). */
   readonly enabled?: boolean;
+  /** How long a code stays valid, in seconds (60 to 600). */
   readonly otpExpiresIn?: number;
 }
 
 /** Part of what `getNeonAuth` answers. */
 export interface GetNeonAuthWebhooks {
+  /** Whether events are sent to `webhookUrl`. */
   readonly enabled: boolean;
+  /** The events that are sent, each one of Neon's (`WebhookEvent`). */
   readonly enabledEvents?: string[];
+  /** How long Neon waits for the endpoint to answer, in seconds (1 to 10). */
   readonly timeoutSeconds?: number;
 }
 
 /** Part of what `getNeonAuth` answers. */
 export interface GetNeonAuthOauthServer {
+  /** Whether the branch's Neon Auth is an OAuth 2.1 server (on the project's root branch only). */
   readonly enabled?: boolean;
+  /** The page you host where a user signs in during an authorization, on one of the branch's trusted domains. */
   readonly loginPage?: string;
+  /** The page you host where a user lets a client in, on one of the branch's trusted domains. */
   readonly consentPage?: string;
+  /** The MCP server the OAuth server issues tokens for; given, it replaces the stored one whole. */
   readonly mcp?: GetNeonAuthOauthServerMcp;
+  /** The protected resources (URLs) clients may get tokens for; given, the list replaces the stored one. */
   readonly resources?: string[];
 }
 
 /** Part of what `getNeonAuth` answers. */
 export interface GetNeonAuthOauthServerMcp {
+  /** The MCP server's URL: the resource its tokens are issued for. */
   readonly resource: string;
+  /** Whether MCP clients may register themselves (dynamic client registration; legacy, in favour of `clientIdMetadataDocuments`). */
   readonly dynamicRegistration?: boolean;
+  /** Whether MCP clients may name themselves by the URL of a Client ID Metadata Document instead of registering. */
   readonly clientIdMetadataDocuments?: boolean;
 }
 

@@ -45,8 +45,11 @@ export interface GetOAuthServerResult {
 
 /** Part of what `getOAuthServer` answers. */
 export interface GetOAuthServerMcp {
+  /** The MCP server's URL: the resource its tokens are issued for. */
   readonly resource: string;
+  /** Whether MCP clients may register themselves (dynamic client registration; legacy, in favour of `clientIdMetadataDocuments`). */
   readonly dynamicRegistration?: boolean;
+  /** Whether MCP clients may name themselves by the URL of a Client ID Metadata Document instead of registering. */
   readonly clientIdMetadataDocuments?: boolean;
 }
 
