@@ -36,18 +36,16 @@ fs.writeFileSync(
   at(kindFile),
   `import { z } from "zod";
 import { text } from "../schemas/fields";
-import type { InputDeclaration } from "../provider/declaration";
+import { input, inputsOf } from "../provider/declaration";
 import { inputRules, type Handler, type KindDeclaration } from "../provider/kit";
 import { childFields, childPlace } from "../provider/parent";
 
 const KIND = "${kind}";
 
-/** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
-export const ${camel}Inputs = z.strictObject({ ...childPlace, name: text(100) });
+/** @internal Runtime input rules, each published input described on its rule; kept out of the published types (zod is not a public type). */
+export const ${camel}Inputs = z.strictObject({ ...childPlace, name: input(text(100), { doc: "Its name at Neon.", replaces: true }) });
 
-const INPUTS = {
-  name: { type: "string", doc: "Its name at Neon.", required: true, replaces: true },
-} as const satisfies Record<string, InputDeclaration>;
+const INPUTS = inputsOf(${camel}Inputs);
 
 const notYet = (call: string) => Promise.reject(new Error(\`\${KIND}: \${call} is not written yet (src/kinds/${camel}.ts)\`));
 

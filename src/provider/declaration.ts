@@ -201,11 +201,6 @@ export function computedOf(decl: KindDeclaration): string[] {
   return Object.keys(decl.outputs ?? {}).filter((k) => !(k in decl.inputs));
 }
 
-/** A union type of string literals, as TypeScript spells it. */
-export function literalUnion(values: readonly string[]): string {
-  return values.map((v) => JSON.stringify(v)).join(" | ");
-}
-
 /**
  * A function (a Pulumi invoke), declared once: it only reads. The plugin's schema and `Invoke`, the
  * TypeScript face's `get…` and `get…Output`, their published types and the reference are made from

@@ -12,6 +12,8 @@ import { DECLARATIONS } from "../../src/kinds";
 import { KINDS as ALL_KINDS } from "../../src/provider/declaration";
 import { PROVIDERS } from "../../src/resources/providers";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../../src/schemas/branchAuth";
+import { FROM_INTEGRATION } from "../../src/plugin/schema";
+import { z } from "zod";
 
 const KINDS = [...ALL_KINDS].sort();
 
@@ -54,5 +56,28 @@ describe("each list of values in one place", () => {
     // A list of provider ids as code (type unions in published files aside).
     expect(count(/\[\s*"google",\s*"github"/g).sort()).toEqual([path.join("schemas", "branchAuth.ts"), path.join("schemas", "common.ts")]);
     expect(count(/"github",\s*"microsoft",\s*"vercel"\]/g)).toEqual([path.join("schemas", "branchAuth.ts")]);
+  });
+});
+
+describe("each input described once, on its rule", () => {
+  it("every field of a kind's rules is a published input (`input()`), a child's place, or a described NeonAuth setting", () => {
+    for (const d of Object.values(DECLARATIONS)) {
+      const shape = (d.schema as z.ZodObject).shape as Record<string, z.ZodType>;
+      const place: readonly string[] = d.parent === undefined ? [] : FROM_INTEGRATION;
+      const rest = Object.keys(shape).filter((k) => !(k in d.inputs) && !place.includes(k));
+      // A setting is published from its own table (`also`): described, but no input of the Args.
+      for (const k of rest) expect(d.also !== undefined && typeof shape[k]!.description === "string", `${d.kind}.${k}`).toBe(true);
+    }
+  });
+
+  it("says in words only what the rule cannot: no default restated, no required input said to be needed sometimes", () => {
+    for (const d of Object.values(DECLARATIONS)) {
+      const js = z.toJSONSchema(d.schema, { io: "input", unrepresentable: "any" }) as { properties: Record<string, { default?: unknown }>; required?: string[] };
+      for (const [name, i] of Object.entries(d.inputs)) {
+        if (i.absent !== undefined) expect(js.properties[name]!.default, `${d.kind}.${name}: its rule has a default`).toBeUndefined();
+        if (i.requiredWhen !== undefined) expect(js.required ?? [], `${d.kind}.${name}: its rule requires it`).not.toContain(name);
+        if (i.values !== undefined) expect(Object.values(i.values).flat().every((v) => (js.properties[name] as { enum?: unknown[] }).enum?.includes(v)), `${d.kind}.${name}`).toBe(true);
+      }
+    }
   });
 });
