@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Generation, InputDeclaration as Input, KindDeclaration as Declared, OutputDeclaration, PerGeneration } from "../../src/provider/declaration.ts";
 
-/** Each input's rule as JSON Schema (zod's), and which are required: the published type, default and requiredness come from here. */
+/** A rule as JSON Schema (zod's): the published type, default and requiredness of an input or output come from it. */
 type Json = { type?: string; enum?: unknown[]; items?: Json; anyOf?: Json[]; additionalProperties?: Json; default?: unknown; properties?: Record<string, Json>; required?: string[] };
 
 const toJson = (rule: z.ZodType, io: "input" | "output") => z.toJSONSchema(rule, { io, unrepresentable: "any" }) as Json;
@@ -33,10 +33,13 @@ function tsType(js: Json, d: Declared): string {
   return "unknown";
 }
 
-/** One input as the generators read it: its declaration, its rule's type (per generation where its values differ), whether required, its default. */
+/** One input as the generators read it: its declaration, its rule's type, whether required, its default. */
 interface Field {
   readonly name: string;
   readonly input: Input;
+  /** The rule's type, a list of values by the name the kind gives it (the output's type). */
+  readonly named: string;
+  /** Its type on a child of one generation: the values that generation takes, where they differ. */
   type(g: Generation): string;
   readonly required: boolean;
   readonly default?: unknown;
@@ -46,10 +49,12 @@ function fieldsOf(d: Declared): Field[] {
   const js = toJson(d.schema, "input");
   return Object.entries(d.inputs).map(([name, input]) => {
     const rule = js.properties?.[name] ?? {};
+    const named = tsType(rule, d);
     return {
       name,
       input,
-      type: (g: Generation) => (input.values === undefined ? tsType(rule, d) : literalUnion(input.values[g])),
+      named,
+      type: (g: Generation) => (input.values === undefined ? named : literalUnion(input.values[g])),
       required: (js.required ?? []).includes(name),
       default: rule.default,
     };
@@ -148,7 +153,7 @@ function renderOutputs(d: Declared): string[] {
   for (const f of fieldsOf(d)) {
     // A child's place is an output of the child's base already (a `parentUnless` child declares it as inputs too).
     if (d.parent !== undefined && (f.name === "projectId" || f.name === "branchId")) continue;
-    const type = `${tsType(toJson(d.schema, "input").properties?.[f.name] ?? {}, d)}${always.has(f.name) ? "" : " | undefined"}`;
+    const type = `${f.named}${always.has(f.name) ? "" : " | undefined"}`;
     out.push(...docLines(f.input.outputDoc ?? per(f.input.doc, "NeonAuth"), "  "), `  readonly ${f.name}: pulumi.Output<${type}>;`);
   }
   for (const [name, o] of Object.entries(d.outputs ?? {})) {

@@ -8,6 +8,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { holdsSecret, secretField } from "../schemas/fields";
 import type { Context } from "./context";
 import type { FieldsDiff } from "./diff";
 import type { Kind } from "./kindNames";
@@ -69,13 +70,16 @@ export const words = (doc: PerGeneration<string>): string =>
  * rule's `description`, so that every JSON Schema of it (the plugin's) carries them.
  */
 export function input<T extends z.ZodType>(rule: T, meta: InputDeclaration): T {
-  return rule.meta({ description: words(meta.doc), input: meta }) as T;
+  return keptSecret(rule, rule.meta({ description: words(meta.doc), input: meta }) as T);
 }
 
 /** An output's rule with its words and secrecy (`.meta()`); `.optional()` for one that may be unset. */
 export function output<T extends z.ZodType>(rule: T, meta: OutputDeclaration): T {
-  return rule.meta({ description: meta.doc, output: meta }) as T;
+  return keptSecret(rule, rule.meta({ description: meta.doc, output: meta }) as T);
 }
+
+/** `.meta()` returns a copy, which a secret mark on the rule itself (`secretField`) does not reach: marked again. */
+const keptSecret = <T extends z.ZodType>(rule: T, copy: T): T => (holdsSecret(rule) && !holdsSecret(copy) ? secretField(copy) : copy);
 
 /** The registry entry of a rule or of the rule it wraps (`.optional()`, `.default()` after `.meta()`). */
 function metaOf(rule: z.ZodType, key: "input" | "output"): unknown {

@@ -13,6 +13,8 @@ import { KINDS as ALL_KINDS } from "../../src/provider/declaration";
 import { PROVIDERS } from "../../src/resources/providers";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../../src/schemas/branchAuth";
 import { FROM_INTEGRATION } from "../../src/plugin/schema";
+import { input, output } from "../../src/provider/declaration";
+import { holdsSecret, secretField } from "../../src/schemas/fields";
 import { z } from "zod";
 
 const KINDS = [...ALL_KINDS].sort();
@@ -79,5 +81,11 @@ describe("each input described once, on its rule", () => {
         if (i.values !== undefined) expect(Object.values(i.values).flat().every((v) => (js.properties[name] as { enum?: unknown[] }).enum?.includes(v)), `${d.kind}.${name}`).toBe(true);
       }
     }
+  });
+
+  it("keeps a rule's secret mark on the described copy `.meta()` makes", () => {
+    expect(holdsSecret(input(secretField(z.string()), { doc: "A password." }))).toBe(true);
+    expect(holdsSecret(output(secretField(z.string()), { doc: "A key." }))).toBe(true);
+    expect(holdsSecret(input(z.string(), { doc: "A name." }))).toBe(false);
   });
 });
