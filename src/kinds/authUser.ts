@@ -1,10 +1,9 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { userEmail, userName } from "../schemas";
 import { userRoles } from "../schemas/branchAuth";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
-import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { checkInputs, halfMade, parsedInputs, compact, type CheckFailure, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { diffFields, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
@@ -76,7 +75,7 @@ const INPUTS = {
  * `recreateOnChange`: refused, as it would delete the account. A user whose integration is
  * replaced is gone with it anyway.
  */
-function refusedChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[] {
+function refusedChanges(olds: Props, news: Props): CheckFailure[] {
   if (olds.email === undefined || news.recreateOnChange === true) return [];
   if (JSON.stringify(olds.integration) !== JSON.stringify(news.integration)) return [];
   return (["email", "name"] as const)

@@ -12,7 +12,7 @@ import { secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
 import { guardedCalls, type Provided } from "../provider/runtime";
-import { setWaitSink } from "../provider/waits";
+import { useLog } from "../provider/log";
 import { tieToEngine } from "../provider/engine";
 import { NotOwnedError } from "../provider/converge";
 import { importableId } from "../provider/declaration";
@@ -308,18 +308,20 @@ export async function serve(): Promise<void> {
 }
 
 /**
- * Wait lines (provider/waits.ts) go to the engine's log, as the dynamic resources' do: the Node
- * SDK's `pulumi.log` has no engine to talk to in a plugin, so the line would be lost. The engine
- * gives its address as the plugin's first argument.
+ * The plugin's log for the provider room's notices (provider/log.ts: waits, deletes left alone,
+ * the users_sync read-back warning) is the engine's, as the dynamic resources' is: the Node SDK's
+ * `pulumi.log` has no engine to talk to in a plugin, so a line would be lost. The engine gives its
+ * address as the plugin's first argument.
  */
 function logToEngine(address: string | undefined): void {
   if (address === undefined || address === "") return;
   const engine = new enginerpc.EngineClient(address, grpc.credentials.createInsecure());
-  setWaitSink((line) => {
+  const send = (severity: number) => (line: string) => {
     const req = new engineproto.LogRequest();
-    req.setSeverity(engineproto.LogSeverity.INFO);
+    req.setSeverity(severity);
     req.setMessage(line);
     // A line that cannot be delivered is not the request's failure.
     engine.log(req, () => undefined);
-  });
+  };
+  useLog({ info: send(engineproto.LogSeverity.INFO), warn: send(engineproto.LogSeverity.WARNING) });
 }

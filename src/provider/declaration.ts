@@ -6,7 +6,6 @@
  * published Args and output types (resources/types/), the plugin's schema and the README's reference tables from it
  * (scripts/gen/kinds.mts; test/unit/generated.test.ts fails when those are stale).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Context } from "./context";
 import type { FieldsDiff } from "./diff";
@@ -69,16 +68,48 @@ export interface OutputDeclaration {
   readonly secret?: true;
 }
 
+/** An input the check refuses: the reason names the field (`property` stays empty, see kit.ts `checkInputs`). */
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+/** The inputs as the check made them (defaults filled, canonical), or why it refuses them. */
+export interface CheckResult {
+  readonly inputs?: Props;
+  readonly failures?: CheckFailure[];
+}
+
+/** What a create made: its id and outputs. */
+export interface CreateResult {
+  readonly id: string;
+  readonly outs?: Props;
+}
+
+/** What a read found: nothing (the object is gone), or its id, outputs and the inputs that would make it. */
+export interface ReadResult {
+  readonly id?: string;
+  readonly props?: Props;
+  readonly inputs?: Props;
+}
+
+/** What an update left: the outputs. */
+export interface UpdateResult {
+  readonly outs?: Props;
+}
+
 /**
- * What each resource file implements; the runtime dispatches to it by kind. Calls that talk to
+ * What each resource file implements, in the package's own terms: each face adapts it (the
+ * dynamic resources' results, resources/runtime.ts; the plugin's gRPC answers, plugin/server.ts).
+ * Create and update get the inputs the check made, parsed by the kind's rules; calls that talk to
  * the API are given the process's context (context.ts); check and diff need none.
  */
 export interface Handler {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  check(olds: Props, news: Props): Promise<CheckResult>;
   diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
-  create(inputs: Props, ctx: Context): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props, ctx: Context): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props, ctx: Context): Promise<pulumi.dynamic.UpdateResult>;
+  create(inputs: Props, ctx: Context): Promise<CreateResult>;
+  read(id: string, props: Props, ctx: Context): Promise<ReadResult>;
+  update(id: string, olds: Props, news: Props, ctx: Context): Promise<UpdateResult>;
   delete(id: string, props: Props, ctx: Context): Promise<void>;
 }
 

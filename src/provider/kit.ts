@@ -2,13 +2,12 @@
  * The small shared kit of every kind's handler, on either face: input validation for `check`,
  * field-list diffs, ids, half-made objects, the secrets a program marks.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { programName, secretKeys } from "../schemas/fields";
-import type { Handler, InputDeclaration, Kind, KindDeclaration, NaturalKey, OutputDeclaration, Props } from "./declaration";
+import type { CheckFailure, CheckResult, Handler, InputDeclaration, Kind, KindDeclaration, NaturalKey, OutputDeclaration, Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
 
-export type { Handler, Kind, KindDeclaration, NaturalKey, Props };
+export type { CheckFailure, Handler, Kind, KindDeclaration, NaturalKey, Props };
 
 /** The diff rules of the inputs a kind declares: each in place unless it `replaces`. */
 export function declaredFields(inputs: Readonly<Record<string, InputDeclaration>>, news: Props): FieldRule[] {
@@ -64,7 +63,7 @@ export function secondDeclaration(declared: Map<string, string>, kind: Kind, obj
  * offending value beside the reason, and that value may be a secret put in the wrong field, a
  * megabyte of text, or terminal escapes.
  */
-export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
+export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): CheckResult {
   const { __provider, ...inputs } = news;
   const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
   const parsed = schema.safeParse(inputs, { error: typeMessage });

@@ -11,7 +11,8 @@ import { isEncodable } from "../schemas/fields";
 import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { processContext, type Context } from "./context";
 import type { FieldsDiff } from "./diff";
-import { currentResource, forResource, notice } from "./waits";
+import { currentResource, forResource } from "./waits";
+import { info } from "./log";
 
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
@@ -84,7 +85,7 @@ function leftToAnother(decl: KindDeclaration, ctx: Context, id: string, props: P
   const key = objectKey(decl, props);
   const another = l.taken.has(`${decl.kind} ${id}`) || (key !== undefined && l.declared.has(key) && !l.replaced.has(`${decl.kind} ${id}`));
   if (!another) return false;
-  notice(
+  info(
     `neon-auth: ${label(decl.kind, props, id)} is not deleted at Neon: another resource of this deployment declares or took this object ` +
       "and now manages it, so only this resource leaves the stack. A rename without `aliases` runs this way; README, \"Renaming resources\".",
   );
