@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { askOnce, oneTimeId } from "./authSdkKeys";
-import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "../provider/kit";
+import { inputRules, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "../provider/kit";
 import type { InputDeclaration } from "../provider/declaration";
 import { childFields, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "../provider/parent";
 
@@ -23,11 +23,10 @@ function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const ownershipTransferHandler: Handler = {
+export const ownershipTransferHandler: Handler<Inputs> = {
   ...inputRules(KIND, authOwnershipTransferInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(authOwnershipTransferInputs, props);
+  async create(inputs, ctx) {
     const { url } = await askOnce(KIND, inputs, (request) => ctx.client.transferOwnership(request));
     const record = await projectIntegration(ctx, inputs.projectId, inputs.authProvider);
     return { id: oneTimeId(inputs), outs: { ...ownerOf(inputs, record), url } };

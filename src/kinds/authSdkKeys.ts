@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "../provider/converge";
-import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { inputRules, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import type { InputDeclaration } from "../provider/declaration";
 import { childFields, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "../provider/parent";
 
@@ -79,11 +79,10 @@ export function oneTimeId(inputs: { projectId: string; authProvider: string }): 
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const sdkKeysHandler: Handler = {
+export const sdkKeysHandler: Handler<Inputs> = {
   ...inputRules(KIND, authSdkKeysInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(authSdkKeysInputs, props);
+  async create(inputs, ctx) {
     const keys = await askOnce(KIND, inputs, (request) => ctx.client.generateSdkKeys(request));
     return { id: oneTimeId(inputs), outs: outputsOf(inputs, keys) };
   },
@@ -110,6 +109,7 @@ export const sdkKeysHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authSdkKeysKind: KindDeclaration = {
   kind: KIND,
+  keptByUpdate: ["authProviderProjectId"],
   parent: "AuthIntegration",
   inputs: INPUTS,
   outputs: KEY_SET_OUTPUTS,

@@ -3,7 +3,7 @@ import { userEmail, userName } from "../schemas";
 import { userRoles } from "../schemas/branchAuth";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
-import { checkInputs, halfMade, parsedInputs, compact, type CheckFailure, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { checkInputs, halfMade, compact, type CheckFailure, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { diffFields, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
@@ -160,7 +160,7 @@ function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Erro
 const OBJECT: NaturalKey = { fields: ["email"], what: "one user", key: (i) => i.email && childId(i as Scope, i.email.toLowerCase()) };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const userHandler: Handler = {
+export const userHandler: Handler<Inputs> = {
   async check(olds, news) {
     const checked = checkInputs(KIND, authUserInputs, news);
     const refused = checked.failures ? [] : refusedChanges(olds, checked.inputs ?? {});
@@ -173,8 +173,7 @@ export const userHandler: Handler = {
     return diffFields(olds, news, childFields(olds, news, INPUTS), { deleteBeforeReplace: true });
   },
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(authUserInputs, props);
+  async create(inputs, ctx) {
     const generation = generationOf(inputs);
     const { id: userId } = await createOrTakeOver(ctx, inputs);
     const id = generation.userResourceId(inputs, userId);
@@ -226,12 +225,11 @@ export const userHandler: Handler = {
     return { id: user.id === key ? id : generationOf(where).userResourceId(where, user.id), props: outs };
   },
 
-  async update(_id, olds, news, ctx) {
+  async update(_id, olds, inputs, ctx) {
     // Roles are sent when they changed; the rest needs no request: the integration's identity
     // (state written before it was recorded), `recreateOnChange` and `adopt`. Roles left out stay as they are.
-    const inputs = parsedInputs(authUserInputs, news);
     if (inputs.roles !== undefined && JSON.stringify(inputs.roles) !== JSON.stringify(olds.roles)) await setRoles(ctx, inputs, olds.userId);
-    return { outs: compact({ ...olds, integration: news.integration, recreateOnChange: news.recreateOnChange, adopt: news.adopt, roles: inputs.roles }) };
+    return { outs: compact({ ...olds, integration: inputs.integration, recreateOnChange: inputs.recreateOnChange, adopt: inputs.adopt, roles: inputs.roles }) };
   },
 
   async delete(id, props, ctx) {

@@ -13,7 +13,7 @@ import { createOwned } from "../provider/converge";
 import type { InputDeclaration } from "../provider/declaration";
 import { childFields, deleteUnlessHidden, integrationIdentity, mustSee } from "../provider/parent";
 import { placeOf, where, type Scope } from "../provider/generation";
-import { compact, halfMade, inputRules, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { compact, halfMade, inputRules, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { sameValue } from "../provider/diff";
 
 const KIND = "DataApi";
@@ -177,12 +177,11 @@ function fields(olds: Props, news: Props) {
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const dataApiHandler: Handler = {
+export const dataApiHandler: Handler<Inputs> = {
   // One Data API per database: a replacement deletes the old one first (Neon answers 409 to a second).
   ...inputRules(KIND, dataApiInputs, fields, { deleteBeforeReplace: true }),
 
-  async create(props, ctx) {
-    const inputs: Inputs = parsedInputs(dataApiInputs, props);
+  async create(inputs, ctx) {
     const p = inputs as Place;
     const id = OBJECT.key(inputs)!;
     const settings = settingsOf(inputs);
@@ -222,8 +221,7 @@ export const dataApiHandler: Handler = {
     return { id, props: outs, inputs };
   },
 
-  async update(id, olds, news, ctx) {
-    const inputs: Inputs = parsedInputs(dataApiInputs, news);
+  async update(id, olds, inputs, ctx) {
     const p = placeOfId(id);
     const settings = settingsOf(inputs);
     // One PATCH with every setting the program names: whether Neon merges a partial one is not documented.

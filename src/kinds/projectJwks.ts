@@ -10,7 +10,7 @@ import { jwksProviderName, jwksUrl, jwtAudience, type Jwks } from "../schemas/jw
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import type { InputDeclaration } from "../provider/declaration";
-import { compact, declaredFields, halfMade, inputRules, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { compact, declaredFields, halfMade, inputRules, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { deleteUnlessHidden, projectNotVisible } from "../provider/parent";
 
 const KIND = "ProjectJwks";
@@ -109,8 +109,7 @@ function sameEntry(record: Jwks, i: Inputs): boolean {
   return record.jwks_url === i.jwksUrl && record.provider_name === i.providerName && record.branch_id === i.branchId && record.jwt_audience === i.jwtAudience;
 }
 
-async function create(props: Props, ctx: Context) {
-  const inputs = parsedInputs(projectJwksInputs, props);
+async function create(inputs: Inputs, ctx: Context) {
   const body = compact({ jwks_url: inputs.jwksUrl, provider_name: inputs.providerName, branch_id: inputs.branchId, jwt_audience: inputs.jwtAudience });
   const made = await createOwned({
     create: () => ctx.client.addProjectJWKS(inputs.projectId, body),
@@ -131,7 +130,7 @@ async function create(props: Props, ctx: Context) {
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const projectJwksHandler: Handler = {
+export const projectJwksHandler: Handler<Inputs> = {
   ...inputRules(KIND, projectJwksInputs, (_olds, news) => declaredFields(INPUTS, news)),
 
   create,
@@ -162,6 +161,7 @@ export const projectJwksHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const projectJwksKind: KindDeclaration = {
   kind: KIND,
+  keptByUpdate: ["createdAt"],
   livesOn: "a project, or one of its branches (project API, beside either generation)",
   inputs: INPUTS,
   outputs: {

@@ -8,7 +8,7 @@
  * declarations"). grpc-js and google-protobuf are taken from `@pulumi/pulumi`'s own dependencies,
  * so that the messages and the server are the instances the stubs were made with.
  */
-import { secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { keptAtPreview, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
 import { guardedCalls, type Provided } from "../provider/runtime";
@@ -54,9 +54,6 @@ function configFrom(args: Props): (name: string) => string | undefined {
 /** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
 let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
 const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
-
-/** The outputs an in-place update keeps for certain, for a preview: where the object lives and which it is. */
-const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration", "authProviderProjectId", "createdAt"];
 
 /**
  * @internal
@@ -221,7 +218,7 @@ export class Provider {
     const news = runtimeOf(d, req.getNews());
     const resp = new provproto.UpdateResponse();
     if (req.getPreview()) {
-      const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
+      const kept = Object.fromEntries(keptAtPreview(d).filter((k) => olds[k] !== undefined).map((k) => [k, olds[k]]));
       const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
       resp.setProperties(pluginStructOf(d, { ...news, ...computed, ...kept }));
       return resp;

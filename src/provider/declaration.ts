@@ -101,15 +101,16 @@ export interface UpdateResult {
 /**
  * What each resource file implements, in the package's own terms: each face adapts it (the
  * dynamic resources' results, resources/runtime.ts; the plugin's gRPC answers, plugin/server.ts).
- * Create and update get the inputs the check made, parsed by the kind's rules; calls that talk to
+ * Create and update get the inputs the check made, parsed once more by the kind's rules (the
+ * runtime does it, provider/runtime.ts): typed, defaults filled. Calls that talk to
  * the API are given the process's context (context.ts); check and diff need none.
  */
-export interface Handler {
+export interface Handler<Inputs extends Props = Props> {
   check(olds: Props, news: Props): Promise<CheckResult>;
   diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
-  create(inputs: Props, ctx: Context): Promise<CreateResult>;
+  create(inputs: Inputs, ctx: Context): Promise<CreateResult>;
   read(id: string, props: Props, ctx: Context): Promise<ReadResult>;
-  update(id: string, olds: Props, news: Props, ctx: Context): Promise<UpdateResult>;
+  update(id: string, olds: Props, news: Inputs, ctx: Context): Promise<UpdateResult>;
   delete(id: string, props: Props, ctx: Context): Promise<void>;
 }
 
@@ -168,6 +169,12 @@ export interface KindDeclaration {
   readonly hidden?: readonly string[];
   /** The object it manages, for the kinds that manage a named one. */
   readonly object?: NaturalKey;
+  /**
+   * Outputs that tell which object it is (when Neon made it, its auth project), which an in-place
+   * update never changes: the plugin's preview of an update shows them as recorded, not unknown.
+   * A child's place is kept too, without saying so (kit.ts `keptAtPreview`).
+   */
+  readonly keptByUpdate?: readonly string[];
   readonly handler: Handler;
 }
 

@@ -109,6 +109,15 @@ function safeName(key: string): string {
   return /^[\x21-\x7e]{1,64}$/.test(key) ? key : "(an input whose name is not shown)";
 }
 
+/**
+ * The outputs a preview of an in-place update knows: what the kind declares an update keeps, and a
+ * child's place (the runtime inputs its program does not pass, which only a replacement changes).
+ */
+export function keptAtPreview(decl: KindDeclaration): string[] {
+  const place = decl.parent === undefined ? [] : Object.keys(knownShape(decl.schema) ?? {}).filter((k) => !(k in decl.inputs));
+  return [...place, ...(decl.keptByUpdate ?? [])];
+}
+
 export function knownShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
   return (schema as { shape?: Record<string, z.ZodType> }).shape;
 }
@@ -170,8 +179,8 @@ function editDistance(a: string, b: string): number {
 
 /**
  * @internal
- * Inputs checked again in create and update, where the engine hands back what `check` returned
- * plus `__provider`, which no (strict) schema knows.
+ * Inputs checked again for create and update (runtime.ts, once, before the handler), where the
+ * engine hands back what `check` returned plus `__provider`, which no (strict) schema knows.
  */
 export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): z.output<S> {
   const { __provider, ...inputs } = props;

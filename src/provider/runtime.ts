@@ -8,7 +8,7 @@ import { collectSecrets, DEFAULT_BASE_URL, leaves, NeonNetworkError, redactText,
 import { isConnectFailure } from "../client/retry";
 import { isLoopbackHost } from "../schemas";
 import { isEncodable } from "../schemas/fields";
-import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
+import { compact, isHalfMade, parsedInputs, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { processContext, type Context } from "./context";
 import type { FieldsDiff } from "./diff";
 import { currentResource, forResource } from "./waits";
@@ -187,9 +187,9 @@ function guarded(decl: KindDeclaration, ctx: Context): Provided {
     };
   const check = wrap(h.check.bind(h));
   const diff = wrap(h.diff.bind(h));
-  const create = wrap((props: Props) => h.create(props, ctx));
+  const create = wrap((props: Props) => h.create(parsedInputs(decl.schema, props) as Props, ctx));
   const read = wrap((id: string, props: Props) => h.read(id, props, ctx));
-  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, olds, news, ctx));
+  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, olds, parsedInputs(decl.schema, news) as Props, ctx));
   const del = wrap((id: string, props: Props) => h.delete(id, props, ctx));
   return {
     check: async (olds, news) => {
