@@ -161,6 +161,16 @@ export const integrationHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authIntegrationKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Neon Auth on a project: provisions a managed auth project at the provider and the\n" +
+    "`neon_auth.users_sync` table. Any input change replaces it (delete first: one per provider).\n" +
+    "Refresh reads it from the project's integration list.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const auth = new AuthIntegration("auth", { projectId: "p-123", branchId: "br-main-1" });\n' +
+    "export const env = auth.envVars; // secret\n" +
+    "```",
   keptByUpdate: ["authProviderProjectId", "createdAt"],
   inputs: INPUTS,
   outputs: {

@@ -61,6 +61,18 @@ export const OWNER_OUTPUTS = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authOwnershipTransferKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Step one of moving the managed auth project to your own Stack Auth account: requests a\n" +
+    "transfer URL (secret: it carries a one-time code). Step two happens outside Pulumi: open the\n" +
+    'URL in a browser and confirm the receiving account. Refresh then shows `ownedBy: "user"` on\n' +
+    "this resource and on the AuthIntegration.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const transfer = new AuthOwnershipTransfer("transfer", { integration: auth });\n' +
+    "export const transferUrl = transfer.url; // secret: `pulumi stack output transferUrl --show-secrets`\n" +
+    "```",
+  get: false,
   parent: "AuthIntegration",
   inputs: INPUTS,
   outputs: withWireSecrets(transferOwnershipResponse, { url: { type: "string", doc: "Confirmation URL with a one-time `code`." }, ...OWNER_OUTPUTS }),

@@ -109,6 +109,15 @@ export const sdkKeysHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authSdkKeysKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "A freshly generated SDK key set for an existing integration. Changing `rotationTrigger`\n" +
+    "generates a new set (the old one is not revoked: the API cannot do that).\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const keys = new AuthSdkKeys("keys", { integration: auth, rotationTrigger: "2026-11" });\n' +
+    "```",
+  get: false,
   keptByUpdate: ["authProviderProjectId"],
   parent: "AuthIntegration",
   inputs: INPUTS,

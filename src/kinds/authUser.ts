@@ -242,6 +242,19 @@ export const userHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authUserKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "A user of the project's auth. The API can create and delete users but not read or update\n" +
+    "them: a new email or name is refused at preview unless `recreateOnChange` is set (then the\n" +
+    "account is deleted and created anew). Users are read back from the database (setting\n" +
+    '`neon-auth:readUsersFromDatabase`, default true): `neon_auth."user"` on a NeonAuth (with roles\n' +
+    "and bans), `neon_auth.users_sync` at project level. A create whose answer was lost converges,\n" +
+    "and refresh sees a user deleted, renamed or given other roles elsewhere.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const ada = new AuthUser("ada", { integration: auth, email: "ada@example.com", name: "Ada" });\n' +
+    "export const adaId = ada.userId;\n" +
+    "```",
   parent: "either",
   inputs: INPUTS,
   outputs: {

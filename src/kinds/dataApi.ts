@@ -245,6 +245,19 @@ export const dataApiHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const dataApiKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Neon's Data API on one database of a branch: a REST interface over it that accepts the tokens of\n" +
+    "the branch's Neon Auth (`integration`) or of another identity provider (`jwksUrl`, with\n" +
+    "`projectId` and `branchId`). Authentication is fixed at creation (a change replaces it); the\n" +
+    "settings change in place, and those left out are left as Neon has them. The role of a request is\n" +
+    "read from its token at `jwtRoleClaimKey` (`.role`: an `AuthUser`'s roles). Id (for `get` and\n" +
+    "`importFile`): `<projectId>/<branchId>/<database>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const api = new DataApi("api", { integration: auth, dbSchemas: ["api"], jwtRoleClaimKey: ".role" });\n' +
+    "export const dataApiUrl = api.url;\n" +
+    "```",
   parent: "NeonAuth",
   parentUnless: "unless `jwksUrl` names another identity provider (then `projectId` and `branchId`)",
   withProvider: false,

@@ -204,6 +204,19 @@ export const emailServerHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const emailServerKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "The email server that sends verification and password-reset mail. `standard` uses your SMTP\n" +
+    "server; `shared` uses Neon's. Create and update set the configuration; delete sets it back\n" +
+    "to shared. Id (for `get` and `importFile`):\n" +
+    "`<projectId>/email-server`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    "const cfg = new pulumi.Config();\n" +
+    'new EmailServer("smtp", { integration: auth, type: "standard", host: "smtp.example.com", port: 587,\n' +
+    '  username: "apikey", password: cfg.requireSecret("smtpPassword"),\n' +
+    '  senderEmail: "auth@example.com", senderName: "Example" });\n' +
+    "```",
   parent: "either",
   withProvider: false,
   inputs: INPUTS,

@@ -225,6 +225,15 @@ export const neonAuthHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const neonAuthKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Neon Auth on one branch (the branch-scoped API generation, Better Auth). The id is\n" +
+    "`<projectId>/<branchId>`. Settings given are applied after enabling and compared on refresh;\n" +
+    "settings and fields left out are left as the service has them.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });\n' +
+    "```",
   keptByUpdate: ["authProviderProjectId", "createdAt"],
   also: { args: "NeonAuthSettingsArgs", outputs: "NeonAuthSettingsOutputs" },
   inputs: INPUTS,

@@ -244,6 +244,22 @@ export const oauthClientHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthClientKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "A client of a branch's OAuth server (`NeonAuth.oauthServer`, beta): an app or MCP client that\n" +
+    "signs its users in with the branch's Neon Auth. A confidential client's `clientSecret` is\n" +
+    "returned once, at create (or rotation), and kept as a secret output; Neon never shows it again.\n" +
+    "Id (for `get` and `importFile`): `<projectId>/<branchId>/<clientId>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'new OAuthClient("dashboard", {\n' +
+    "  integration: auth,\n" +
+    '  name: "Dashboard",\n' +
+    '  type: "confidential",\n' +
+    '  redirectUris: ["https://app.example.com/oauth/callback"],\n' +
+    '  resources: ["https://api.example.com"],\n' +
+    "});\n" +
+    "```",
   keptByUpdate: ["createdAt"],
   parent: "NeonAuth",
   withProvider: false,

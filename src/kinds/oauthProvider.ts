@@ -225,6 +225,18 @@ export const oauthProviderHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthProviderKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "An OAuth sign-in provider. Without credentials it uses Neon's shared keys (`type: \"shared\"`,\n" +
+    "fine for development); with `clientId` and `clientSecret` it uses your own app\n" +
+    '(`type: "standard"`, recommended for production). Credential changes update in place;\n' +
+    "a new `providerId` or dropping the credentials replaces it.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    "const cfg = new pulumi.Config();\n" +
+    'new OAuthProvider("github", { integration: auth, providerId: "github",\n' +
+    '  clientId: cfg.require("githubClientId"), clientSecret: cfg.requireSecret("githubClientSecret") });\n' +
+    "```",
   parent: "either",
   withProvider: false,
   inputs: INPUTS,

@@ -161,6 +161,17 @@ export const projectJwksHandler: Handler<Inputs> = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const projectJwksKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "One JWKS URL of a project: Neon then accepts tokens signed by that identity provider (Clerk,\n" +
+    "Auth0, Cognito\u2026) on the Data API and on Postgres connections, for every branch or for the one\n" +
+    "`branchId` names. Neon cannot change an entry: any input but `adopt` replaces it. Id (for `get`\n" +
+    "and `importFile`): `<projectId>/<jwksId>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'new ProjectJwks("clerk", { projectId: "p-123", providerName: "Clerk",\n' +
+    '  jwksUrl: "https://example.clerk.accounts.dev/.well-known/jwks.json", jwtAudience: "api://app" });\n' +
+    "```",
   keptByUpdate: ["createdAt"],
   livesOn: "a project, or one of its branches (project API, beside either generation)",
   inputs: INPUTS,

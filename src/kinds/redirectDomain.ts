@@ -109,6 +109,15 @@ export const redirectDomainHandler: Handler<z.output<typeof redirectDomainInputs
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const redirectDomainKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    'One origin on the redirect-URI whitelist (a "trusted domain" of a NeonAuth). Changing it\n' +
+    "replaces the entry. Id (for `get` and `importFile`): `<projectId>/<origin>`, e.g.\n" +
+    "`p-123/https://app.example.com`; on a NeonAuth `<projectId>/<branchId>/<origin>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });\n' +
+    "```",
   parent: "either",
   inputs: INPUTS,
   id: "`<projectId>/<origin>`, e.g. `p-123/https://app.example.com`; on a `NeonAuth` `<projectId>/<branchId>/<origin>`.",

@@ -135,6 +135,10 @@ export interface NaturalKey {
 
 export interface KindDeclaration {
   readonly kind: Kind;
+  /** Its class's TSDoc: what it is, what a change does, an `@example` (`npm run gen` writes the class with it). */
+  readonly doc: string;
+  /** No `get` on its class: the object cannot be read by its id alone (the service never shows it again). */
+  readonly get?: false;
   /**
    * A child lives in an integration, of either generation or of one: it takes it as its
    * `integration` input (the resource object, not wrapped in `pulumi.Input`), is created after it

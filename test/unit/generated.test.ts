@@ -22,6 +22,8 @@ import { secretKeys } from "../../src/schemas/fields";
 import { computedOf } from "../../src/provider/declaration";
 import { DECLARATIONS } from "../../src/kinds";
 import { AREAS } from "../../src/kinds/neonAuthSettings";
+import * as ownClasses from "../../src/resources/ownClasses";
+import { CLASSES_FILE, KIND_NAMES_FILE, PROVIDERS_DIR, renderClasses, renderKindNames, renderProviderModules } from "../../scripts/gen/kind-modules.mts";
 
 const repo = path.resolve(__dirname, "../..");
 const read = (f: string) => fs.readFileSync(path.join(repo, f), "utf8");
@@ -57,6 +59,16 @@ describe("generated from the table of settings", () => {
 
 describe("generated from the kinds' declarations", () => {
   const decls = Object.values(DECLARATIONS);
+
+  it("the lists of kinds are current: their names, provider modules and classes", () => {
+    expect(read(KIND_NAMES_FILE)).toBe(renderKindNames(decls));
+    const modules = renderProviderModules(decls);
+    const kept = fs.readdirSync(path.join(repo, PROVIDERS_DIR)).filter((f) => f !== "dynamic.ts");
+    expect(kept.sort()).toEqual(Object.keys(modules).sort());
+    for (const [file, text] of Object.entries(modules)) expect(read(path.join(PROVIDERS_DIR, file)), file).toBe(text);
+    const own = Object.keys(ownClasses).flatMap((k) => (k.endsWith("Base") ? [k.slice(0, -4)] : []));
+    expect(read(CLASSES_FILE)).toBe(renderClasses(decls, own));
+  });
 
   it("the published Args and output types of every kind are current, and nothing else is in their folder", () => {
     const want = renderKindTypes(decls);
