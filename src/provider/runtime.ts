@@ -1,7 +1,8 @@
 /**
- * A kind's handler as either face's provider process calls it: every secret it sees remembered
- * and scrubbed from what it throws, results the engine can encode, the names of the program's
- * secret inputs carried on, and each call named in the wait notices. The dynamic resources'
+ * A kind's handler as either face's provider process calls it: the inputs of create and update
+ * parsed once by the kind's rules, every secret it sees remembered and scrubbed from what it
+ * throws, results the engine can encode, the names of the program's secret inputs carried on,
+ * and each call named in the wait notices. The dynamic resources'
  * entry point is resources/runtime.ts; the plugin's is plugin/server.ts.
  */
 import { collectSecrets, DEFAULT_BASE_URL, leaves, NeonNetworkError, redactText, rememberSecrets } from "../client";
