@@ -307,8 +307,9 @@ export async function serve(): Promise<void> {
 /**
  * The plugin's log for the provider room's notices (provider/log.ts: waits, deletes left alone,
  * the users_sync read-back warning) is the engine's, as the dynamic resources' is: the Node SDK's
- * `pulumi.log` has no engine to talk to in a plugin, so a line would be lost. The engine gives its
- * address as the plugin's first argument.
+ * `pulumi.log` has no engine to talk to in a plugin and falls back to stderr, which the engine
+ * shows of a resource plugin only at debug level (sdk/go/common/resource/plugin/plugin.go, 3.259),
+ * so a line would be lost. The engine gives its address as the plugin's first argument.
  */
 function logToEngine(address: string | undefined): void {
   if (address === undefined || address === "") return;
