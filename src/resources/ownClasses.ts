@@ -13,7 +13,7 @@ import { lookupClass } from "./kindClass";
 import { checkClientResources, declareOAuthServer, noteTrustedDomain } from "./oauthServerChecks";
 import type { NeonAuthArgs, OAuthClientArgs, RedirectDomainArgs } from "./types";
 
-/** @internal NeonAuth: its settings and what its children read of it registered, and its OAuth server noted for its clients. */
+/** NeonAuth: its settings and what its children read of it registered, and its OAuth server noted for its clients. */
 export class NeonAuthBase extends lookupClass<NeonAuthArgs>(neonAuthKind) {
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
@@ -26,7 +26,7 @@ export class NeonAuthBase extends lookupClass<NeonAuthArgs>(neonAuthKind) {
   }
 }
 
-/** @internal OAuthClient: its resources checked against its NeonAuth's OAuth server. */
+/** OAuthClient: its resources checked against its NeonAuth's OAuth server. */
 export class OAuthClientBase extends lookupClass<OAuthClientArgs>(oauthClientKind, childRegistration) {
   constructor(name: string, args: OAuthClientArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) checkClientResources(name, args);
@@ -34,7 +34,7 @@ export class OAuthClientBase extends lookupClass<OAuthClientArgs>(oauthClientKin
   }
 }
 
-/** @internal RedirectDomain: its origin noted as trusted for the OAuth server's checks. */
+/** RedirectDomain: its origin noted as trusted for the OAuth server's checks. */
 export class RedirectDomainBase extends lookupClass<RedirectDomainArgs>(redirectDomainKind, childRegistration) {
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) noteTrustedDomain(args.integration, args.domain);
