@@ -18,6 +18,7 @@ import { POLICY_PACKAGE_FILE, renderPolicyPackage } from "./gen/policy.mts";
 import { renderSettingTypes, TYPES_FILE } from "./gen/settings.mts";
 import { withGenerated } from "./gen/readme.mts";
 import { FUNCTIONS_DIR, FUNCTIONS_MARKERS, FUNCTIONS_PAGE, renderFunctionFiles, renderFunctionsReference } from "./gen/functions.mts";
+import { CLASSES_FILE, KIND_NAMES_FILE, PROVIDERS_DIR, renderClasses, renderKindNames, renderProviderModules } from "./gen/kind-modules.mts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -32,6 +33,12 @@ const { DECLARATIONS } = (await import(path.join(repo, "dist/kinds/index.js"))) 
 const { packageSchema } = (await import(path.join(repo, "dist/plugin/schema.js"))) as typeof import("../src/plugin/schema.ts");
 const { RULES, CHECKLIST } = (await import(path.join(repo, "dist/policy/index.js"))) as typeof import("../src/policy/index.ts");
 
+// The lists of kinds: their names, provider modules and classes, from the table.
+const kinds = Object.values(DECLARATIONS);
+const own = Object.keys(await import(path.join(repo, "dist/resources/ownClasses.js"))).flatMap((k) => (k.endsWith("Base") ? [k.slice(0, -4)] : []));
+fs.writeFileSync(path.join(repo, KIND_NAMES_FILE), renderKindNames(kinds));
+for (const [file, text] of Object.entries(renderProviderModules(kinds))) fs.writeFileSync(path.join(repo, PROVIDERS_DIR, file), text);
+fs.writeFileSync(path.join(repo, CLASSES_FILE), renderClasses(kinds, own));
 fs.writeFileSync(path.join(repo, TYPES_FILE), renderSettingTypes(schemas.BRANCH_SETTINGS, schemas.WEBHOOK_EVENTS));
 const typesDir = path.join(repo, KIND_TYPES_DIR);
 fs.rmSync(typesDir, { recursive: true, force: true });
@@ -56,4 +63,4 @@ fs.writeFileSync(path.join(repo, POLICY_PACKAGE_FILE), renderPolicyPackage(versi
 for (const [file, page] of Object.entries(renderRegistryDocs(packageSchema(), Object.values(DECLARATIONS), version))) {
   fs.writeFileSync(path.join(repo, REGISTRY_DOCS_DIR, file), page);
 }
-process.stdout.write(`wrote ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${FUNCTIONS_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the generated parts of the pages in docs/\n`);
+process.stdout.write(`wrote ${KIND_NAMES_FILE}, ${PROVIDERS_DIR}/, ${CLASSES_FILE}, ${TYPES_FILE}, ${KIND_TYPES_DIR}/, ${FUNCTIONS_DIR}/, ${PLUGIN_DOCS_DIR}/, ${POLICY_PACKAGE_FILE}, the Registry's pages in ${REGISTRY_DOCS_DIR}/ and the generated parts of the pages in docs/\n`);

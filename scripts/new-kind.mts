@@ -2,10 +2,10 @@
  * `node scripts/new-kind.mts <Kind>`: the mechanical part of adding a resource kind
  * (DEVELOPMENT.md, "Adding a resource kind"). It writes a child kind of a NeonAuth that builds,
  * generates and passes the unit tests as it stands, with a handler that refuses every call until
- * it is written, and puts the kind in every list that names the kinds: the names
- * (provider/kindNames.ts), the table (kinds/index.ts), its provider module and the registry
- * (resources/providers/), its class (resources/classes.ts) and export; `npm run gen` then writes its
- * page in docs/. test/unit/new-kind.test.ts runs it, as DEVELOPMENT.md says, in a copy.
+ * it is written, and puts it in the table of kinds (kinds/index.ts): the two files a person
+ * writes. `npm run gen` then writes every other list that names the kinds (their names, provider
+ * modules, classes, published types) and its page in docs/. test/unit/new-kind.test.ts runs it,
+ * as DEVELOPMENT.md says, in a copy, and counts the files each step touches.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -61,6 +61,7 @@ export const ${camel}Handler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const ${camel}Kind: KindDeclaration = {
   kind: KIND,
+  doc: "A ${kind} of a NeonAuth: what it is, its id, an example (its class and its page in docs/ show this).",
   parent: "NeonAuth",
   inputs: INPUTS,
   id: "\`<projectId>/<branchId>/<name>\`.",
@@ -71,21 +72,6 @@ export const ${camel}Kind: KindDeclaration = {
 `,
 );
 
-edit("src/provider/kindNames.ts", /export const KINDS = \[[^\]]*\]/, (s) => s.replace(/\]$/, `, "${kind}"]`));
 edit("src/kinds/index.ts", /\nexport const DECLARATIONS[^{]*\{\n/, (s) => s + `  ${kind}: ${camel}Kind,\n`);
 edit("src/kinds/index.ts", /\nimport [^\n]*\n(?=\nexport const DECLARATIONS)/, (s) => s + `import { ${camel}Kind } from "./${camel}";\n`);
-fs.writeFileSync(
-  at(`src/resources/providers/${kind}.ts`),
-  fs.readFileSync(at("src/resources/providers/RedirectDomain.ts"), "utf8").replaceAll("RedirectDomain", kind),
-);
-edit("src/resources/providers/index.ts", /\nexport const PROVIDERS[^{]*\{\n/, (s) => s + `  ${kind},\n`);
-edit("src/resources/providers/index.ts", /\nimport [^\n]*\n(?=\nexport const PROVIDERS)/, (s) => s + `import ${kind} from "./${kind}";\n`);
-edit("src/resources/classes.ts", /\nimport type \{ ([^}]*) \} from "\.\/types";/, (s) => s.replace(" } from", `, ${kind}Args, ${kind}Outputs } from`));
-edit("src/resources/classes.ts", /\nimport \{ [^}]*\bregistration \} from "\.\/registration";/, (s) => `\nimport { ${camel}Kind } from "../kinds/${camel}";` + s);
-fs.appendFileSync(
-  at("src/resources/classes.ts"),
-  `\n/** A ${kind} of a NeonAuth: what it is, its id, an example (its page in docs/ shows this). */\n` +
-    `export class ${kind} extends kindClass<${kind}Args>(${camel}Kind, childRegistration) {}\n\nexport interface ${kind} extends ${kind}Outputs {}\n`,
-);
-edit("src/resources/index.ts", /export \{ ([^}]*) \} from "\.\/classes";/, (s) => s.replace(" } from", `, ${kind} } from`));
-console.log(`wrote ${kindFile}, src/resources/providers/${kind}.ts; put ${kind} in kindNames.ts, kinds/index.ts, providers/index.ts, classes.ts, resources/index.ts. Now: npm run gen (it writes docs/${kind}.md)`);
+console.log(`wrote ${kindFile} and put ${kind} in src/kinds/index.ts. Now: npm run gen (its names, provider module, class, types and docs/${kind}.md)`);

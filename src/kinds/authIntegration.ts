@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { authProvider, branchId, projectId, type Integration, type KeySet, databaseName, NEON_DEFAULTS, roleName } from "../schemas";
 import { createOwned } from "../provider/converge";
-import { declaredFields, halfMade, inputRules, parsedInputs, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { declaredFields, halfMade, inputRules, compact, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { appEnv, KEY_SET_OUTPUTS } from "./authSdkKeys";
 import { OWNER_OUTPUTS } from "./authOwnershipTransfer";
@@ -68,11 +68,10 @@ function outputsOf(inputs: Inputs, keys: Partial<KeySet>, record: Integration | 
 const OBJECT: NaturalKey = { fields: ["authProvider"], what: "the integration of one project", key: (i) => joinId(i.projectId, i.authProvider) };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const integrationHandler: Handler = {
+export const integrationHandler: Handler<Inputs> = {
   ...inputRules(KIND, authIntegrationInputs, (_olds, news) => declaredFields(INPUTS, news), { deleteBeforeReplace: true }),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(authIntegrationInputs, props);
+  async create(inputs, ctx) {
     const request = {
       auth_provider: inputs.authProvider,
       project_id: inputs.projectId,
@@ -145,6 +144,17 @@ export const integrationHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authIntegrationKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Neon Auth on a project: provisions a managed auth project at the provider and the\n" +
+    "`neon_auth.users_sync` table. Any input change replaces it (delete first: one per provider).\n" +
+    "Refresh reads it from the project's integration list.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const auth = new AuthIntegration("auth", { projectId: "p-123", branchId: "br-main-1" });\n' +
+    "export const env = auth.envVars; // secret\n" +
+    "```",
+  keptByUpdate: ["authProviderProjectId", "createdAt"],
   inputs: INPUTS,
   outputs: {
     ...KEY_SET_OUTPUTS,

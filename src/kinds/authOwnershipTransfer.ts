@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
 import { askOnce, oneTimeId } from "./authSdkKeys";
-import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "../provider/kit";
+import { inputRules, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "../provider/kit";
 import { inputsOf, output } from "../provider/declaration";
 import { childFields, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "../provider/parent";
 
@@ -22,11 +22,10 @@ function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const ownershipTransferHandler: Handler = {
+export const ownershipTransferHandler: Handler<Inputs> = {
   ...inputRules(KIND, authOwnershipTransferInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(authOwnershipTransferInputs, props);
+  async create(inputs, ctx) {
     const { url } = await askOnce(KIND, inputs, (request) => ctx.client.transferOwnership(request));
     const record = await projectIntegration(ctx, inputs.projectId, inputs.authProvider);
     return { id: oneTimeId(inputs), outs: { ...ownerOf(inputs, record), url } };
@@ -61,6 +60,18 @@ export const OWNER_OUTPUTS = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authOwnershipTransferKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Step one of moving the managed auth project to your own Stack Auth account: requests a\n" +
+    "transfer URL (secret: it carries a one-time code). Step two happens outside Pulumi: open the\n" +
+    'URL in a browser and confirm the receiving account. Refresh then shows `ownedBy: "user"` on\n' +
+    "this resource and on the AuthIntegration.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const transfer = new AuthOwnershipTransfer("transfer", { integration: auth });\n' +
+    "export const transferUrl = transfer.url; // secret: `pulumi stack output transferUrl --show-secrets`\n" +
+    "```",
+  get: false,
   parent: "AuthIntegration",
   inputs: INPUTS,
   outputs: withWireSecrets(transferOwnershipResponse, { url: output(z.string(), { doc: "Confirmation URL with a one-time `code`." }), ...OWNER_OUTPUTS }),

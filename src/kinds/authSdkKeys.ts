@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "../provider/converge";
-import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { inputRules, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { input, inputsOf, output } from "../provider/declaration";
 import { childFields, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "../provider/parent";
 
@@ -75,11 +75,10 @@ export function oneTimeId(inputs: { projectId: string; authProvider: string }): 
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const sdkKeysHandler: Handler = {
+export const sdkKeysHandler: Handler<Inputs> = {
   ...inputRules(KIND, authSdkKeysInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(authSdkKeysInputs, props);
+  async create(inputs, ctx) {
     const keys = await askOnce(KIND, inputs, (request) => ctx.client.generateSdkKeys(request));
     return { id: oneTimeId(inputs), outs: outputsOf(inputs, keys) };
   },
@@ -106,6 +105,16 @@ export const sdkKeysHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authSdkKeysKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "A freshly generated SDK key set for an existing integration. Changing `rotationTrigger`\n" +
+    "generates a new set (the old one is not revoked: the API cannot do that).\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const keys = new AuthSdkKeys("keys", { integration: auth, rotationTrigger: "2026-11" });\n' +
+    "```",
+  get: false,
+  keptByUpdate: ["authProviderProjectId"],
   parent: "AuthIntegration",
   inputs: INPUTS,
   outputs: KEY_SET_OUTPUTS,

@@ -1,10 +1,9 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { userEmail, userName } from "../schemas";
 import { userRoles } from "../schemas/branchAuth";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
-import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { checkInputs, halfMade, compact, type CheckFailure, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { diffFields, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
@@ -63,7 +62,7 @@ const INPUTS = inputsOf(authUserInputs);
  * `recreateOnChange`: refused, as it would delete the account. A user whose integration is
  * replaced is gone with it anyway.
  */
-function refusedChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[] {
+function refusedChanges(olds: Props, news: Props): CheckFailure[] {
   if (olds.email === undefined || news.recreateOnChange === true) return [];
   if (JSON.stringify(olds.integration) !== JSON.stringify(news.integration)) return [];
   return (["email", "name"] as const)
@@ -148,7 +147,7 @@ function lostAnswer(inputs: Inputs, err: unknown, why: string | undefined): Erro
 const OBJECT: NaturalKey = { fields: ["email"], what: "one user", key: (i) => i.email && childId(i as Scope, i.email.toLowerCase()) };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const userHandler: Handler = {
+export const userHandler: Handler<Inputs> = {
   async check(olds, news) {
     const checked = checkInputs(KIND, authUserInputs, news);
     const refused = checked.failures ? [] : refusedChanges(olds, checked.inputs ?? {});
@@ -161,8 +160,7 @@ export const userHandler: Handler = {
     return diffFields(olds, news, childFields(olds, news, INPUTS), { deleteBeforeReplace: true });
   },
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(authUserInputs, props);
+  async create(inputs, ctx) {
     const generation = generationOf(inputs);
     const { id: userId } = await createOrTakeOver(ctx, inputs);
     const id = generation.userResourceId(inputs, userId);
@@ -214,12 +212,11 @@ export const userHandler: Handler = {
     return { id: user.id === key ? id : generationOf(where).userResourceId(where, user.id), props: outs };
   },
 
-  async update(_id, olds, news, ctx) {
+  async update(_id, olds, inputs, ctx) {
     // Roles are sent when they changed; the rest needs no request: the integration's identity
     // (state written before it was recorded), `recreateOnChange` and `adopt`. Roles left out stay as they are.
-    const inputs = parsedInputs(authUserInputs, news);
     if (inputs.roles !== undefined && JSON.stringify(inputs.roles) !== JSON.stringify(olds.roles)) await setRoles(ctx, inputs, olds.userId);
-    return { outs: compact({ ...olds, integration: news.integration, recreateOnChange: news.recreateOnChange, adopt: news.adopt, roles: inputs.roles }) };
+    return { outs: compact({ ...olds, integration: inputs.integration, recreateOnChange: inputs.recreateOnChange, adopt: inputs.adopt, roles: inputs.roles }) };
   },
 
   async delete(id, props, ctx) {
@@ -232,6 +229,19 @@ export const userHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const authUserKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "A user of the project's auth. The API can create and delete users but not read or update\n" +
+    "them: a new email or name is refused at preview unless `recreateOnChange` is set (then the\n" +
+    "account is deleted and created anew). Users are read back from the database (setting\n" +
+    '`neon-auth:readUsersFromDatabase`, default true): `neon_auth."user"` on a NeonAuth (with roles\n' +
+    "and bans), `neon_auth.users_sync` at project level. A create whose answer was lost converges,\n" +
+    "and refresh sees a user deleted, renamed or given other roles elsewhere.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const ada = new AuthUser("ada", { integration: auth, email: "ada@example.com", name: "Ada" });\n' +
+    "export const adaId = ada.userId;\n" +
+    "```",
   parent: "either",
   inputs: INPUTS,
   outputs: {

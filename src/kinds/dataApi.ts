@@ -13,7 +13,7 @@ import { createOwned } from "../provider/converge";
 import { input, inputsOf, output, type InputDeclaration } from "../provider/declaration";
 import { childFields, deleteUnlessHidden, integrationIdentity, mustSee } from "../provider/parent";
 import { placeOf, where, type Scope } from "../provider/generation";
-import { compact, halfMade, inputRules, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { compact, halfMade, inputRules, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { sameValue } from "../provider/diff";
 
 const KIND = "DataApi";
@@ -166,12 +166,11 @@ function fields(olds: Props, news: Props) {
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const dataApiHandler: Handler = {
+export const dataApiHandler: Handler<Inputs> = {
   // One Data API per database: a replacement deletes the old one first (Neon answers 409 to a second).
   ...inputRules(KIND, dataApiInputs, fields, { deleteBeforeReplace: true }),
 
-  async create(props, ctx) {
-    const inputs: Inputs = parsedInputs(dataApiInputs, props);
+  async create(inputs, ctx) {
     const p = inputs as Place;
     const id = OBJECT.key(inputs)!;
     const settings = settingsOf(inputs);
@@ -211,8 +210,7 @@ export const dataApiHandler: Handler = {
     return { id, props: outs, inputs };
   },
 
-  async update(id, olds, news, ctx) {
-    const inputs: Inputs = parsedInputs(dataApiInputs, news);
+  async update(id, olds, inputs, ctx) {
     const p = placeOfId(id);
     const settings = settingsOf(inputs);
     // One PATCH with every setting the program names: whether Neon merges a partial one is not documented.
@@ -236,6 +234,19 @@ export const dataApiHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const dataApiKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Neon's Data API on one database of a branch: a REST interface over it that accepts the tokens of\n" +
+    "the branch's Neon Auth (`integration`) or of another identity provider (`jwksUrl`, with\n" +
+    "`projectId` and `branchId`). Authentication is fixed at creation (a change replaces it); the\n" +
+    "settings change in place, and those left out are left as Neon has them. The role of a request is\n" +
+    "read from its token at `jwtRoleClaimKey` (`.role`: an `AuthUser`'s roles). Id (for `get` and\n" +
+    "`importFile`): `<projectId>/<branchId>/<database>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const api = new DataApi("api", { integration: auth, dbSchemas: ["api"], jwtRoleClaimKey: ".role" });\n' +
+    "export const dataApiUrl = api.url;\n" +
+    "```",
   parent: "NeonAuth",
   parentUnless: "unless `jwksUrl` names another identity provider (then `projectId` and `branchId`)",
   withProvider: false,

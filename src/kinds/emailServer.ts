@@ -3,7 +3,7 @@ import { isNotFound, redactText } from "../client";
 import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
 import type { Context } from "../provider/context";
 import { notOwned } from "../provider/converge";
-import { inputRules, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { inputRules, halfMade, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "../provider/parent";
@@ -135,13 +135,12 @@ async function smtpTest(ctx: Context, inputs: Inputs): Promise<void> {
 const OBJECT: NaturalKey = { fields: [], what: "the email server of one integration", key: (i) => childId(i as Scope, "email-server") };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const emailServerHandler: Handler = {
+export const emailServerHandler: Handler<Inputs> = {
   ...inputRules(KIND, emailServerInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
   // PATCH sets the whole configuration, so a lost answer is safely replayed by the client. The one
   // question is ownership: Neon's default (shared) is nobody's; an SMTP server someone set is theirs.
-  async create(props, ctx) {
-    const inputs = parsedInputs(emailServerInputs, props);
+  async create(inputs, ctx) {
     const where = scope(inputs);
     if (!inputs.adopt) {
       const current = await calls(ctx, where).get().catch((err: unknown) => {
@@ -174,8 +173,7 @@ export const emailServerHandler: Handler = {
     }
   },
 
-  async update(_id, olds, news, ctx) {
-    const inputs = parsedInputs(emailServerInputs, news);
+  async update(_id, olds, inputs, ctx) {
     // Only the integration's identity changed (state written before it was recorded): no request.
     const settings = ["type", ...SMTP_FIELDS] as const;
     if (settings.every((f) => olds[f] === inputs[f])) return { outs: compact({ ...olds, integration: inputs.integration, testRecipient: inputs.testRecipient, adopt: inputs.adopt }) };
@@ -192,6 +190,19 @@ export const emailServerHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const emailServerKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "The email server that sends verification and password-reset mail. `standard` uses your SMTP\n" +
+    "server; `shared` uses Neon's. Create and update set the configuration; delete sets it back\n" +
+    "to shared. Id (for `get` and `importFile`):\n" +
+    "`<projectId>/email-server`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    "const cfg = new pulumi.Config();\n" +
+    'new EmailServer("smtp", { integration: auth, type: "standard", host: "smtp.example.com", port: 587,\n' +
+    '  username: "apikey", password: cfg.requireSecret("smtpPassword"),\n' +
+    '  senderEmail: "auth@example.com", senderName: "Example" });\n' +
+    "```",
   parent: "either",
   withProvider: false,
   inputs: INPUTS,

@@ -10,7 +10,7 @@ import type { Context } from "../provider/context";
 import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "../provider/converge";
-import { declaredFields, inputRules, compact, halfMade, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { declaredFields, inputRules, compact, halfMade, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { namedIn, sameValue } from "../provider/diff";
 import { deleteUnlessHidden, liveIntegration } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -113,7 +113,7 @@ async function enabled(ctx: Context, p: Where): Promise<s.BranchIntegration | un
 const OBJECT: NaturalKey = { fields: [], what: "Neon Auth of one branch", key: (i) => i.branchId && joinId(i.projectId, i.branchId) };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const neonAuthHandler: Handler = {
+export const neonAuthHandler: Handler<Inputs> = {
   // A setting the program does not name, or a field of one, is left as the service has it (update),
   // so it is no change either: an import by id, which reads every field of every setting, previews as
   // no change for those the program leaves out.
@@ -127,8 +127,7 @@ export const neonAuthHandler: Handler = {
     { deleteBeforeReplace: true },
   ),
 
-  async create(props, ctx) {
-    const inputs: Inputs = parsedInputs(neonAuthInputs, props);
+  async create(inputs, ctx) {
     const p = where(inputs);
     const id = OBJECT.key(inputs)!;
     await refuseOAuthServerOffRoot(ctx, p, inputs);
@@ -186,8 +185,7 @@ export const neonAuthHandler: Handler = {
     return { id, props: outputsOf(inputs, record, props), inputs: given };
   },
 
-  async update(_id, olds, news, ctx) {
-    const inputs: Inputs = parsedInputs(neonAuthInputs, news);
+  async update(_id, olds, inputs, ctx) {
     const p = where(inputs);
     // A setting the program stops naming is left as the service has it, and so is a field of one.
     const changed = SETTINGS.filter((a) => inputs[a] !== undefined && !sameValue(namedIn(olds[a], inputs[a]), inputs[a]));
@@ -209,6 +207,16 @@ export const neonAuthHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const neonAuthKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "Neon Auth on one branch (the branch-scoped API generation, Better Auth). The id is\n" +
+    "`<projectId>/<branchId>`. Settings given are applied after enabling and compared on refresh;\n" +
+    "settings and fields left out are left as the service has them.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });\n' +
+    "```",
+  keptByUpdate: ["authProviderProjectId", "createdAt"],
   also: { args: "NeonAuthSettingsArgs", outputs: "NeonAuthSettingsOutputs" },
   inputs: INPUTS,
   outputs: {

@@ -5,7 +5,7 @@ import { createdOAuthClient, createOAuthClientRequest, OAUTH_CLIENT_TYPES, oauth
 import { scopeKey, type Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { childId, placeOf, splitChildId, where, type Scope } from "../provider/generation";
-import { inputRules, compact, halfMade, parsedInputs, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { inputRules, compact, halfMade, withWireSecrets, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { input, inputsOf, output } from "../provider/declaration";
 import { sameValue } from "../provider/diff";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf, restoredInPlace } from "../provider/parent";
@@ -122,13 +122,12 @@ function changes(olds: Props, news: Inputs): Props {
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const oauthClientHandler: Handler = {
+export const oauthClientHandler: Handler<Inputs> = {
   // Delete first: Neon keys a client by its name in the branch, which a replacement keeps, so the
   // replacement's create would find its own predecessor and refuse it as another's.
   ...inputRules(KIND, oauthClientInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(oauthClientInputs, props);
+  async create(inputs, ctx) {
     const b = ctx.client.branchAuth;
     const object = `${KIND} "${inputs.name}" of ${placeOf(inputs)}`;
     const byName = async (fresh: boolean) => (await listed(ctx, inputs, fresh ? undefined : "beforeCreate")).find((c) => c.name === inputs.name);
@@ -190,8 +189,7 @@ export const oauthClientHandler: Handler = {
     return { id: childId(scope, live.client_id), props: outs, inputs };
   },
 
-  async update(id, olds, news, ctx) {
-    const inputs = parsedInputs(oauthClientInputs, news);
+  async update(id, olds, inputs, ctx) {
     const { key: clientId, ...scope } = splitChildId(KIND, id, "<clientId>");
     const b = ctx.client.branchAuth;
     const body = changes(olds, inputs);
@@ -225,6 +223,23 @@ export const oauthClientHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthClientKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "A client of a branch's OAuth server (`NeonAuth.oauthServer`, beta): an app or MCP client that\n" +
+    "signs its users in with the branch's Neon Auth. A confidential client's `clientSecret` is\n" +
+    "returned once, at create (or rotation), and kept as a secret output; Neon never shows it again.\n" +
+    "Id (for `get` and `importFile`): `<projectId>/<branchId>/<clientId>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'new OAuthClient("dashboard", {\n' +
+    "  integration: auth,\n" +
+    '  name: "Dashboard",\n' +
+    '  type: "confidential",\n' +
+    '  redirectUris: ["https://app.example.com/oauth/callback"],\n' +
+    '  resources: ["https://api.example.com"],\n' +
+    "});\n" +
+    "```",
+  keptByUpdate: ["createdAt"],
   parent: "NeonAuth",
   withProvider: false,
   inputs: INPUTS,

@@ -5,7 +5,7 @@ import { BRANCH_OAUTH_PROVIDER_IDS, BRANCH_SHARED_OAUTH_PROVIDER_IDS } from "../
 import { token } from "../schemas/fields";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
-import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { inputRules, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
@@ -133,11 +133,10 @@ async function converge(ctx: Context, inputs: Inputs, existing: { type: string }
 const OBJECT: NaturalKey = { fields: ["providerId"], what: "one OAuth provider", key: (i) => i.providerId && childId(i as Scope, i.providerId) };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const oauthProviderHandler: Handler = {
+export const oauthProviderHandler: Handler<Inputs> = {
   ...inputRules(KIND, oauthProviderInputs, (olds, news) => childFields(olds, news, INPUTS), { deleteBeforeReplace: true }),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(oauthProviderInputs, props);
+  async create(inputs, ctx) {
     const id = OBJECT.key(inputs)!;
     try {
       // Read before anything is written: a read failing after the write would lose the provider made.
@@ -194,8 +193,7 @@ export const oauthProviderHandler: Handler = {
     return { id, props: compact({ ...inputs, type: found.type, callbackUrl: url }), inputs };
   },
 
-  async update(_id, olds, news, ctx) {
-    const inputs = parsedInputs(oauthProviderInputs, news);
+  async update(_id, olds, inputs, ctx) {
     // The integration's identity (state written before it was recorded) and `adopt` need no request.
     if (inputs.clientId === olds.clientId && inputs.clientSecret === olds.clientSecret && inputs.microsoftTenantId === olds.microsoftTenantId) {
       return { outs: { ...outputsOf(inputs, { type: olds.type }), ...compact({ callbackUrl: olds.callbackUrl }) } };
@@ -213,6 +211,18 @@ export const oauthProviderHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const oauthProviderKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "An OAuth sign-in provider. Without credentials it uses Neon's shared keys (`type: \"shared\"`,\n" +
+    "fine for development); with `clientId` and `clientSecret` it uses your own app\n" +
+    '(`type: "standard"`, recommended for production). Credential changes update in place;\n' +
+    "a new `providerId` or dropping the credentials replaces it.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    "const cfg = new pulumi.Config();\n" +
+    'new OAuthProvider("github", { integration: auth, providerId: "github",\n' +
+    '  clientId: cfg.require("githubClientId"), clientSecret: cfg.requireSecret("githubClientSecret") });\n' +
+    "```",
   parent: "either",
   withProvider: false,
   inputs: INPUTS,

@@ -10,7 +10,7 @@ import { jwksProviderName, jwksUrl, jwtAudience, type Jwks } from "../schemas/jw
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { input, inputsOf, output } from "../provider/declaration";
-import { compact, declaredFields, halfMade, inputRules, joinId, parsedInputs, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
+import { compact, declaredFields, halfMade, inputRules, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { deleteUnlessHidden, projectNotVisible } from "../provider/parent";
 
 const KIND = "ProjectJwks";
@@ -95,8 +95,7 @@ function sameEntry(record: Jwks, i: Inputs): boolean {
   return record.jwks_url === i.jwksUrl && record.provider_name === i.providerName && record.branch_id === i.branchId && record.jwt_audience === i.jwtAudience;
 }
 
-async function create(props: Props, ctx: Context) {
-  const inputs = parsedInputs(projectJwksInputs, props);
+async function create(inputs: Inputs, ctx: Context) {
   const body = compact({ jwks_url: inputs.jwksUrl, provider_name: inputs.providerName, branch_id: inputs.branchId, jwt_audience: inputs.jwtAudience });
   const made = await createOwned({
     create: () => ctx.client.addProjectJWKS(inputs.projectId, body),
@@ -117,7 +116,7 @@ async function create(props: Props, ctx: Context) {
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const projectJwksHandler: Handler = {
+export const projectJwksHandler: Handler<Inputs> = {
   ...inputRules(KIND, projectJwksInputs, (_olds, news) => declaredFields(INPUTS, news)),
 
   create,
@@ -148,6 +147,18 @@ export const projectJwksHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const projectJwksKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    "One JWKS URL of a project: Neon then accepts tokens signed by that identity provider (Clerk,\n" +
+    "Auth0, Cognito\u2026) on the Data API and on Postgres connections, for every branch or for the one\n" +
+    "`branchId` names. Neon cannot change an entry: any input but `adopt` replaces it. Id (for `get`\n" +
+    "and `importFile`): `<projectId>/<jwksId>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'new ProjectJwks("clerk", { projectId: "p-123", providerName: "Clerk",\n' +
+    '  jwksUrl: "https://example.clerk.accounts.dev/.well-known/jwks.json", jwtAudience: "api://app" });\n' +
+    "```",
+  keptByUpdate: ["createdAt"],
   livesOn: "a project, or one of its branches (project API, beside either generation)",
   inputs: INPUTS,
   outputs: {

@@ -3,7 +3,7 @@ import { isNotFound } from "../client";
 import { canonicalOrigin, trustedDomainInput } from "../schemas";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
-import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
+import { inputRules, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
@@ -54,11 +54,10 @@ async function isListed(ctx: Context, s: Scope, origin: string, use?: "beforeCre
 const OBJECT: NaturalKey = { fields: ["domain"], what: "one origin", key: (i) => i.domain && childId(i as Scope, i.domain) };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const redirectDomainHandler: Handler = {
+export const redirectDomainHandler: Handler<z.output<typeof redirectDomainInputs>> = {
   ...inputRules(KIND, redirectDomainInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
-  async create(props, ctx) {
-    const inputs = parsedInputs(redirectDomainInputs, props);
+  async create(inputs, ctx) {
     const listed = async (fresh: boolean) => (await isListed(ctx, inputs, inputs.domain, fresh ? undefined : "beforeCreate")) || undefined;
     try {
       // A domain is nothing but its name: one this stack may take over is exactly what was asked for.
@@ -104,6 +103,15 @@ export const redirectDomainHandler: Handler = {
 /** @internal The kind, declared once (provider/declaration.ts). */
 export const redirectDomainKind: KindDeclaration = {
   kind: KIND,
+  doc:
+    'One origin on the redirect-URI whitelist (a "trusted domain" of a NeonAuth). Changing it\n' +
+    "replaces the entry. Id (for `get` and `importFile`): `<projectId>/<origin>`, e.g.\n" +
+    "`p-123/https://app.example.com`; on a NeonAuth `<projectId>/<branchId>/<origin>`.\n" +
+    "\n" +
+    "@example\n" +
+    "```ts\n" +
+    'new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });\n' +
+    "```",
   parent: "either",
   inputs: INPUTS,
   id: "`<projectId>/<origin>`, e.g. `p-123/https://app.example.com`; on a `NeonAuth` `<projectId>/<branchId>/<origin>`.",

@@ -8,11 +8,11 @@
  * declarations"). grpc-js and google-protobuf are taken from `@pulumi/pulumi`'s own dependencies,
  * so that the messages and the server are the instances the stubs were made with.
  */
-import { secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
+import { keptAtPreview, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { contextOf, type Context } from "../provider/context";
 import { resolveSettings } from "../provider/settings";
 import { guardedCalls, type Provided } from "../provider/runtime";
-import { setWaitSink } from "../provider/waits";
+import { useLog } from "../provider/log";
 import { tieToEngine } from "../provider/engine";
 import { NotOwnedError } from "../provider/converge";
 import { importableId } from "../provider/declaration";
@@ -54,9 +54,6 @@ function configFrom(args: Props): (name: string) => string | undefined {
 /** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
 let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
 const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
-
-/** The outputs an in-place update keeps for certain, for a preview: where the object lives and which it is. */
-const KEPT_AT_PREVIEW = ["projectId", "branchId", "authProvider", "integration", "authProviderProjectId", "createdAt"];
 
 /**
  * @internal
@@ -221,7 +218,7 @@ export class Provider {
     const news = runtimeOf(d, req.getNews());
     const resp = new provproto.UpdateResponse();
     if (req.getPreview()) {
-      const kept = Object.fromEntries(KEPT_AT_PREVIEW.filter((k) => olds[k] !== undefined && !(k in d.inputs)).map((k) => [k, olds[k]]));
+      const kept = Object.fromEntries(keptAtPreview(d).filter((k) => olds[k] !== undefined).map((k) => [k, olds[k]]));
       const computed = Object.fromEntries(Object.keys(d.outputs ?? {}).filter((k) => !(k in kept) && !(k in d.inputs)).map((k) => [k, UNKNOWN]));
       resp.setProperties(pluginStructOf(d, { ...news, ...computed, ...kept }));
       return resp;
@@ -308,18 +305,21 @@ export async function serve(): Promise<void> {
 }
 
 /**
- * Wait lines (provider/waits.ts) go to the engine's log, as the dynamic resources' do: the Node
- * SDK's `pulumi.log` has no engine to talk to in a plugin, so the line would be lost. The engine
- * gives its address as the plugin's first argument.
+ * The plugin's log for the provider room's notices (provider/log.ts: waits, deletes left alone,
+ * the users_sync read-back warning) is the engine's, as the dynamic resources' is: the Node SDK's
+ * `pulumi.log` has no engine to talk to in a plugin and falls back to stderr, which the engine
+ * shows of a resource plugin only at debug level (sdk/go/common/resource/plugin/plugin.go, 3.259),
+ * so a line would be lost. The engine gives its address as the plugin's first argument.
  */
 function logToEngine(address: string | undefined): void {
   if (address === undefined || address === "") return;
   const engine = new enginerpc.EngineClient(address, grpc.credentials.createInsecure());
-  setWaitSink((line) => {
+  const send = (severity: number) => (line: string) => {
     const req = new engineproto.LogRequest();
-    req.setSeverity(engineproto.LogSeverity.INFO);
+    req.setSeverity(severity);
     req.setMessage(line);
     // A line that cannot be delivered is not the request's failure.
     engine.log(req, () => undefined);
-  });
+  };
+  useLog({ info: send(engineproto.LogSeverity.INFO), warn: send(engineproto.LogSeverity.WARNING) });
 }

@@ -3,7 +3,6 @@
  * configuration: the client, the reads the resources of a run share (which the client's own writes
  * make it forget), and the clock. Handlers are given it; nothing reaches for a global client.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { systemClock, type Clock } from "../clock";
 import { createClient, type BatchOptions, type ClientOptions, type NeonClient, type WriteEvent } from "../client";
 import { SERVICE_RATE_LIMIT } from "../schemas/limits";
@@ -22,16 +21,16 @@ let settings: Settings | Error | undefined;
 let built: Context | undefined;
 
 /**
- * Called by the engine with the stack configuration once per serialized provider, before its
- * first check. The engine calls it only once even when it throws, so a problem is kept and
- * reported by every check (`settingsReady`): a missing key or settings that disagree fail
- * `preview` for each resource, before any request.
+ * Called by the dynamic resources' configure (resources/runtime.ts) with a reader of the stack
+ * configuration, once per serialized provider, before its first check. The engine calls it only
+ * once even when it throws, so a problem is kept and reported by every check (`settingsReady`): a
+ * missing key or settings that disagree fail `preview` for each resource, before any request.
  */
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+export function configureProcess(config: (name: string) => string | undefined): void {
   // Only the engine configures: this is a provider process, which writes nothing once it is gone.
   tieToEngine("pulumi-neon-auth (dynamic provider)");
   try {
-    settings = resolveSettings((name) => req.config.get(name), process.env);
+    settings = resolveSettings(config, process.env);
   } catch (err) {
     settings = err as Error;
   }

@@ -6,7 +6,6 @@
  * published Args and output types (resources/types/), the plugin's schema and the README's reference tables from it
  * (scripts/gen/kinds.mts; test/unit/generated.test.ts fails when those are stale).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { holdsSecret, secretField } from "../schemas/fields";
 import type { Context } from "./context";
@@ -112,16 +111,49 @@ export const CREATE_TIME_SWITCH = {
   change: "none: read at create only, so adding or removing it previews no change; see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
 } as const satisfies Partial<InputDeclaration>;
 
+/** An input the check refuses: the reason names the field (`property` stays empty, see kit.ts `checkInputs`). */
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+/** The inputs as the check made them (defaults filled, canonical), or why it refuses them. */
+export interface CheckResult {
+  readonly inputs?: Props;
+  readonly failures?: CheckFailure[];
+}
+
+/** What a create made: its id and outputs. */
+export interface CreateResult {
+  readonly id: string;
+  readonly outs?: Props;
+}
+
+/** What a read found: nothing (the object is gone), or its id, outputs and the inputs that would make it. */
+export interface ReadResult {
+  readonly id?: string;
+  readonly props?: Props;
+  readonly inputs?: Props;
+}
+
+/** What an update left: the outputs. */
+export interface UpdateResult {
+  readonly outs?: Props;
+}
+
 /**
- * What each resource file implements; the runtime dispatches to it by kind. Calls that talk to
+ * What each resource file implements, in the package's own terms: each face adapts it (the
+ * dynamic resources' results, resources/runtime.ts; the plugin's gRPC answers, plugin/server.ts).
+ * Create and update get the inputs the check made, parsed once more by the kind's rules (the
+ * runtime does it, provider/runtime.ts): typed, defaults filled. Calls that talk to
  * the API are given the process's context (context.ts); check and diff need none.
  */
-export interface Handler {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+export interface Handler<Inputs extends Props = Props> {
+  check(olds: Props, news: Props): Promise<CheckResult>;
   diff(id: string, olds: Props, news: Props): Promise<FieldsDiff>;
-  create(inputs: Props, ctx: Context): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props, ctx: Context): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props, ctx: Context): Promise<pulumi.dynamic.UpdateResult>;
+  create(inputs: Inputs, ctx: Context): Promise<CreateResult>;
+  read(id: string, props: Props, ctx: Context): Promise<ReadResult>;
+  update(id: string, olds: Props, news: Inputs, ctx: Context): Promise<UpdateResult>;
   delete(id: string, props: Props, ctx: Context): Promise<void>;
 }
 
@@ -146,6 +178,10 @@ export interface NaturalKey {
 
 export interface KindDeclaration {
   readonly kind: Kind;
+  /** Its class's TSDoc: what it is, what a change does, an `@example` (`npm run gen` writes the class with it). */
+  readonly doc: string;
+  /** No `get` on its class: the object cannot be read by its id alone (the service never shows it again). */
+  readonly get?: false;
   /**
    * A child lives in an integration, of either generation or of one: it takes it as its
    * `integration` input (the resource object, not wrapped in `pulumi.Input`), is created after it
@@ -180,6 +216,12 @@ export interface KindDeclaration {
   readonly hidden?: readonly string[];
   /** The object it manages, for the kinds that manage a named one. */
   readonly object?: NaturalKey;
+  /**
+   * Outputs that tell which object it is (when Neon made it, its auth project), which an in-place
+   * update never changes: the plugin's preview of an update shows them as recorded, not unknown.
+   * A child's place is kept too, without saying so (kit.ts `keptAtPreview`).
+   */
+  readonly keptByUpdate?: readonly string[];
   readonly handler: Handler;
 }
 

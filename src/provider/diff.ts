@@ -2,7 +2,6 @@
  * Diffs of a resource's fields: which changed, which of those replace it, and the changed paths
  * the engine shows in `preview --diff`.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { placeholdersTaken } from "./placeholders";
 
 type Props = Record<string, any>;
@@ -44,7 +43,14 @@ export type PropertyChange = "add" | "addReplace" | "delete" | "deleteReplace" |
  * through resources/host.ts `forEngine` (which says how, and what the dynamic-provider protocol
  * lacks); the plugin as its detailed diff (plugin/server.ts).
  */
-export interface FieldsDiff extends pulumi.dynamic.DiffResult {
+export interface FieldsDiff {
+  /** Whether anything changed; undefined when it cannot be told yet. */
+  changes?: boolean;
+  /** The fields whose change replaces the object. */
+  replaces?: string[];
+  /** The outputs a replacement keeps. */
+  stables?: string[];
+  deleteBeforeReplace?: boolean;
   detailedDiff?: Record<string, PropertyChange>;
 }
 

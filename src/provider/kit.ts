@@ -2,13 +2,12 @@
  * The small shared kit of every kind's handler, on either face: input validation for `check`,
  * field-list diffs, ids, half-made objects, the secrets a program marks.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { programName, secretKeys } from "../schemas/fields";
-import { output, outputOf, type Handler, type InputDeclaration, type Kind, type KindDeclaration, type NaturalKey, type Props } from "./declaration";
+import { output, outputOf, type CheckFailure, type CheckResult, type Handler, type InputDeclaration, type Kind, type KindDeclaration, type NaturalKey, type Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
 
-export type { Handler, Kind, KindDeclaration, NaturalKey, Props };
+export type { CheckFailure, Handler, Kind, KindDeclaration, NaturalKey, Props };
 
 /** The diff rules of the inputs a kind declares: each in place unless it `replaces`. */
 export function declaredFields(inputs: Readonly<Record<string, InputDeclaration>>, news: Props): FieldRule[] {
@@ -64,7 +63,7 @@ export function secondDeclaration(declared: Map<string, string>, kind: Kind, obj
  * offending value beside the reason, and that value may be a secret put in the wrong field, a
  * megabyte of text, or terminal escapes.
  */
-export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
+export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): CheckResult {
   const { __provider, ...inputs } = news;
   const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
   const parsed = schema.safeParse(inputs, { error: typeMessage });
@@ -108,6 +107,15 @@ function eachField(schema: z.ZodType, inputs: Props, unknown: Set<string>): Prop
 /** An unknown input's name as written, unless it is long or holds what a terminal would act on. */
 function safeName(key: string): string {
   return /^[\x21-\x7e]{1,64}$/.test(key) ? key : "(an input whose name is not shown)";
+}
+
+/**
+ * The outputs a preview of an in-place update knows: what the kind declares an update keeps, and a
+ * child's place (the runtime inputs its program does not pass, which only a replacement changes).
+ */
+export function keptAtPreview(decl: KindDeclaration): string[] {
+  const place = decl.parent === undefined ? [] : Object.keys(knownShape(decl.schema) ?? {}).filter((k) => !(k in decl.inputs));
+  return [...place, ...(decl.keptByUpdate ?? [])];
 }
 
 export function knownShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
@@ -171,8 +179,8 @@ function editDistance(a: string, b: string): number {
 
 /**
  * @internal
- * Inputs checked again in create and update, where the engine hands back what `check` returned
- * plus `__provider`, which no (strict) schema knows.
+ * Inputs checked again for create and update (runtime.ts, once, before the handler), where the
+ * engine hands back what `check` returned plus `__provider`, which no (strict) schema knows.
  */
 export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): z.output<S> {
   const { __provider, ...inputs } = props;

@@ -1,17 +1,19 @@
 /**
- * A kind's handler as either face's provider process calls it: every secret it sees remembered
- * and scrubbed from what it throws, results the engine can encode, the names of the program's
- * secret inputs carried on, and each call named in the wait notices. The dynamic resources'
+ * A kind's handler as either face's provider process calls it: the inputs of create and update
+ * parsed once by the kind's rules, every secret it sees remembered and scrubbed from what it
+ * throws, results the engine can encode, the names of the program's secret inputs carried on,
+ * and each call named in the wait notices. The dynamic resources'
  * entry point is resources/runtime.ts; the plugin's is plugin/server.ts.
  */
 import { collectSecrets, DEFAULT_BASE_URL, leaves, NeonNetworkError, redactText, rememberSecrets } from "../client";
 import { isConnectFailure } from "../client/retry";
 import { isLoopbackHost } from "../schemas";
 import { isEncodable } from "../schemas/fields";
-import { compact, isHalfMade, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
+import { compact, isHalfMade, parsedInputs, SECRET_INPUTS, type Handler, type Kind, type KindDeclaration, type Props } from "./kit";
 import { processContext, type Context } from "./context";
 import type { FieldsDiff } from "./diff";
-import { currentResource, forResource, notice } from "./waits";
+import { currentResource, forResource } from "./waits";
+import { info } from "./log";
 
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
@@ -84,7 +86,7 @@ function leftToAnother(decl: KindDeclaration, ctx: Context, id: string, props: P
   const key = objectKey(decl, props);
   const another = l.taken.has(`${decl.kind} ${id}`) || (key !== undefined && l.declared.has(key) && !l.replaced.has(`${decl.kind} ${id}`));
   if (!another) return false;
-  notice(
+  info(
     `neon-auth: ${label(decl.kind, props, id)} is not deleted at Neon: another resource of this deployment declares or took this object ` +
       "and now manages it, so only this resource leaves the stack. A rename without `aliases` runs this way; README, \"Renaming resources\".",
   );
@@ -186,9 +188,9 @@ function guarded(decl: KindDeclaration, ctx: Context): Provided {
     };
   const check = wrap(h.check.bind(h));
   const diff = wrap(h.diff.bind(h));
-  const create = wrap((props: Props) => h.create(props, ctx));
+  const create = wrap((props: Props) => h.create(parsedInputs(decl.schema, props) as Props, ctx));
   const read = wrap((id: string, props: Props) => h.read(id, props, ctx));
-  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, olds, news, ctx));
+  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, olds, parsedInputs(decl.schema, news) as Props, ctx));
   const del = wrap((id: string, props: Props) => h.delete(id, props, ctx));
   return {
     check: async (olds, news) => {

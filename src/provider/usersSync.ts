@@ -11,7 +11,6 @@
  * caller keeps its behaviour without read-back, and the reason is reported once per database and
  * run. The connection string is a secret: it is remembered for redaction and never returned.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { Pool } from "pg";
 import { redactText, rememberSecrets } from "../client";
 import { NEON_DEFAULTS } from "../schemas/common";
@@ -19,6 +18,7 @@ import { scopeKey, type Context } from "./context";
 import { generationOf, placeOf, type Scope, type UserTable } from "./generation";
 import { liveIntegration } from "./parent";
 import { SETTING } from "./settings";
+import { warn } from "./log";
 
 export interface SyncedUser {
   id: string;
@@ -65,7 +65,7 @@ function notice(key: string, s: Scope, why: string): void {
     "Users are managed without read-back this run: a create whose answer is lost stops with an error instead of " +
     "converging, and refresh cannot see users deleted or renamed outside the stack. " +
     `To stop trying, set \`pulumi config set ${SETTING.readUsers} false\`.`;
-  void pulumi.log.warn(text);
+  warn(text);
 }
 
 /**

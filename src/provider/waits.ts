@@ -7,14 +7,13 @@
  *
  * Where the line goes: a dynamic provider's methods get no URN (pulumi/pulumi#9434), so the line
  * cannot be attached to the resource's row of the progress display; it names the resource in its
- * text instead. It goes to the engine's log (`pulumi.log.info`), as the users_sync notice does: a
+ * text instead. It goes to the log the face gives (log.ts), as the users_sync notice does: a
  * diagnostic of the update, an engine event, printed in the output.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import * as pulumi from "@pulumi/pulumi";
 import type { WaitEvent, WaitKind } from "../client";
-import { redactText } from "../client";
 import { SETTING } from "./settings";
+import { info } from "./log";
 
 /** The resource a provider method works on, for the lines of the requests it makes. */
 const current = new AsyncLocalStorage<string>();
@@ -35,19 +34,6 @@ const VISIBLE_MS = 2_000;
 const EVERY_MS = 2_000;
 const lastLine = new Map<WaitKind, number>();
 
-/** Where lines go (tests replace it): the engine's log, as an informational diagnostic. */
-let sink = (line: string): void => {
-  void pulumi.log.info(line);
-};
-
-export function setWaitSink(s: (line: string) => void): void {
-  sink = s;
-}
-
-/** A line for the engine's log that is no wait (a delete left alone, say): where wait lines go. */
-export function notice(line: string): void {
-  sink(redactText(line));
-}
 
 export function onWait(w: WaitEvent, now = Date.now()): void {
   // Pacing and operations are the normal course of a run: worth a line once they take a while.
@@ -57,7 +43,7 @@ export function onWait(w: WaitEvent, now = Date.now()): void {
   const last = lastLine.get(w.kind);
   if (last !== undefined && now - last < EVERY_MS) return;
   lastLine.set(w.kind, now);
-  sink(redactText(waitLine(w, current.getStore())));
+  info(waitLine(w, current.getStore()));
 }
 
 function seconds(ms: number): string {

@@ -1,4 +1,5 @@
-export { AuthIntegration, AuthSdkKeys, AuthOwnershipTransfer, AuthUser, OAuthProvider, OAuthClient, RedirectDomain, EmailServer, NeonAuth, DataApi, ProjectJwks } from "./classes";
+// Each kind's class, generated from the table of kinds (src/kinds/index.ts).
+export * from "./classes";
 // Each kind's Args, outputs and value types, generated from its declaration (src/kinds/).
 export type * from "./types";
 export type * from "./settingTypes";

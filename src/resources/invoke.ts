@@ -12,6 +12,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Context } from "../provider/context";
+import { engineLog } from "./engineLog";
 
 let made: { settings: string; ctx: Context } | undefined;
 
@@ -21,7 +22,14 @@ let made: { settings: string; ctx: Context } | undefined;
  * extension Node's resolver wants of it.
  */
 async function runner() {
-  const [functions, context, settings, redact] = await Promise.all([import("../kinds/functions.js"), import("../provider/context.js"), import("../provider/settings.js"), import("../client/redact.js")]);
+  const [functions, context, settings, redact, log] = await Promise.all([
+    import("../kinds/functions.js"),
+    import("../provider/context.js"),
+    import("../provider/settings.js"),
+    import("../client/redact.js"),
+    import("../provider/log.js"),
+  ]);
+  log.useLog(engineLog);
   /** The program's context, made again only when its settings change; read at each call, so a missing key is the calling function's error. */
   const programContext = (): Context => {
     const s = settings.resolveSettings((name) => pulumi.runtime.getConfig(name), process.env);

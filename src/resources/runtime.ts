@@ -8,13 +8,24 @@ import { assertNodeVersion } from "../nodeVersion";
 // First, before the rest loads: on an old Node our dependencies fail without saying why.
 assertNodeVersion("pulumi-neon-auth");
 import { calls } from "../kinds";
-import type { Context } from "../provider/context";
+import { configureProcess, type Context } from "../provider/context";
+import { useLog } from "../provider/log";
+import { engineLog } from "./engineLog";
 import { isHalfMade, type Kind, type Props } from "../provider/kit";
 import type { Provided } from "../provider/runtime";
 import { placeholdersIn, placeholdersTaken } from "../provider/placeholders";
 import { forEngine, installRecordedInputs, RECORDED_INPUTS, reported } from "./host";
 
-export { configure } from "../provider/context";
+/**
+ * The engine's configure of a serialized provider: the stack configuration, once per provider
+ * before its first check.
+ */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  configureProcess((name) => req.config.get(name));
+}
+
+// Every notice of this process goes to the engine's log.
+useLog(engineLog);
 
 /** Where the dynamic-provider host keeps each resource's serialized provider (`cmd/dynamic-provider`). */
 const PROVIDER_KEY = "__provider";

@@ -2,12 +2,14 @@
  * AuthUser reads users back from neon_auth.users_sync (the emulator's real Postgres): a user
  * deleted outside the stack is gone on refresh and recreated by up; a rename shows as drift; a
  * user made outside is looked up by its address. With the database unreachable, the same stack
- * converges without read-back and says why, once.
+ * converges without read-back and says why, once, to a program of either face (the plugin's warning
+ * goes through the engine's log the plugin is given, provider/log.ts).
  */
+import * as path from "node:path";
 import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
-import { changesOf, expectNoChanges, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { outOfBand, snapshot, usersSyncRows } from "./neon";
+import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
+import { neonConfig, outOfBand, projectConfig, snapshot, usersSyncRows } from "./neon";
 import { emulatorOnly } from "./remote";
 
 const NOTICE = "cannot read users back from neon_auth.users_sync";
@@ -119,5 +121,27 @@ emulatorOnly("dashboard changes and an unreachable database, switched by the emu
     expect(out).not.toMatch(/npg_[0-9a-f]+/);
     const preview = await s.e2e.stack.preview({ color: "never", expectNoChanges: true });
     expect(preview.changeSummary).toEqual({ same: 8 });
+  });
+});
+
+emulatorOnly("an unreachable database, switched by the emulator's options")("database unreachable, on the plugin", () => {
+  it("a YAML program's user converges without read-back, and its output says why once", { timeout: 300_000 }, async () => {
+    const P = "p-users-nodb-yaml";
+    const program = path.join(__dirname, "programs", "users-sync-yaml");
+    const stack = (em: EmulatorHandle, branch: string) => pluginStack({ program, config: { ...neonConfig(em), ...projectConfig(P, branch) } }, "yaml");
+    await onFreshEmulator(P, stack, async ({ em, e2e }) => {
+      const up = await e2e.stack.up({ color: "never" });
+      expect(up.summary.resourceChanges).toEqual({ create: 3 });
+      const upOut = up.stdout + up.stderr;
+      expect(occurrences(diagnostics(upOut), NOTICE), upOut).toBe(1);
+      expect(diagnostics(upOut)).toContain("warning: neon-auth: AuthUser cannot read users back from neon_auth.users_sync");
+      expect((await snapshot(em, P)).users).toEqual([{ email: "ada@example.com", name: "Ada" }]);
+      const refresh = await e2e.stack.refresh({ color: "never", expectNoChanges: true });
+      const out = refresh.stdout + refresh.stderr;
+      expect(occurrences(diagnostics(out), NOTICE), out).toBe(1);
+      expect(out).toContain("the database refused the connection");
+      const preview = await e2e.stack.preview({ color: "never", expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: 3 });
+    }, { rateLimit: "off", databaseReachable: false });
   });
 });

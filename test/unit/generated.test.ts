@@ -22,6 +22,8 @@ import { secretKeys } from "../../src/schemas/fields";
 import { computedOf } from "../../src/provider/declaration";
 import { DECLARATIONS } from "../../src/kinds";
 import { AREAS } from "../../src/kinds/neonAuthSettings";
+import * as ownClasses from "../../src/resources/ownClasses";
+import { CLASSES_FILE, KIND_NAMES_FILE, PROVIDERS_DIR, renderClasses, renderKindNames, renderProviderModules } from "../../scripts/gen/kind-modules.mts";
 
 const repo = path.resolve(__dirname, "../..");
 const read = (f: string) => fs.readFileSync(path.join(repo, f), "utf8");
@@ -38,6 +40,30 @@ describe("generated from the table of settings", () => {
   it("every setting of the table is a NeonAuth input, and no other plugin setting is", () => {
     expect(Object.keys(AREAS)).toEqual(BRANCH_SETTINGS.map((row) => row.name));
     for (const row of BRANCH_SETTINGS) expect(Object.keys(AREAS[row.name].shape).length).toBe(Object.keys(row.write.request.shape).length);
+  });
+
+  it("a setting area without rules of its own is written in at most 3 files: its wire schemas and its row (issue 49)", () => {
+    const generated = [TYPES_FILE, KIND_TYPES_DIR, FUNCTIONS_DIR, CLASSES_FILE];
+    const sources: { file: string; text: string }[] = [];
+    const walk = (dir: string): void => {
+      for (const n of fs.readdirSync(dir)) {
+        const p = path.join(dir, n);
+        const rel = path.relative(repo, p);
+        if (generated.some((g) => rel === g || rel.startsWith(`${g}/`))) continue;
+        if (fs.statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith(".ts")) sources.push({ file: rel, text: fs.readFileSync(p, "utf8") });
+      }
+    };
+    walk(path.join(repo, "src"));
+    const namedIn = (row: (typeof BRANCH_SETTINGS)[number]) =>
+      sources.filter((f) => new RegExp(`\\b(${row.key}|${row.name}|${row.type})\\b`).test(f.text)).map((f) => f.file).sort();
+    const plain = BRANCH_SETTINGS.filter((row) => ["organization", "magicLink", "phoneNumber"].includes(row.name));
+    expect(Object.fromEntries(plain.map((row) => [row.name, namedIn(row)]))).toEqual({
+      organization: ["src/schemas/branchAuth.ts", "src/schemas/endpointsBranch.ts"],
+      magicLink: ["src/schemas/branchAuth.ts", "src/schemas/endpointsBranch.ts"],
+      // A comment on how Neon answers an unset setting.
+      phoneNumber: ["src/client/answers.ts", "src/schemas/branchAuth.ts", "src/schemas/endpointsBranch.ts"],
+    });
   });
 
   it("no source file but the table spells a setting's wire key beside its endpoint", () => {
@@ -57,6 +83,16 @@ describe("generated from the table of settings", () => {
 
 describe("generated from the kinds' declarations", () => {
   const decls = Object.values(DECLARATIONS);
+
+  it("the lists of kinds are current: their names, provider modules and classes", () => {
+    expect(read(KIND_NAMES_FILE)).toBe(renderKindNames(decls));
+    const modules = renderProviderModules(decls);
+    const kept = fs.readdirSync(path.join(repo, PROVIDERS_DIR)).filter((f) => f !== "dynamic.ts");
+    expect(kept.sort()).toEqual(Object.keys(modules).sort());
+    for (const [file, text] of Object.entries(modules)) expect(read(path.join(PROVIDERS_DIR, file)), file).toBe(text);
+    const own = Object.keys(ownClasses).flatMap((k) => (k.endsWith("Base") ? [k.slice(0, -4)] : []));
+    expect(read(CLASSES_FILE)).toBe(renderClasses(decls, own));
+  });
 
   it("the published Args and output types of every kind are current, and nothing else is in their folder", () => {
     const want = renderKindTypes(decls);

@@ -35,7 +35,7 @@ describe("input rules", () => {
     const domain = (d: string, branch = true) => {
       const { branchId, ...project } = W;
       const r = checkInputs("RedirectDomain", redirectDomainInputs, { ...(branch ? W : project), domain: d });
-      return r.failures ? reasons(r) : r.inputs.domain;
+      return r.failures ? reasons(r) : r.inputs!.domain;
     };
     expect(domain("HTTPS://*.My-App-Preview.vercel.app/")).toBe("https://*.my-app-preview.vercel.app");
     expect(domain("https://*.vercel.app")).toEqual(["RedirectDomain domain host must not put a wildcard over a public suffix (such as *.vercel.app or *.co.uk): name your own domain after the wildcard"]);

@@ -10,6 +10,7 @@ import * as resources from "../../src/resources";
 import type { OAuthClientType, OAuthProviderId } from "../../src/resources";
 import { DECLARATIONS } from "../../src/kinds";
 import { KINDS as ALL_KINDS } from "../../src/provider/declaration";
+import { keptAtPreview } from "../../src/provider/kit";
 import { PROVIDERS } from "../../src/resources/providers";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../../src/schemas/branchAuth";
 import { FROM_INTEGRATION } from "../../src/plugin/schema";
@@ -37,6 +38,26 @@ describe("the registry of kinds", () => {
     // The functions (`getNeonAuth`, kinds/functions.ts) are the lower-case exports.
     const classes = Object.entries(resources).filter(([k, v]) => typeof v === "function" && /^[A-Z]/.test(k)).map(([k]) => k);
     expect(classes.sort()).toEqual(KINDS);
+  });
+});
+
+describe("what a preview of an in-place update knows (the plugin's Update at preview)", () => {
+  it("is declared by each kind: a child's place, and the outputs that tell which object it is", () => {
+    // The kinds of this release (a kind added later has its own place, and is no regression here).
+    const expected: Record<string, string[]> = {
+      AuthIntegration: ["authProviderProjectId", "createdAt"],
+      AuthOwnershipTransfer: ["projectId", "integration", "authProvider"],
+      AuthSdkKeys: ["projectId", "integration", "authProvider", "authProviderProjectId"],
+      AuthUser: ["projectId", "branchId", "integration", "authProvider"],
+      DataApi: ["integration"],
+      EmailServer: ["projectId", "branchId", "integration"],
+      NeonAuth: ["authProviderProjectId", "createdAt"],
+      OAuthClient: ["projectId", "branchId", "integration", "createdAt"],
+      OAuthProvider: ["projectId", "branchId", "integration"],
+      ProjectJwks: ["createdAt"],
+      RedirectDomain: ["projectId", "branchId", "integration", "authProvider"],
+    };
+    expect(Object.fromEntries(Object.keys(expected).map((k) => [k, keptAtPreview(DECLARATIONS[k as keyof typeof DECLARATIONS])]))).toEqual(expected);
   });
 });
 

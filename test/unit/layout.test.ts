@@ -36,6 +36,10 @@ describe("layout of src/", () => {
     expect(where(/\bgetClient\b|\bapi\(\)/)).toEqual([]);
   });
 
+  it("keeps the provider room and the kinds free of either face: no @pulumi/pulumi, a log the face gives", () => {
+    expect(files.filter((f) => /^(provider|kinds)\//.test(f.path) && /["']@pulumi\/pulumi(\/[^"']*)?["']/.test(f.text)).map((f) => f.path)).toEqual([]);
+  });
+
   it("keeps the emulator apart from the client it stands in for", () => {
     expect(files.filter((f) => f.path.startsWith("emulator/") && /from "(\.\.\/)+client\b/.test(f.text)).map((f) => f.path)).toEqual([]);
   });

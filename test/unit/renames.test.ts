@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { Provider } from "../../src/plugin/server";
 import { redirectDomainKind } from "../../src/kinds/redirectDomain";
 import { guardedCalls } from "../../src/provider/runtime";
-import { setWaitSink } from "../../src/provider/waits";
+import { useLog } from "../../src/provider/log";
 import { fakeContext } from "./fake-context";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
@@ -55,7 +55,7 @@ describe("parents and renames", () => {
   it("a delete whose object another resource declares leaves Neon alone and says so; a replaced one's delete goes through", async () => {
     const calls: string[] = [];
     const lines: string[] = [];
-    setWaitSink((line) => lines.push(line));
+    useLog({ info: (line) => lines.push(line), warn: (line) => lines.push(line) });
     const ctx = fakeContext(recordingClient(calls));
     const domains = guardedCalls(redirectDomainKind, ctx);
     const id = `${P}/${B}/${ORIGIN}`;

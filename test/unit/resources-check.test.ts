@@ -111,7 +111,7 @@ describe("diff", () => {
 });
 
 describe("children and their integration", () => {
-  const user = { projectId: P, integration: IN, email: "ada@example.com", name: "Ada", authProvider: "stack" };
+  const user = { projectId: P, integration: IN, email: "ada@example.com", name: "Ada", authProvider: "stack" as const };
 
   it("requires the integration, saying how to declare it", async () => {
     const missing = {

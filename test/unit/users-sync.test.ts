@@ -22,7 +22,7 @@ vi.mock("../../src/provider/usersSync", () => ({
 const ctx = () => fakeContext({ createUser: fake.createUser });
 
 const P = "p-unit";
-const props = { projectId: P, integration: { authProviderProjectId: "a", createdAt: "t" }, email: "ada@example.com", name: "Ada", authProvider: "stack" };
+const props = { projectId: P, integration: { authProviderProjectId: "a", createdAt: "t" }, email: "ada@example.com", name: "Ada", authProvider: "stack" as const };
 const lostAnswer = () => new NeonNetworkError({ method: "POST", path: "/projects/auth/user", attempts: 1, detail: "socket hang up", mayHaveActed: true });
 const conflict = () =>
   new NeonApiError({ method: "POST", path: "/projects/auth/user", attempts: 1, status: 409, code: "", neonMessage: "email: exists", retryable: false, mayHaveActed: false });

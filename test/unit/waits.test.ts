@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WaitEvent } from "../../src/client";
-import { forResource, onWait, setWaitSink, waitLine } from "../../src/provider/waits";
+import { forResource, onWait, waitLine } from "../../src/provider/waits";
+import { useLog } from "../../src/provider/log";
 
 const base: WaitEvent = { kind: "pacing", method: "POST", path: "/projects/p-1/auth/domains", requestId: "r-1", waitMs: 0, waitedMs: 0, leftMs: 0 };
 
@@ -25,7 +26,7 @@ describe("wait lines", () => {
 
   it("a line for pacing only once the request has waited about 2 s, for 429 and 423 at once; at most one per kind every 2 s, naming the resource", async () => {
     const lines: string[] = [];
-    setWaitSink((l) => lines.push(l));
+    useLog({ info: (l) => lines.push(l), warn: (l) => lines.push(l) });
     const t = 1_000_000;
     await forResource("RedirectDomain https://b.example.com", async () => {
       onWait({ ...base, kind: "pacing", waitMs: 300, waitedMs: 1_000, leftMs: 100_000 }, t);

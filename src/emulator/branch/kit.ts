@@ -2,7 +2,7 @@
  * What the branch-scoped handlers share: the state they keep on a branch record and the lookups
  * (branch, lock, integration).
  */
-import type { BranchAuthProvider, EmailAndPassword, MagicLinkPlugin, OrganizationPlugin, PhoneNumberPlugin } from "../../schemas/branchAuth";
+import type { BranchAuthProvider, EmailAndPassword } from "../../schemas/branchAuth";
 import type { BranchSettingKey } from "../../schemas/endpointsBranch";
 import { projectFromPath } from "../core/access";
 import { HttpError, type ApiContext, type ApiRoute } from "../core/http";
@@ -78,9 +78,6 @@ export interface BranchAuthRec extends SettingRecs {
   email_provider: EmailProviderRec;
   email_and_password: EmailAndPassword;
   allow_localhost: boolean;
-  organization: OrganizationPlugin;
-  magic_link: MagicLinkPlugin;
-  phone_number: Required<PhoneNumberPlugin>;
   webhooks: WebhooksRec;
   /** The OAuth server's clients; absent in state written before they existed. */
   oauth_clients?: OAuthClientRec[];

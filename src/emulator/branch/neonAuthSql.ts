@@ -6,6 +6,7 @@
 import type { AuthBranchRec, BranchAuthRec, BranchUserRec } from "./kit";
 import { lit, NEON_AUTH_SCHEMA, type SqlSession } from "../core/database";
 import { iso } from "../core/store";
+import { BRANCH_SETTINGS } from "../../schemas/endpointsBranch";
 
 export const USER_TABLE = `${NEON_AUTH_SCHEMA}."user"`;
 export const CONFIG_TABLE = `${NEON_AUTH_SCHEMA}.project_config`;
@@ -75,6 +76,13 @@ export function insertUsersSql(users: readonly BranchUserRec[]): string {
   return ` INSERT INTO ${USER_TABLE} (id, name, email, "emailVerified", image, "createdAt", "updatedAt", role, banned, "banReason", "banExpires") VALUES ${values.join(", ")};`;
 }
 
+/**
+ * The settings `project_config` keeps in `plugin_configs`: those `GET …/auth/plugins` aggregates
+ * (the table's rows), but email and password, which has a column of its own: from the table, so
+ * that a new setting needs no line here.
+ */
+const PLUGIN_CONFIGS = BRANCH_SETTINGS.filter((row) => row.aggregated && row.key !== "email_and_password").map((row) => row.key);
+
 /** `project_config` as the branch's settings make it; one row per auth endpoint. */
 export function configRowSql(a: BranchAuthRec, projectName: string): string {
   const j = (v: unknown) => `${lit(JSON.stringify(v))}::jsonb`;
@@ -85,7 +93,7 @@ export function configRowSql(a: BranchAuthRec, projectName: string): string {
     j(a.oauth_providers.map((o) => ({ id: o.id, type: o.type, ...(o.client_id === undefined ? {} : { clientId: o.client_id, clientSecret: o.client_secret }) }))),
     j(a.email_provider),
     j(a.email_and_password),
-    j({ organization: a.organization, magic_link: a.magic_link, phone_number: a.phone_number }),
+    j(Object.fromEntries(PLUGIN_CONFIGS.map((k) => [k, a[k]]))),
     j(a.webhooks),
     String(a.allow_localhost),
     lit(iso(a.created_ms)),
