@@ -113,11 +113,11 @@ describe("each kind's example, in every language the engine runs here", () => {
       const count = Object.keys(program.resources).length;
       const e2e = await languageStack(s.em, language);
       try {
-        // Each example as its page shows it compiles (the Go build also fetches what the program needs).
+        // Each example as its page shows it compiles (Go with the language host's flags, so that its build of the program reuses this one).
         const tsc = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "tsc");
         const tsFiles = ["index.ts", ...KINDS.map((k) => `each/${k}.ts`)];
         if (language === "ts") execFileSync(tsc, ["--noEmit", "--strict", "--module", "commonjs", "--target", "es2022", "--skipLibCheck", ...tsFiles], { cwd: e2e.dir, encoding: "utf8" });
-        if (language === "go") execFileSync("go", ["build", "./..."], { cwd: e2e.dir, env: { ...process.env, ...e2e.env }, encoding: "utf8" });
+        if (language === "go") execFileSync("go", ["build", "-trimpath", "./..."], { cwd: e2e.dir, env: { ...process.env, ...e2e.env }, encoding: "utf8" });
         expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: count + 1 });
         await expectMade(s.em, language);
         const outputs = await e2e.stack.outputs();
