@@ -4,7 +4,7 @@
  * project of its own, so that they do not meet), which goes up through the real engine (TypeScript
  * on the classes; YAML and Go on the plugin), previews and refreshes with no changes and is
  * destroyed. Each example's own rendering, as its page shows it, is type-checked beside it (tsc,
- * `go build`). Python cannot run here (DEVELOPMENT.md says why): each rendering compiles and
+ * `go build`; and gofmt has nothing to change). Python cannot run here (DEVELOPMENT.md says why): each rendering compiles and
  * pyright type-checks it against the generated Python SDK and Pulumi's own Python SDK.
  */
 import { execFileSync } from "node:child_process";
@@ -117,7 +117,10 @@ describe("each kind's example, in every language the engine runs here", () => {
         const tsc = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "tsc");
         const tsFiles = ["index.ts", ...KINDS.map((k) => `each/${k}.ts`)];
         if (language === "ts") execFileSync(tsc, ["--noEmit", "--strict", "--module", "commonjs", "--target", "es2022", "--skipLibCheck", ...tsFiles], { cwd: e2e.dir, encoding: "utf8" });
-        if (language === "go") execFileSync("go", ["build", "-trimpath", "./..."], { cwd: e2e.dir, env: { ...process.env, ...e2e.env }, encoding: "utf8" });
+        if (language === "go") {
+          execFileSync("go", ["build", "-trimpath", "./..."], { cwd: e2e.dir, env: { ...process.env, ...e2e.env }, encoding: "utf8" });
+          expect(execFileSync("gofmt", ["-l", "main.go", "each"], { cwd: e2e.dir, encoding: "utf8" })).toBe("");
+        }
         expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: count + 1 });
         await expectMade(s.em, language);
         const outputs = await e2e.stack.outputs();
