@@ -4,8 +4,8 @@
  * generates and passes the unit tests as it stands, with a handler that refuses every call until
  * it is written, and puts the kind in every list that names the kinds: the names
  * (provider/kindNames.ts), the table (kinds/index.ts), its provider module and the registry
- * (resources/providers/), its class (resources/classes.ts) and export; `npm run gen` then writes its
- * page in docs/. test/unit/new-kind.test.ts runs it, as DEVELOPMENT.md says, in a copy.
+ * (resources/providers/), its class (resources/classes.ts) and export, and its example's source
+ * (docs/examples/); `npm run gen` then writes its page in docs/. test/unit/new-kind.test.ts runs it, as DEVELOPMENT.md says, in a copy.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -89,5 +89,29 @@ fs.appendFileSync(
   `\n/** A ${kind} of a NeonAuth: what it is, its id, an example (its page in docs/ shows this). */\n` +
     `export class ${kind} extends kindClass<${kind}Args>(${camel}Kind, childRegistration) {}\n\nexport interface ${kind} extends ${kind}Outputs {}\n`,
 );
+// Its example (docs/examples/<Kind>.yaml): `npm run gen` renders it in four languages on its page.
+fs.writeFileSync(
+  at(`docs/examples/${kind}.yaml`),
+  `name: neon-auth-${camel.toLowerCase()}
+runtime: yaml
+description: A ${kind} of a branch's Neon Auth.
+config:
+  projectId:
+    type: string
+  branchId:
+    type: string
+resources:
+  auth:
+    type: neon-auth:index:NeonAuth
+    properties:
+      projectId: \${projectId}
+      branchId: \${branchId}
+  ${camel}:
+    type: neon-auth:index:${kind}
+    properties:
+      integration: \${auth.ref}
+      name: example
+`,
+);
 edit("src/resources/index.ts", /export \{ ([^}]*) \} from "\.\/classes";/, (s) => s.replace(" } from", `, ${kind} } from`));
-console.log(`wrote ${kindFile}, src/resources/providers/${kind}.ts; put ${kind} in kindNames.ts, kinds/index.ts, providers/index.ts, classes.ts, resources/index.ts. Now: npm run gen (it writes docs/${kind}.md)`);
+console.log(`wrote ${kindFile}, src/resources/providers/${kind}.ts, docs/examples/${kind}.yaml; put ${kind} in kindNames.ts, kinds/index.ts, providers/index.ts, classes.ts, resources/index.ts. Now: npm run gen (it writes docs/${kind}.md)`);
