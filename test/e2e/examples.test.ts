@@ -102,6 +102,30 @@ async function expectMade(em: EmulatorHandle, language: Language): Promise<void>
   expect((await neonApi(em, "GET", `/projects/${api.project}/branches/${api.branch}/data-api/neondb`)).status).toBe(200);
 }
 
+/** After destroy: no Neon Auth on any example's branch, no project-level integration, no JWKS entry. */
+async function expectGone(em: EmulatorHandle, language: Language): Promise<void> {
+  for (const { kind, program } of EXAMPLES) {
+    const project = projectOf(language, kind);
+    const types = Object.values(program.resources).map((r) => r.type);
+    if (types.includes("neon-auth:index:NeonAuth")) expect((await branchSnapshot(em, project, branchOf(project))).auth, kind).toBeUndefined();
+    if (types.includes("neon-auth:index:AuthIntegration")) expect((await snapshot(em, project)).integrations, kind).toEqual([]);
+    if (types.includes("neon-auth:index:ProjectJwks")) expect((await neonApi(em, "GET", `/projects/${project}/jwks`)).json.jwks, kind).toEqual([]);
+  }
+}
+
+/** Each example as its page shows it compiles beside the merged program (Go with the language host's flags, so that its build of the program reuses this one). */
+function expectEachCompiles(language: Language, e2e: E2eStack): void {
+  if (language === "ts") {
+    const tsc = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "tsc");
+    const files = ["index.ts", ...KINDS.map((k) => `each/${k}.ts`)];
+    execFileSync(tsc, ["--noEmit", "--strict", "--module", "commonjs", "--target", "es2022", "--skipLibCheck", ...files], { cwd: e2e.dir, encoding: "utf8" });
+  }
+  if (language === "go") {
+    execFileSync("go", ["build", "-trimpath", "./..."], { cwd: e2e.dir, env: { ...process.env, ...e2e.env }, encoding: "utf8" });
+    expect(execFileSync("gofmt", ["-l", "main.go", "each"], { cwd: e2e.dir, encoding: "utf8" })).toBe("");
+  }
+}
+
 describe("each kind's example, in every language the engine runs here", () => {
   const s = useEmulatorStack({
     emulator: { seedProjects: LANGUAGES.flatMap((l) => KINDS.map((k) => `${projectOf(l, k)}:${branchOf(projectOf(l, k))}`)), rateLimit: "off" },
@@ -113,14 +137,7 @@ describe("each kind's example, in every language the engine runs here", () => {
       const count = Object.keys(program.resources).length;
       const e2e = await languageStack(s.em, language);
       try {
-        // Each example as its page shows it compiles (Go with the language host's flags, so that its build of the program reuses this one).
-        const tsc = path.join(inject("e2eWorkspace"), "node_modules", ".bin", "tsc");
-        const tsFiles = ["index.ts", ...KINDS.map((k) => `each/${k}.ts`)];
-        if (language === "ts") execFileSync(tsc, ["--noEmit", "--strict", "--module", "commonjs", "--target", "es2022", "--skipLibCheck", ...tsFiles], { cwd: e2e.dir, encoding: "utf8" });
-        if (language === "go") {
-          execFileSync("go", ["build", "-trimpath", "./..."], { cwd: e2e.dir, env: { ...process.env, ...e2e.env }, encoding: "utf8" });
-          expect(execFileSync("gofmt", ["-l", "main.go", "each"], { cwd: e2e.dir, encoding: "utf8" })).toBe("");
-        }
+        expectEachCompiles(language, e2e);
         expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: count + 1 });
         await expectMade(s.em, language);
         const outputs = await e2e.stack.outputs();
@@ -128,7 +145,7 @@ describe("each kind's example, in every language the engine runs here", () => {
         for (const [name, o] of Object.entries(outputs)) expect(o.value, name).toBeTruthy();
         await expectNoChanges(e2e.stack, count + 1);
         expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: count + 1 });
-        expect((await branchSnapshot(s.em, projectOf(language, "RedirectDomain"), branchOf(projectOf(language, "RedirectDomain")))).auth).toBeUndefined();
+        await expectGone(s.em, language);
       } finally {
         await e2e.cleanup();
       }
