@@ -1,7 +1,7 @@
 /**
  * `npm run gen`: writes what derives from the declarations and is checked in (scripts/gen/):
  * the published types of the NeonAuth settings and of every kind, each kind's page in docs/ (its
- * reference tables; a page for a kind that has none), the provider plugin's pages per resource (docs/plugin/), and from the policy pack's rules
+ * reference tables and its example in four languages; a page for a kind that has none), the provider plugin's pages per resource (docs/plugin/), and from the policy pack's rules
  * the rule table of docs/policy.md and the pack folder's package.json; the Pulumi Registry's pages
  * (docs/_index.md, docs/installation-configuration.md). A unit test (test/unit/generated.test.ts)
  * fails when any is stale.
@@ -17,6 +17,7 @@ import { REGISTRY_DOCS_DIR, renderRegistryDocs } from "./gen/registry-docs.mts";
 import { POLICY_PACKAGE_FILE, renderPolicyPackage } from "./gen/policy.mts";
 import { renderSettingTypes, TYPES_FILE } from "./gen/settings.mts";
 import { withGenerated } from "./gen/readme.mts";
+import { exampleSource, renderExamplePages, starterExample } from "./gen/examples.mts";
 import { FUNCTIONS_DIR, FUNCTIONS_MARKERS, FUNCTIONS_PAGE, renderFunctionFiles, renderFunctionsReference } from "./gen/functions.mts";
 import { CLASSES_FILE, KIND_NAMES_FILE, PROVIDERS_DIR, renderClasses, renderKindNames, renderProviderModules } from "./gen/kind-modules.mts";
 
@@ -47,6 +48,14 @@ for (const [file, text] of Object.entries(renderKindTypes(Object.values(DECLARAT
 const read = (f: string) => (fs.existsSync(path.join(repo, f)) ? fs.readFileSync(path.join(repo, f), "utf8") : undefined);
 const pages = renderDocsPages(read, docsInputs(Object.values(DECLARATIONS), (d) => fields.secretKeys(d.schema), schemas.BRANCH_SETTINGS, [RULES, CHECKLIST.source]));
 for (const [file, page] of Object.entries(pages)) fs.writeFileSync(path.join(repo, file), page);
+// Each kind's example in four languages, from its one source (docs/examples/<Kind>.yaml).
+// A kind without one gets a first example, written once (never overwritten).
+for (const d of Object.values(DECLARATIONS)) {
+  const file = path.join(repo, exampleSource(d.kind));
+  if (!fs.existsSync(file)) fs.writeFileSync(file, starterExample(d.kind, d.parent === "either" ? "NeonAuth" : d.parent, packageSchema()));
+}
+const sources = Object.fromEntries(Object.keys(DECLARATIONS).map((k) => [k, fs.readFileSync(path.join(repo, exampleSource(k)), "utf8")]));
+for (const [file, page] of Object.entries(renderExamplePages(read, sources, packageSchema()))) fs.writeFileSync(path.join(repo, file), page);
 // The functions' reference on their page, and their TypeScript face.
 const functionsPage = path.join(repo, FUNCTIONS_PAGE);
 fs.writeFileSync(functionsPage, withGenerated(fs.readFileSync(functionsPage, "utf8"), FUNCTIONS_MARKERS, renderFunctionsReference(packageSchema())));

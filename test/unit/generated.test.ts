@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { KIND_TYPES_DIR, renderKindTypes } from "../../scripts/gen/kinds.mts";
 import { docsInputs, kindPage, POLICY_PAGE, renderDocsPages, SETTINGS_PAGE } from "../../scripts/gen/docs-pages.mts";
 import { PLUGIN_DOCS_DIR, renderPluginDocs } from "../../scripts/gen/plugin-docs.mts";
+import { EXAMPLES_DIR, exampleSource, renderExamplePages } from "../../scripts/gen/examples.mts";
 import { withGenerated } from "../../scripts/gen/readme.mts";
 import { FUNCTIONS_DIR, FUNCTIONS_MARKERS, FUNCTIONS_PAGE, renderFunctionFiles, renderFunctionsReference } from "../../scripts/gen/functions.mts";
 import { REGISTRY_DOCS, REGISTRY_DOCS_DIR, renderRegistryDocs } from "../../scripts/gen/registry-docs.mts";
@@ -105,6 +106,16 @@ describe("generated from the kinds' declarations", () => {
     const want = renderDocsPages(current, docsInputs(decls, (d) => secretKeys(d.schema), BRANCH_SETTINGS, [RULES, CHECKLIST.source]));
     for (const d of decls) expect(Object.keys(want)).toContain(kindPage(d.kind));
     for (const [file, text] of Object.entries(want)) expect(current(file), file).toBe(text);
+  });
+
+  it("each kind's example, from its one source, is current on the kind's page in four languages", () => {
+    expect(fs.readdirSync(path.join(repo, EXAMPLES_DIR)).sort()).toEqual(decls.map((d) => `${d.kind}.yaml`).sort());
+    const sources = Object.fromEntries(decls.map((d) => [d.kind, read(exampleSource(d.kind))]));
+    const want = renderExamplePages((f) => read(f), sources, packageSchema());
+    for (const [file, text] of Object.entries(want)) {
+      expect(read(file), file).toBe(text);
+      for (const lang of ["typescript", "yaml", "go", "python"]) expect(text, file).toContain("```" + lang + "\n");
+    }
   });
 
   it("the functions of the TypeScript face and their page's table are current", () => {
