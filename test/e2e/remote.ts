@@ -54,6 +54,15 @@ export async function atEmulator(check: () => unknown): Promise<void> {
   if (!REMOTE) await check();
 }
 
+/**
+ * Faults only the emulator injects, for a test whose end state must be the same with or without
+ * them (the package recovers): injected at the emulator; in remote mode the test runs the path
+ * without them, and what it asserts about the fault itself goes in `atEmulator`.
+ */
+export function injectAtEmulator(em: EmulatorHandle, ...faults: Parameters<EmulatorHandle["injectFaults"]>): void {
+  if (!REMOTE) em.injectFaults(...faults);
+}
+
 const router = new Router<(typeof allRoutes)[number]>().add("/api/v2", allRoutes);
 
 interface Remote {
