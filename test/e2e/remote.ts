@@ -15,6 +15,7 @@
  *   world outside the API) throws `NeedsEmulator`: such tests are marked `emulatorOnly(reason)` and
  *   skipped with the reason printed.
  */
+import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "vitest";
@@ -76,6 +77,15 @@ function remote(): Remote {
   return { url: TARGET!, key };
 }
 
+/**
+ * With NEON_AUTH_E2E_TALLY=<file>, every request sent to the target (the tests' and the proxy's
+ * own) appends a line `METHOD status` there: what a whole remote run costs in requests.
+ */
+function tally(method: string, status: number): void {
+  const file = process.env.NEON_AUTH_E2E_TALLY;
+  if (file) fs.appendFileSync(file, `${method} ${status}\n`);
+}
+
 async function api(r: Remote, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   for (let i = 0; ; i++) {
     const res = await fetch(`${r.url}${path}`, {
@@ -84,6 +94,7 @@ async function api(r: Remote, method: string, path: string, body?: unknown): Pro
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
+    tally(method, res.status);
     if ([423, 429, 503].includes(res.status) && i < 120) {
       await new Promise((ok) => setTimeout(ok, 1_000));
       continue;
@@ -230,6 +241,7 @@ async function forward({ r, ids, log, makeProject, ours, logBodies }: Proxied, r
     ...(body === "" ? {} : { body }),
   });
   const text = ids.json(await upstream.text(), ids.inward);
+  tally(method, upstream.status);
   const match = router.match(method, url.split("?")[0]!);
   const route = match && "route" in match ? match.route.template : null;
   log.push({
