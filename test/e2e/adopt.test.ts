@@ -128,7 +128,8 @@ describe("adopting objects that already exist — the plugin", () => {
       ]);
       await atEmulator(async () => expect(await credentials()).toEqual({ id: "github", type: "standard", client_id: "Iv1.declared", client_secret: "gh-secret-adopted-6d2f" }));
       const adopted = JSON.parse(e2e.cli("stack", "export")).deployment.resources.filter((r: any) => ["app", "github"].includes(r.urn.split("::").pop()));
-      expect(adopted.map((r: any) => [r.urn.split("::").pop(), r.inputs.adopt])).toEqual([
+      // In the order of the state, which is the order they finished in.
+      expect(adopted.map((r: any) => [r.urn.split("::").pop(), r.inputs.adopt]).sort()).toEqual([
         ["app", true],
         ["github", true],
       ]);

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parseFaultSpec, type EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, useEmulatorStack, type E2eStack, type EmulatorStackOptions } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, requestLog, snapshot } from "./neon";
-import { emulatorOnly } from "./remote";
+import { atEmulator, emulatorOnly } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "many-resources");
 const DELETE_DOMAINS = "/projects/{project_id}/auth/domains";
@@ -61,7 +61,7 @@ function chainOfDomains(
   return {
     emulator: { seedProjects: [`${P}:${B}`], rateLimit: "spec" },
     stack: (em) => ({ program: PROGRAM, config: { ...neonConfig(em), cases: { value: cases(P, B, n, o.kind) }, chain: { value: "true" } }, env: o.env }),
-    beforeTeardown: ({ em }) => em.faults.set(parseFaultSpec("")),
+    beforeTeardown: ({ em }) => atEmulator(() => em.faults.set(parseFaultSpec(""))),
   };
 }
 
@@ -71,7 +71,7 @@ function chainOfDomains(
  */
 const FULL_BATCHES = { PULUMI_NEON_AUTH_BATCH: JSON.stringify({ quietMs: 2000, maxWaitMs: 60_000 }) };
 
-emulatorOnly("faults injected by the emulator, and counts at its rate limits")("batched domain deletes", () => {
+describe("batched domain deletes", () => {
   describe("a destroy of 100 domains", () => {
     const P = "p-batch";
     const B = "br-main-p-batch";
@@ -121,7 +121,7 @@ emulatorOnly("faults injected by the emulator, and counts at its rate limits")("
     });
   });
 
-  describe("under faults", () => {
+  emulatorOnly("random faults injected by the emulator")("under faults", () => {
     const P = "p-batch-faults";
     const B = "br-main-p-batch-faults";
     const N = 40;

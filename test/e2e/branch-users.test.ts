@@ -6,11 +6,11 @@
  * shows in the `banned` output.
  */
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, type E2eStack } from "./harness";
 import { branchSql, branchUserRows, clearRequestLog, emulator, neonConfig, requestLog } from "./neon";
-import { emulatorOnly } from "./remote";
+import { atEmulator, injectAtEmulator } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "neon-auth-children");
 const P = "p-branch-users";
@@ -36,7 +36,7 @@ async function userWrites(em: EmulatorHandle): Promise<string[]> {
   return (await requestLog(em)).filter((r) => r.method !== "GET" && r.path.startsWith(USERS_PATH)).map((r) => `${r.method} ${r.status}`);
 }
 
-emulatorOnly("a fault the emulator injects")('AuthUser read back from neon_auth."user"', () => {
+describe('AuthUser read back from neon_auth."user"', () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 
@@ -51,10 +51,10 @@ emulatorOnly("a fault the emulator injects")('AuthUser read back from neon_auth.
   });
 
   it("a lost create converges with one row; role and name drift show on refresh and up restores them; a ban shows", { timeout: 600_000 }, async () => {
-    em.injectFaults({ kind: "lost", method: "POST", path: `/projects/${P}/branches/${B}/auth/users` });
+    injectAtEmulator(em, { kind: "lost", method: "POST", path: `/projects/${P}/branches/${B}/auth/users` });
     const up = await e2e.stack.up({ color: "never" });
     expect(changesOf(up.summary.resourceChanges)).toEqual({ create: 4 }); // the stack, the NeonAuth, the user, the email server
-    expect(em.faults.injected.lost).toBe(1);
+    await atEmulator(() => expect(em.faults.injected.lost).toBe(1));
     expect(await userWrites(em)).toEqual(["POST 201", "PUT 200"]); // found by its address, never sent twice
     const [ada] = await branchUserRows(em, P, B);
     expect(await branchUserRows(em, P, B)).toEqual([{ id: ada!.id, email: "ada@example.com", name: "Ada", role: "admin,billing", banned: null }]);

@@ -9,11 +9,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { attempt, changesOf, expectNoChanges, onFreshEmulator, pluginStack, useEmulatorStack, type E2eStack } from "./harness";
 import { clearRequestLog, neonApi, neonConfig, newBranch, projectConfig, requestLog } from "./neon";
-import { emulatorOnly } from "./remote";
+import { atEmulator, injectAtEmulator } from "./remote";
 
 const DATA_API = "/projects/{project_id}/branches/{branch_id}/data-api/{database_name}";
 const AUTH = "/projects/{project_id}/branches/{branch_id}/auth";
@@ -30,7 +30,7 @@ async function writes(em: EmulatorHandle): Promise<{ call: string; body?: unknow
 
 const dataApiOf = async (em: EmulatorHandle, project: string, branch: string) => neonApi(em, "GET", `/projects/${project}/branches/${branch}/data-api/neondb`);
 
-emulatorOnly("a lost answer the emulator injects")("DataApi on the classes", () => {
+describe("DataApi on the classes", () => {
   const P = "p-data-api";
   const B = `br-main-${P}`;
   let em: EmulatorHandle;
@@ -43,10 +43,10 @@ emulatorOnly("a lost answer the emulator injects")("DataApi on the classes", () 
   });
 
   it("bound to its NeonAuth: a lost create, one update, drift, another provider, destroy in order", { timeout: 600_000 }, async () => {
-    em.injectFaults({ kind: "lost", method: "POST", path: DATA_API });
+    injectAtEmulator(em, { kind: "lost", method: "POST", path: DATA_API });
     const up = await e2e.stack.up({ color: "never" });
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
-    expect(em.faults.injected.lost).toBe(1);
+    await atEmulator(() => expect(em.faults.injected.lost).toBe(1));
     // One POST (its answer lost): the Data API it made was found, not made twice.
     expect(await writes(em)).toEqual([{ call: "POST auth" }, { call: "POST data-api", body: { auth_provider: "neon_auth", settings: WIRE } }]);
     const live = await dataApiOf(em, P, B);
@@ -92,7 +92,7 @@ emulatorOnly("a lost answer the emulator injects")("DataApi on the classes", () 
   });
 });
 
-emulatorOnly("a lost answer the emulator injects")("DataApi in Pulumi YAML on the plugin", () => {
+describe("DataApi in Pulumi YAML on the plugin", () => {
   it("bound to its NeonAuth: a lost create, one update, a Data API on a branch without Neon Auth refused, destroy", { timeout: 600_000 }, async () => {
     const P = "p-data-api-yaml";
     const stack = (em: EmulatorHandle, branch: string) =>
@@ -103,10 +103,10 @@ emulatorOnly("a lost answer the emulator injects")("DataApi in Pulumi YAML on th
       async ({ em, e2e, branch }) => {
         // A branch made before Neon Auth is enabled on its parent: it has none (a branch made after would inherit it).
         const bare = await newBranch(em, P, "no-auth");
-        em.injectFaults({ kind: "lost", method: "POST", path: DATA_API });
+        injectAtEmulator(em, { kind: "lost", method: "POST", path: DATA_API });
         const up = await e2e.stack.up({ color: "never" });
         expect(up.summary.resourceChanges).toEqual({ create: 3 });
-        expect(em.faults.injected.lost).toBe(1);
+        await atEmulator(() => expect(em.faults.injected.lost).toBe(1));
         expect(await writes(em)).toEqual([{ call: "POST auth" }, { call: "POST data-api", body: { auth_provider: "neon_auth", settings: WIRE } }]);
         expect(up.outputs.url!.value).toBe((await dataApiOf(em, P, branch)).json.url);
         await expectNoChanges(e2e.stack, 3);

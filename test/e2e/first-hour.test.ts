@@ -211,7 +211,7 @@ describe.each(["typescript", "yaml"] as const)("the first hour's messages: a %s 
     expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 3 });
   });
 
-  it("an API that stops answering: refresh, preview, up and destroy each print its error once; every other resource names the one that did", async () => {
+  emulatorOnlyIt("an emulator of its own stopped and started again at its port, with its state file")("an API that stops answering: refresh, preview, up and destroy each print its error once; every other resource names the one that did", async () => {
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "first-hour-")), "emulator.json");
     let own = await outsideEphemeral((port) => emulator({ port, seedProjects: [`${P}:${B}`], stateFile }));
     const url = `${own.url.replace(/\/+$/, "")}`;

@@ -4,15 +4,16 @@
  * locked while its creation operations run (operationDelayMs), as Neon does.
  */
 import * as path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { API_KEY, neonConfig, projectConfig, requestLog, snapshot } from "./neon";
+import { emulatorOnly } from "./remote";
 
 const LOCK_MS = 60_000;
 const CREATE = "/api/v2/projects/auth/create";
 
-describe("a locked project", () => {
+emulatorOnly("a 60-second lock: the emulator keeps a new project locked for an operation delay the test sets")("a locked project", () => {
   let em: EmulatorHandle;
   let e2e: E2eStack;
 

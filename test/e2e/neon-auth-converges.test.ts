@@ -11,12 +11,12 @@ import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { pendingImportFile } from "../../src/import/importFile";
 import { changesOf, expectNoChanges, killTree, stackFor, type E2eStack } from "./harness";
 import { API_KEY, clearRequestLog, emulator, neonConfig, newBranch, requestLog } from "./neon";
-import { emulatorOnly } from "./remote";
+import { emulatorOnlyIt } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "branch-auth");
 const P = "p-nac-conv";
@@ -64,8 +64,8 @@ async function withEmulator(test: (em: EmulatorHandle, stackOn: (b: string, sett
 
 const branch = (em: EmulatorHandle, name: string) => newBranch(em, P, name);
 
-emulatorOnly("a create cut short by a fault the emulator injects")("NeonAuth converges after a create that did not finish", () => {
-  it("answer lost, then a setting refused after enabling: each converges", { timeout: 600_000 }, () =>
+describe("NeonAuth converges after a create that did not finish", () => {
+  emulatorOnlyIt("a lost answer and a refused setting the emulator injects")("answer lost, then a setting refused after enabling: each converges", { timeout: 600_000 }, () =>
     withEmulator(async (em, stackOn) => {
       // Made before auth exists anywhere: a branch made from a parent with auth inherits it.
       const b2 = await branch(em, "settings-refused");
@@ -100,7 +100,7 @@ emulatorOnly("a create cut short by a fault the emulator injects")("NeonAuth con
     }),
   );
 
-  it("the CLI killed right after enabling: imported as the README says, then up converges", { timeout: 600_000 }, () =>
+  emulatorOnlyIt("a write the emulator holds back, so that the CLI is killed mid-create")("the CLI killed right after enabling: imported as the README says, then up converges", { timeout: 600_000 }, () =>
     withEmulator(async (em, stackOn) => {
       // The first setting's answer held back 30 s, so the kill lands between enabling and settings.
       const b3 = await branch(em, "killed");

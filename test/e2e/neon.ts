@@ -186,13 +186,24 @@ export async function outOfBand(em: EmulatorHandle, method: string, path: string
 
 /**
  * Everything of a branch's Neon Auth, as bytes: the emulator's whole record (secrets included) and
- * both of Better Auth's tables in the branch's database.
+ * both of Better Auth's tables in the branch's database. In remote mode, where no control route
+ * shows the record, the record is what the public API shows of it (no secret).
  */
 export async function branchBytes(em: EmulatorHandle, projectId: string, branchId: string): Promise<string> {
-  const record = await (await fetch(`${em.controlUrl}/projects/${projectId}/branches/${branchId}/auth?secrets=true`)).text();
+  const record = REMOTE
+    ? JSON.stringify(await publicAuthRecord(em, projectId, branchId))
+    : await (await fetch(`${em.controlUrl}/projects/${projectId}/branches/${branchId}/auth?secrets=true`)).text();
   const users = await branchSql(em, projectId, branchId, 'SELECT * FROM neon_auth."user" ORDER BY email');
   const config = await branchSql(em, projectId, branchId, "SELECT * FROM neon_auth.project_config");
   return JSON.stringify({ record: JSON.parse(record), users, config });
+}
+
+/** A branch's Neon Auth as the public API answers it, every field of every read. */
+async function publicAuthRecord(em: EmulatorHandle, projectId: string, branchId: string): Promise<unknown> {
+  const base = `/projects/${projectId}/branches/${branchId}/auth`;
+  const auth = await get(em, base);
+  if (auth === undefined) return null;
+  return { auth, plugins: await get(em, `${base}/plugins`), domains: await get(em, `${base}/domains`), clients: await get(em, `${base}/oauth-provider/clients`) };
 }
 
 /** How many faults of the kinds a run meets at random (errors, resets, lost answers, locks) the emulator injected. */

@@ -8,13 +8,13 @@
  * pages off the declared trusted domains.
  */
 import * as path from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { importFile } from "../../src/import/importFile";
 import { capture, expectNoSecretAnywhere, found } from "./census";
 import { changesOf, expectNoChanges, stackFor, useEmulatorStack } from "./harness";
 import { API_KEY, clearRequestLog, neonConfig, newBranch, outOfBand, requestLog } from "./neon";
-import { emulatorOnly } from "./remote";
+import { emulatorOnlyIt } from "./remote";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/mcp-server");
 const P = "p-mcp-server";
@@ -43,11 +43,11 @@ async function secretValid(em: EmulatorHandle, clientId: string, secret: string)
   return ((await res.json()) as { valid: boolean }).valid;
 }
 
-emulatorOnly("a client secret checked at the emulator, and injected faults")("examples/mcp-server: the OAuth server and its clients", () => {
+describe("examples/mcp-server: the OAuth server and its clients", () => {
   let em: EmulatorHandle;
   useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`] }, ready: (s) => ({ em } = s) });
 
-  it("up, no changes, a redirect URI in place, rotation, drift repaired, destroy; no secret in plain text", { timeout: 600_000 }, async () => {
+  emulatorOnlyIt("lost answers the emulator injects, and client secrets checked at its control route")("up, no changes, a redirect URI in place, rotation, drift repaired, destroy; no secret in plain text", { timeout: 600_000 }, async () => {
     const captured = capture();
     const { seen, LOUD, DEBUG, failing } = captured;
     const s = await stackFor({ program: PROGRAM, config: { ...neonConfig(em), projectId: { value: P }, branchId: { value: B } } });

@@ -6,11 +6,11 @@
  * in its tables, before and after the preview's up and destroy.
  */
 import * as path from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { expectNoChanges, sharedBackend, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, neonConfig, projectConfig, neonApi, requestLog, secretConfig } from "./neon";
-import { emulatorOnly } from "./remote";
+import { atEmulator } from "./remote";
 
 const PROGRAM = path.resolve(__dirname, "../../examples/preview-branches");
 const P = "p-acme";
@@ -21,7 +21,7 @@ const MAIN = "br-main-p-acme";
 
 
 
-emulatorOnly("the branches' whole records at the emulator, secrets included")("one stack per Neon branch (examples/preview-branches)", () => {
+describe("one stack per Neon branch (examples/preview-branches)", () => {
   let em: EmulatorHandle, prod: E2eStack, preview: E2eStack, pr: string;
   const backend = sharedBackend();
 
@@ -96,10 +96,13 @@ emulatorOnly("the branches' whole records at the emulator, secrets included")("o
   it("destroying the preview drops its copy of the auth data and leaves prod as it was", { timeout: 600_000 }, async () => {
     const destroy = await preview.stack.destroy({ color: "never" });
     expect(destroy.summary.resourceChanges).toEqual({ delete: 5 });
-    const control = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${pr}/auth`)).json()) as any;
-    expect(control.auth).toBeNull();
-    // deleteDataOnDestroy on a preview branch: its copy of the users went with it.
-    expect(control.neon_auth).toBeNull();
+    expect((await neon(em, "GET", `/branches/${pr}/auth`)).status).toBe(404);
+    await atEmulator(async () => {
+      const control = (await (await fetch(`${em.controlUrl}/projects/${P}/branches/${pr}/auth`)).json()) as any;
+      expect(control.auth).toBeNull();
+      // deleteDataOnDestroy on a preview branch: its copy of the users went with it.
+      expect(control.neon_auth).toBeNull();
+    });
     expect(await everything(em, MAIN)).toBe(prodBefore);
     await expectNoChanges(prod.stack);
   });

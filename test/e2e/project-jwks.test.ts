@@ -8,12 +8,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { jwksEndpoints as J } from "../../src/schemas/jwks";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, stackFor, useEmulatorStack, type E2eStack } from "./harness";
 import { branchSnapshot, clearRequestLog, neonApi, neonConfig, projectConfig, requestLog } from "./neon";
-import { emulatorOnly } from "./remote";
+import { atEmulator, emulatorOnly, injectAtEmulator, REMOTE } from "./remote";
 
 const CLERK = { jwks_url: "https://clerk.example.com/.well-known/jwks.json", provider_name: "Clerk", jwt_audience: "api://app" };
 
@@ -42,15 +42,15 @@ const failure = (run: Promise<unknown>) => run.then(() => "succeeded", (e: Error
 /** The life of the stack, the same on both faces; `scope` is the entry's branch, if any. */
 async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, branch: string, scope: { branch_id?: string }, face: Face): Promise<void> {
   await clearRequestLog(em);
-  em.injectFaults({ kind: "lost", method: J.addProjectJWKS.method, path: J.addProjectJWKS.path });
+  injectAtEmulator(em, { kind: "lost", method: J.addProjectJWKS.method, path: J.addProjectJWKS.path });
   const up = await e2e.stack.up({ color: "never" });
   expect(up.summary.resourceChanges).toEqual({ create: 3 });
-  expect(em.faults.injected.lost).toBe(1);
+  await atEmulator(() => expect(em.faults.injected.lost).toBe(1));
   const body = { ...CLERK, ...scope };
   // One POST, its answer lost: the entry it made is found, not made twice. The NeonAuth's POST beside it.
   expect((await writes(em)).sort()).toEqual([
     ["POST /projects/{project_id}/branches/{branch_id}/auth 201", { auth_provider: "better_auth" }],
-    ["POST /projects/{project_id}/jwks 201/lost", body],
+    [`POST /projects/{project_id}/jwks 201${REMOTE ? "" : "/lost"}`, body],
   ]);
   const [made, ...more] = await entries(em, project);
   expect(more).toEqual([]);
@@ -103,7 +103,7 @@ async function lifecycle(em: EmulatorHandle, e2e: E2eStack, project: string, bra
   expect(await entries(em, project)).toEqual([]);
 }
 
-emulatorOnly("a lost answer and a failed operation the emulator injects")("a project's JWKS URL beside a NeonAuth — the classes", () => {
+describe("a project's JWKS URL beside a NeonAuth — the classes", () => {
   const P = "p-jwks";
   const s = useEmulatorStack({ ...programOnProject("project-jwks", P, { emulator: { rateLimit: "off", logBodies: LOGGED } }) });
 
@@ -115,7 +115,7 @@ emulatorOnly("a lost answer and a failed operation the emulator injects")("a pro
   });
 });
 
-emulatorOnly("a lost answer and a failed operation the emulator injects")("a project's JWKS URL beside a NeonAuth — the plugin", () => {
+describe("a project's JWKS URL beside a NeonAuth — the plugin", () => {
   const P = "p-jwks-yaml";
   const B = `br-main-${P}`;
   const s = useEmulatorStack({ emulator: { seedProjects: [`${P}:${B}`], rateLimit: "off", logBodies: LOGGED } });
@@ -147,7 +147,7 @@ const HALF_MADE: Record<string, (em: EmulatorHandle, project: string) => Promise
 /** Operations that run a second, so that the package polls the one applying the entry. */
 const SLOW_OPERATIONS = { rateLimit: "off", operationDelayMs: 1_000 } as const;
 
-emulatorOnly("a lost answer and a failed operation the emulator injects")("a half-made ProjectJwks", () => {
+emulatorOnly("an operation the emulator fails on purpose")("a half-made ProjectJwks", () => {
   for (const [name, stackOn] of Object.entries(HALF_MADE)) {
     it(`— the ${name}: recorded when the operation applying it cannot be read; the next up completes it, destroy removes it`, { timeout: 600_000 }, async () => {
       const P = `p-jwks-half-${name}`;

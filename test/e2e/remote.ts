@@ -15,6 +15,7 @@
  *   world outside the API) throws `NeedsEmulator`: such tests are marked `emulatorOnly(reason)` and
  *   skipped with the reason printed.
  */
+import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "vitest";
@@ -28,6 +29,16 @@ const TARGET = process.env.NEON_AUTH_E2E_TARGET?.replace(/\/+$/, "");
 export const REMOTE = TARGET !== undefined && TARGET !== "";
 /** One run's mark, shared by the files of a run (global-setup sets it) so its guard finds its own. */
 export const RUN = (process.env.NEON_AUTH_E2E_RUN ??= new Date().toISOString().slice(0, 19).replace(/[-:T]/g, "").toLowerCase());
+
+/**
+ * The target's key. A test worker takes it out of its environment before any test starts, so that
+ * no Pulumi CLI, program or plugin a test starts can see it (they get the tests' own key, which the
+ * proxy replaces on the way out; a test of "no key configured" finds none). The main process, where
+ * the leftover guard runs and which starts no program, keeps it for the workers it starts.
+ */
+const g = globalThis as { neonAuthE2eKey?: string };
+g.neonAuthE2eKey ??= process.env.NEON_API_KEY;
+if (REMOTE && process.env.VITEST_WORKER_ID !== undefined) delete process.env.NEON_API_KEY;
 
 export class NeedsEmulator extends Error {}
 
@@ -54,6 +65,15 @@ export async function atEmulator(check: () => unknown): Promise<void> {
   if (!REMOTE) await check();
 }
 
+/**
+ * Faults only the emulator injects, for a test whose end state must be the same with or without
+ * them (the package recovers): injected at the emulator; in remote mode the test runs the path
+ * without them, and what it asserts about the fault itself goes in `atEmulator`.
+ */
+export function injectAtEmulator(em: EmulatorHandle, ...faults: Parameters<EmulatorHandle["injectFaults"]>): void {
+  if (!REMOTE) em.injectFaults(...faults);
+}
+
 const router = new Router<(typeof allRoutes)[number]>().add("/api/v2", allRoutes);
 
 interface Remote {
@@ -62,9 +82,18 @@ interface Remote {
 }
 
 function remote(): Remote {
-  const key = process.env.NEON_API_KEY;
+  const key = g.neonAuthE2eKey;
   if (!REMOTE || !key) throw new Error("remote mode needs NEON_AUTH_E2E_TARGET and NEON_API_KEY");
   return { url: TARGET!, key };
+}
+
+/**
+ * With NEON_AUTH_E2E_TALLY=<file>, every request sent to the target (the tests' and the proxy's
+ * own) appends a line `METHOD status` there: what a whole remote run costs in requests.
+ */
+function tally(method: string, status: number): void {
+  const file = process.env.NEON_AUTH_E2E_TALLY;
+  if (file) fs.appendFileSync(file, `${method} ${status}\n`);
 }
 
 async function api(r: Remote, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -75,6 +104,7 @@ async function api(r: Remote, method: string, path: string, body?: unknown): Pro
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
+    tally(method, res.status);
     if ([423, 429, 503].includes(res.status) && i < 120) {
       await new Promise((ok) => setTimeout(ok, 1_000));
       continue;
@@ -97,12 +127,20 @@ async function settled(r: Remote, projectId: string, operations: { id: string }[
   }
 }
 
-/** Two-way id swap: the test's ids out, the target's back. Whole path segments and whole JSON strings only. */
+/**
+ * Two-way id swap: the test's ids out, the target's back. Out: whole path segments and whole JSON
+ * strings only. Back: also an id standing as a word inside a string (an error message naming the
+ * project), so that a test's expected message holds at the target as at the emulator.
+ */
 class Ids {
   private readonly out = new Map<string, string>();
   private readonly back = new Map<string, string>();
   add(test: string, real: string): void {
     this.out.set(test, real);
+    this.back.set(real, test);
+  }
+  /** A value the target shows for one the test chose, swapped on the way in only (a seeded project's name). */
+  addBack(real: string, test: string): void {
     this.back.set(real, test);
   }
   path(p: string, m: Map<string, string> = this.out): string {
@@ -112,7 +150,8 @@ class Ids {
   }
   json(text: string, m: Map<string, string>): string {
     if (m.size === 0 || text === "") return text;
-    return JSON.stringify(JSON.parse(text), (_k, v) => (typeof v === "string" && m.has(v) ? m.get(v) : v));
+    const word = m === this.back ? new RegExp(`(?<![\\w-])(${[...m.keys()].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\w-])`, "g") : undefined;
+    return JSON.stringify(JSON.parse(text), (_k, v) => (typeof v !== "string" ? v : m.has(v) ? m.get(v) : word ? v.replace(word, (id) => m.get(id)!) : v));
   }
   get outward(): Map<string, string> {
     return this.out;
@@ -148,6 +187,8 @@ export async function remoteEmulator(opts: EmulatorOptions): Promise<EmulatorHan
     const [id, branch] = typeof seed === "string" ? seed.split(":", 2) : [seed.id, seed.branchId];
     const real = await makeProject(id!);
     ids.add(id!, real.project.id);
+    // The emulator names a seeded project by its id (Neon Auth's default app name is the project's).
+    ids.addBack(real.project.name, id!);
     ids.add(branch || `br-main-${id}`, real.branch.id);
   }
   const ours = new Set(opts.apiKeys ?? []);
@@ -221,9 +262,13 @@ async function forward({ r, ids, log, makeProject, ours, logBodies }: Proxied, r
     ...(body === "" ? {} : { body }),
   });
   const text = ids.json(await upstream.text(), ids.inward);
+  tally(method, upstream.status);
   const match = router.match(method, url.split("?")[0]!);
   const route = match && "route" in match ? match.route.template : null;
-  log.push({
+  // A wait the target imposed (a lock while its operations run, its rate limit) is left out of the
+  // log: the tests' emulator runs operations in 0 ms, mostly without a rate limit, so it never
+  // answers them, and a test's exact request counts hold at the target as there.
+  if (upstream.status !== 423 && upstream.status !== 429) log.push({
     ...(route !== null && logBodies.has(route) && sent !== "" ? { body: JSON.parse(sent) } : {}),
     method,
     path: url.split("?")[0]!.slice(0, 256),

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, sharedBackend, stackFor, type E2eStack } from "./harness";
 import { branchSnapshot, branchState, branchBytes, branchUserRows, clearRequestLog, emulator, neonConfig, newBranch, projectConfig, neonApi, outOfBand, requestLog } from "./neon";
-import { emulatorOnly } from "./remote";
+import { atEmulator } from "./remote";
 
 const P = "p-reset";
 /** A call to Neon's API on this project, as the pipeline or the app would make it, outside any stack. */
@@ -70,7 +70,7 @@ const previewArgs = (branch: string) => ({
 const PREVIEW_DOMAINS = ["https://app.example.com", "https://pr-7.preview.example.com"];
 const PREVIEW_STATE = branchState({ name: "Acme (pr-7)", localhost: false, verification: false, providers: { github: "standard", google: "shared" }, domains: PREVIEW_DOMAINS, email: { type: "shared" } });
 
-emulatorOnly("the branches' whole records at the emulator, secrets included")("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the classes", () => {
+describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the classes", () => {
   let em: EmulatorHandle;
   let prod: E2eStack;
   let preview: E2eStack;
@@ -152,7 +152,7 @@ emulatorOnly("the branches' whole records at the emulator, secrets included")("a
     expect((await neon(em, "GET", `/branches/${MAIN}/auth`)).status).toBe(404);
     expect((await branchSnapshot(em, P, backup.id)).auth).toEqual({ name: P, auth_provider: "better_auth" });
     expect((await people(em, backup.id)).map((u) => u.email)).toEqual(["ann@example.com", "bo@example.com"]);
-    expect(await secretValid(em, backup.id, first.serverClientId!.value, first.serverClientSecret!.value)).toBe(true);
+    await atEmulator(async () => expect(await secretValid(em, backup.id, first.serverClientId!.value, first.serverClientSecret!.value)).toBe(true));
     const backupBefore = await everything(em, backup.id);
 
     await clearRequestLog(em);
@@ -165,8 +165,8 @@ emulatorOnly("the branches' whole records at the emulator, secrets included")("a
     const secret = up.outputs.serverClientSecret!;
     expect([secret.secret, secret.value === first.serverClientSecret!.value]).toEqual([true, false]);
     expect([up.outputs.serverClientId!.value === first.serverClientId!.value, up.outputs.cliClientId!.value === first.cliClientId!.value]).toEqual([false, false]);
-    expect(await secretValid(em, MAIN, up.outputs.serverClientId!.value, secret.value)).toBe(true);
-    expect(await secretValid(em, MAIN, first.serverClientId!.value, first.serverClientSecret!.value)).toBe(false);
+    await atEmulator(async () => expect(await secretValid(em, MAIN, up.outputs.serverClientId!.value, secret.value)).toBe(true));
+    await atEmulator(async () => expect(await secretValid(em, MAIN, first.serverClientId!.value, first.serverClientSecret!.value)).toBe(false));
     await expectNoChanges(prod.stack, 5);
 
     // No request of the stack's named the backup branch in its path, and the backup is byte for byte
@@ -183,7 +183,7 @@ emulatorOnly("the branches' whole records at the emulator, secrets included")("a
  * went (the app's name back to the parent's, the provider gone; the origin came with the parent),
  * writing nothing, and `up` puts the declaration back, then no changes.
  */
-emulatorOnly("the branches' whole records at the emulator, secrets included")("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the plugin", () => {
+describe("a reset and a restore overwrite a branch's Neon Auth; refresh shows it, up puts the declaration back — the plugin", () => {
   const PP = "p-reset-plugin";
   const PM = `br-main-${PP}`;
 
