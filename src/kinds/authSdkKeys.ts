@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
+import { authProvider, keySet, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import type { InputDeclaration } from "../provider/declaration";
-import { childFields, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "../provider/parent";
+import { integrationInput } from "../provider/place";
+import { childFields, explainMissingIntegration, forgetUnlessHidden, parentOf } from "../provider/parent";
 
 const KIND = "AuthSdkKeys";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authSdkKeysInputs = z.strictObject({
-  projectId,
-  integration: integrationIdentity,
-  authProvider: authProvider.default("stack"),
+  integration: integrationInput({ authProvider: authProvider.default("stack") }),
   rotationTrigger: triggerText.optional(),
 });
 type Inputs = z.infer<typeof authSdkKeysInputs>;

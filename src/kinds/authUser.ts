@@ -6,22 +6,22 @@ import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { checkInputs, halfMade, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
-import { diffFields, UNKNOWN } from "../provider/diff";
+import { diffFields, sameValue, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
-import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, restoredInPlace } from "../provider/parent";
+import { integrationInput, type Placed } from "../provider/place";
+import { childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, restoredInPlace } from "../provider/parent";
 
 const KIND = "AuthUser";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authUserInputs = z
   .strictObject({
-    ...childPlace,
+    integration: integrationInput({ authProvider: childAuthProvider }),
     // Addresses are compared case-insensitively by the auth provider; normalising here keeps
     // `Ada@Example.com` and `ada@example.com` from showing as a change.
     email: userEmail,
     name: userName.optional(),
-    authProvider: childAuthProvider,
     roles: userRoles.optional(),
     recreateOnChange: z.boolean().optional(),
     adopt: z.boolean().optional(),
@@ -78,7 +78,8 @@ const INPUTS = {
  */
 function refusedChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[] {
   if (olds.email === undefined || news.recreateOnChange === true) return [];
-  if (JSON.stringify(olds.integration) !== JSON.stringify(news.integration)) return [];
+  const made = (p: Props) => [p.integration?.authProviderProjectId, p.integration?.createdAt];
+  if (!sameValue(made(olds), made(news))) return [];
   return (["email", "name"] as const)
     .filter((f) => news[f] !== UNKNOWN && (olds[f] ?? null) !== (news[f] ?? null))
     .map((f) => ({
@@ -92,7 +93,7 @@ function refusedChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[]
     }));
 }
 
-type Inputs = z.output<typeof authUserInputs>;
+type Inputs = Placed<z.output<typeof authUserInputs>>;
 
 /** Tries of the create when read-back shows that an earlier try did not make the user. */
 const CREATE_TRIES = 3;

@@ -8,6 +8,7 @@ import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, literalUnion, type InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
+import { placed, type Placed } from "../provider/place";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
 import { callbackUrl } from "../provider/authUrls";
@@ -27,7 +28,7 @@ export const oauthProviderInputs = z
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["microsoftTenantId"]);
-    const generation = generationOf(v);
+    const generation = generationOf(placed(v));
     const offered = generation.oauthProviderIds.includes(v.providerId);
     if (!offered) {
       ctx.addIssue({ code: "custom", path: ["providerId"], message: `is "${v.providerId}", which only a NeonAuth integration (the branch-scoped API) offers` });
@@ -50,7 +51,7 @@ export const oauthProviderInputs = z
       });
     }
   }, despiteIntegration);
-type Inputs = z.infer<typeof oauthProviderInputs>;
+type Inputs = Placed<z.infer<typeof oauthProviderInputs>>;
 
 const INPUTS = {
 

@@ -6,7 +6,8 @@ import { createOwned } from "../provider/converge";
 import { inputRules, parsedInputs, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
 import { CREATE_TIME_SWITCH, type InputDeclaration } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
-import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
+import { integrationInput, placed } from "../provider/place";
+import { childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 
 const KIND = "RedirectDomain";
 
@@ -19,16 +20,15 @@ function sameOrigin(listed: string, wanted: string): boolean {
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const redirectDomainInputs = z
   .strictObject({
-    ...childPlace,
+    integration: integrationInput({ authProvider: childAuthProvider }),
     domain: trustedDomainInput,
-    authProvider: childAuthProvider,
     // Optional, not false by default: state written before it existed shows no change.
     adopt: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, []);
     // Neon documents wildcards for the trusted domains of a branch only.
-    if (!generationOf(v).wildcardDomains && v.domain.includes("*")) {
+    if (!generationOf(placed(v)).wildcardDomains && v.domain.includes("*")) {
       ctx.addIssue({ code: "custom", path: ["domain"], message: "may hold a wildcard only on a NeonAuth (a branch's trusted domains); list each origin of an AuthIntegration" });
     }
   }, despiteIntegration);

@@ -11,7 +11,8 @@ import { SETTING } from "../provider/settings";
 import { DECLARATIONS } from "../kinds";
 import { FUNCTIONS } from "../kinds/functions";
 import type { FunctionDeclaration, KindDeclaration, PerGeneration } from "../provider/declaration";
-import { FROM_INTEGRATION, isChild, isIntegration, secretNames } from "./props";
+import { isChild, secretNames } from "./props";
+import { integrationRef, isIntegration } from "../provider/place";
 import type { Kind } from "../provider/kit";
 
 export const PACKAGE = "neon-auth";
@@ -70,19 +71,6 @@ export interface PackageSchema {
   types: Record<string, ObjectSpec & { type: "object" }>;
   language: Record<string, unknown>;
 }
-
-/** What a child's `integration` holds: where it lives and which integration it was made in. */
-const REF_FIELDS: Record<string, PropertySpec> = {
-  projectId: { type: "string", description: "The Neon project." },
-  branchId: { type: "string", description: "The branch, for a NeonAuth; absent for a project-level AuthIntegration." },
-  authProvider: { type: "string", description: "The integration's auth provider (`better_auth`, `stack`)." },
-  authProviderProjectId: { type: "string", description: "The auth project's id at the provider: new for every integration." },
-  createdAt: { type: "string", description: "When Neon created the integration." },
-  adopt: { type: "boolean", description: "A NeonAuth's `adopt: true`: each child declared in it takes over what the branch already has, unless the child sets `adopt` itself." },
-};
-const REF_REQUIRED = ["projectId", "authProviderProjectId", "createdAt"];
-
-export { FROM_INTEGRATION };
 
 const words = (doc: PerGeneration<string> | undefined): string | undefined =>
   doc === undefined ? undefined : typeof doc === "string" ? doc : `On a NeonAuth: ${doc.NeonAuth} On an AuthIntegration: ${doc.AuthIntegration}`;
@@ -169,8 +157,7 @@ function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): Resou
     if (decl.parentUnless === undefined) requiredInputs.push("integration");
   }
   for (const [name, schema] of Object.entries(js.properties as Record<string, Json>)) {
-    // A child's place comes from its integration, unless it may stand without one (then it is declared).
-    if (isChild(decl) && (FROM_INTEGRATION as readonly string[]).includes(name) && !(name in decl.inputs)) continue;
+    if (name in inputProperties) continue;
     inputProperties[name] = mark(name, propertyOf(schema, decl.kind + pascal(name), types), words(decl.inputs[name]?.doc));
     if ((js.required as string[] | undefined)?.includes(name)) requiredInputs.push(name);
   }
@@ -201,7 +188,7 @@ function config(): Record<string, PropertySpec> {
 /** The whole package schema, from the declarations. */
 export function packageSchema(): PackageSchema {
   const types: PackageSchema["types"] = {
-    [REF_TYPE]: { type: "object", description: "An integration, as its children name it.", properties: REF_FIELDS, required: REF_REQUIRED },
+    [REF_TYPE]: { type: "object", description: "An integration, as its children name it.", ...objectOf(integrationRef, "input", "IntegrationRef", {}) },
   };
   const resources = Object.fromEntries(Object.values(DECLARATIONS).map((d) => [tokenOf(d.kind), resourceOf(d, types)]));
   const functions = Object.fromEntries(Object.values(FUNCTIONS).map((f) => [functionToken(f.name), functionOf(f, types)]));

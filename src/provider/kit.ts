@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { programName, secretKeys } from "../schemas/fields";
 import type { Handler, InputDeclaration, Kind, KindDeclaration, NaturalKey, OutputDeclaration, Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
+import { inherited, placed, type Placed } from "./place";
 
 export type { Handler, Kind, KindDeclaration, NaturalKey, Props };
 
@@ -65,7 +66,8 @@ export function secondDeclaration(declared: Map<string, string>, kind: Kind, obj
  * megabyte of text, or terminal escapes.
  */
 export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
-  const { __provider, ...inputs } = news;
+  const { __provider, ...given } = news;
+  const inputs = inherited(given);
   const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
   const parsed = schema.safeParse(inputs, { error: typeMessage });
   if (parsed.success) return { inputs: parsed.data as Props };
@@ -79,8 +81,6 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.
       return issue.keys.map((key) => ({ property: "", reason: `${kind} ${where}.${safeName(key)} ${unknownNested(where, key, fields)}` }));
     }
     if (unknown.has(String(issue.path[0] ?? ""))) return [];
-    // A child's project comes from its integration: when that is missing, it alone is the problem.
-    if (issue.path[0] === "projectId" && inputs.projectId === undefined && inputs.integration === undefined && "integration" in (knownShape(schema) ?? {})) return [];
     const field = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
     return [{ property: "", reason: `${kind} ${field} ${issue.message}` }];
   });
@@ -172,11 +172,11 @@ function editDistance(a: string, b: string): number {
 /**
  * @internal
  * Inputs checked again in create and update, where the engine hands back what `check` returned
- * plus `__provider`, which no (strict) schema knows.
+ * plus `__provider`, which no (strict) schema knows; a child's with its place beside its `integration`.
  */
-export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): z.output<S> {
+export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): Placed<z.output<S>> {
   const { __provider, ...inputs } = props;
-  return schema.parse(inputs);
+  return placed(schema.parse(inputs) as Props) as Placed<z.output<S>>;
 }
 
 /** Zod's default type messages, said the way the rest of our messages are. */
