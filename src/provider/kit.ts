@@ -67,7 +67,8 @@ export function secondDeclaration(declared: Map<string, string>, kind: Kind, obj
  */
 export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): pulumi.dynamic.CheckResult {
   const { __provider, ...given } = news;
-  const inputs = inherited(given);
+  // A NeonAuth's `adopt` reaches the children that have one (an OAuthClient has none).
+  const inputs = "adopt" in (knownShape(schema) ?? {}) ? inherited(given) : given;
   const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
   const parsed = schema.safeParse(inputs, { error: typeMessage });
   if (parsed.success) return { inputs: parsed.data as Props };

@@ -13,8 +13,8 @@ new AuthUser("project-ada", { integration: project, email: "ada@example.com", na
 new OAuthProvider("project-github", { integration: project, providerId: "github", clientId: "gh-id", clientSecret: cfg.requireSecret("clientSecret") });
 new EmailServer("project-email", { integration: project, type: "shared" });
 
-// A NeonAuth that adopts passes it on to its children (inherited, so recorded beside them by 0.2.0).
-const branch = new NeonAuth("branch", { projectId: cfg.require("branchProjectId"), branchId: cfg.require("branchBranchId"), adopt: true });
+// (Not `adopt: true`: 0.2.0's classes passed it on to the OAuthClient too, which refused it.)
+const branch = new NeonAuth("branch", { projectId: cfg.require("branchProjectId"), branchId: cfg.require("branchBranchId") });
 new RedirectDomain("branch-app", { integration: branch, domain: "https://*.preview.example.com" });
 new AuthUser("branch-ada", { integration: branch, email: "ada@example.com", name: "Ada", roles: ["admin"] });
 new OAuthProvider("branch-github", { integration: branch, providerId: "github", clientId: "gh-id", clientSecret: cfg.requireSecret("clientSecret") });
