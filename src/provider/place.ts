@@ -31,12 +31,13 @@ const ADOPT = z
   .optional()
   .describe("A NeonAuth's `adopt: true`: each child declared in it takes over what the branch already has, unless the child sets `adopt` itself.");
 
-/** The fields of a ref that say where a child lives: a new value replaces the child. */
+/** @internal The fields of a ref that say where a child lives: a new value replaces the child. */
 export const PLACE_FIELDS = [...Object.keys(WHERE), "authProvider"] as const;
-/** The fields of a ref that say which integration it is: a new known value replaces the child. */
+/** @internal The fields of a ref that say which integration it is: a new known value replaces the child. */
 export const IDENTITY_FIELDS = Object.keys(IDENTITY);
 
 /**
+ * @internal
  * A child's `integration` input. `provider` holds the kind's rule for `authProvider`, or nothing for
  * a kind whose requests name no auth provider (the ref's is then dropped: such a child never recorded one).
  */
@@ -53,7 +54,7 @@ export function integrationInput<S extends z.ZodRawShape = Record<never, never>>
   );
 }
 
-/** What an integration outputs as `ref` and every child takes as `integration`: the plugin schema's `IntegrationRef`. */
+/** @internal What an integration outputs as `ref` and every child takes as `integration`: the plugin schema's `IntegrationRef`. */
 export const integrationRef = integrationInput({ authProvider: AUTH_PROVIDER });
 
 /** An integration as its children name it (its `ref`; the type of a child's `integration` output). */
@@ -68,10 +69,11 @@ export interface IntegrationRef {
 
 const isRef = (v: unknown): v is Props => v !== null && typeof v === "object" && "projectId" in v;
 
-/** Props with a child's place beside its `integration` (`placed`). */
+/** @internal Props with a child's place beside its `integration` (`placed`). */
 export type Placed<T> = T extends { integration?: infer R } ? T & Pick<NonNullable<R>, Extract<keyof NonNullable<R>, (typeof PLACE_FIELDS)[number]>> : T;
 
 /**
+ * @internal
  * A child's props as its handler reads them: the project, branch and auth provider of its
  * `integration` beside it (also what it outputs). Other props pass as they are.
  */
@@ -84,6 +86,7 @@ export function placed<T extends Props>(p: T): Placed<T> {
 }
 
 /**
+ * @internal
  * Props before a check: a NeonAuth that adopts passes it on to what is declared in it; the
  * child's own `adopt` wins.
  */
@@ -91,13 +94,14 @@ export function inherited(p: Props): Props {
   return isRef(p.integration) && p.integration.adopt === true && p.adopt === undefined ? { ...p, adopt: true } : p;
 }
 
-/** A child's recorded inputs: its `integration`, without the place it outputs beside it. */
+/** @internal A child's recorded inputs: its `integration`, without the place it outputs beside it. */
 export function inputsOf(p: Props): Props {
   if (!isRef(p.integration)) return p;
   return Object.fromEntries(Object.entries(p).filter(([k]) => !(PLACE_FIELDS as readonly string[]).includes(k)));
 }
 
 /**
+ * @internal
  * Props as a child of this package records them now. 0.1.x and 0.2.0's classes recorded the place
  * beside the integration (`projectId`, `branchId`, `authProvider`, and `integration` holding the
  * identity alone, or nothing before 0.2.0): the same place, so it is the same ref and nothing to
@@ -112,10 +116,11 @@ export function upgraded(decl: Pick<KindDeclaration, "parent" | "parentUnless">,
   return { ...p, integration: { ...ref, ...identity } };
 }
 
-/** The kinds children live in: each outputs a `ref`. */
+/** @internal The kinds children live in: each outputs a `ref`. */
 export const isIntegration = (decl: Pick<KindDeclaration, "kind">) => decl.kind === "NeonAuth" || decl.kind === "AuthIntegration";
 
 /**
+ * @internal
  * An integration's outputs with its `ref`: a NeonAuth's with its branch and `adopt` (the one way
  * a YAML program's children learn it); an AuthIntegration's branch is where its data lives, and
  * its children call the project-level API, so its ref has none.
