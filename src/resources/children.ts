@@ -4,7 +4,7 @@
  * identity from the integration, replaced with it).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { IntegrationRef } from "../provider/place";
+import { PLACE_FIELDS, type IntegrationRef } from "../provider/place";
 import { placeFromParent } from "../provider/generation";
 import type { KindDeclaration, Props } from "../provider/kit";
 import { plainOutput, registration } from "./registration";
@@ -82,7 +82,7 @@ export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
  */
 function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
   const { integration, ...rest } = args;
-  const place = { projectId: undefined, branchId: undefined, ...(withProvider ? { authProvider: undefined } : {}) };
+  const place = Object.fromEntries(PLACE_FIELDS.filter((k) => withProvider || k !== "authProvider").map((k) => [k, undefined]));
   if (integration === undefined || integration === null) return { ...place, ...rest };
   const adopts = (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN];
   const ref = {
