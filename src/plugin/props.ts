@@ -58,6 +58,3 @@ export function marked(decl: KindDeclaration, props: Props): Props {
   }
   return out;
 }
-
-/** A kind that lives in an integration. */
-export const isChild = (decl: KindDeclaration) => decl.parent !== undefined;

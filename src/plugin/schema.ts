@@ -11,7 +11,7 @@ import { SETTING } from "../provider/settings";
 import { DECLARATIONS } from "../kinds";
 import { FUNCTIONS } from "../kinds/functions";
 import type { FunctionDeclaration, KindDeclaration, PerGeneration } from "../provider/declaration";
-import { isChild, secretNames } from "./props";
+import { secretNames } from "./props";
 import { integrationRef, isIntegration } from "../provider/place";
 import type { Kind } from "../provider/kit";
 
@@ -139,6 +139,9 @@ function outputProperty(tsType: string): PropertySpec {
   return { type: "string" };
 }
 
+
+/** A kind that lives in an integration. */
+const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
 
 /** One kind as a schema resource. */
 function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): ResourceSpec {
