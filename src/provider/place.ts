@@ -127,11 +127,8 @@ export const isIntegration = (decl: Pick<KindDeclaration, "kind">) => decl.kind 
  */
 export function withRef(decl: Pick<KindDeclaration, "kind">, outs: Props): Props {
   if (!isIntegration(decl) || outs.authProviderProjectId === undefined) return outs;
-  const ref: Props = { projectId: outs.projectId };
-  if (decl.kind === "NeonAuth" && outs.branchId !== undefined) ref.branchId = outs.branchId;
-  if (outs.authProvider !== undefined) ref.authProvider = outs.authProvider;
-  ref.authProviderProjectId = outs.authProviderProjectId;
-  ref.createdAt = outs.createdAt;
+  const fields = [...PLACE_FIELDS, ...IDENTITY_FIELDS].filter((k) => k !== "branchId" || decl.kind === "NeonAuth");
+  const ref: Props = Object.fromEntries(fields.filter((k) => outs[k] !== undefined).map((k) => [k, outs[k]]));
   if (decl.kind === "NeonAuth" && outs.adopt === true) ref.adopt = true;
   return { ...outs, ref };
 }

@@ -4,7 +4,7 @@
  * identity from the integration, replaced with it).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PLACE_FIELDS, type IntegrationRef } from "../provider/place";
+import { IDENTITY_FIELDS, PLACE_FIELDS, type IntegrationRef } from "../provider/place";
 import { placeFromParent } from "../provider/generation";
 import type { KindDeclaration, Props } from "../provider/kit";
 import { plainOutput, registration } from "./registration";
@@ -85,14 +85,10 @@ function childInputs<A extends { integration?: ParentIntegration }>(args: A, wit
   const place = Object.fromEntries(PLACE_FIELDS.filter((k) => withProvider || k !== "authProvider").map((k) => [k, undefined]));
   if (integration === undefined || integration === null) return { ...place, ...rest };
   const adopts = (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN];
-  const ref = {
-    projectId: integration.projectId,
-    ...placeFromParent(integration),
-    ...(withProvider ? { authProvider: integration.authProvider } : {}),
-    authProviderProjectId: integration.authProviderProjectId,
-    createdAt: integration.createdAt,
-    ...(adopts === undefined ? {} : { adopt: adopts }),
-  };
+  // A NeonAuth's branch is its children's; an AuthIntegration's is where its data lives.
+  const fields = [...PLACE_FIELDS, ...IDENTITY_FIELDS].filter((k) => (k !== "branchId" || "branchId" in placeFromParent(integration)) && (k !== "authProvider" || withProvider));
+  const ref: Props = Object.fromEntries(fields.map((k) => [k, (integration as unknown as Props)[k]]));
+  if (adopts !== undefined) ref.adopt = adopts;
   return { ...place, ...rest, integration: plainOutput(ref, Object.values(ref)) };
 }
 

@@ -9,6 +9,7 @@ import { secretKeys } from "../schemas/fields";
 import { computedOf, secretOutputsOf } from "../provider/declaration";
 import { knownShape, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { PROVIDERS } from "./providers";
+import { PLACE_FIELDS } from "../provider/place";
 
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
 export const MODULE = "neon-auth";
@@ -45,7 +46,7 @@ export function declareOnce(decl: KindDeclaration, urn: pulumi.Output<string>, i
   const fields = ["projectId", "branchId", ...object.fields];
   // A child's place is its integration's (as `placed` reads it), each field known on its own.
   const ref = inputs.integration as Props | undefined;
-  const given: Props = ref === undefined ? inputs : { ...inputs, projectId: ref.projectId, branchId: ref.branchId };
+  const given: Props = ref === undefined ? inputs : { ...inputs, ...Object.fromEntries(PLACE_FIELDS.map((k) => [k, ref[k]])) };
   const named = pulumi.all([urn, pulumi.all(Object.fromEntries(fields.map((f) => [f, given[f]])))]);
   const declared = declaredThisRun();
   named.apply(([at, values]: [string, Props]) => {
