@@ -4,6 +4,9 @@
  * (bad-input.test.ts: a sample through the real engine, which shows how a failure reaches the
  * user). A case lives here once so that the two cannot drift apart.
  */
+import { DECLARATIONS } from "../src/kinds";
+import type { Kind } from "../src/provider/kit";
+
 export const P = "p-bad";
 export const B = "br-main-p-bad";
 export const MISSING = Symbol("missing");
@@ -39,8 +42,13 @@ export interface Group {
   engine?: string;
 }
 
-/** A NeonAuth as a child's class reads it (its outputs), for the cross-field rules that need one. */
+/**
+ * The integration a child lives in, as its class reads it (its outputs; a NeonAuth's
+ * `deleteDataOnDestroy` says its branch is the child's) and as its plugin's ref carries it.
+ */
 const NEON_AUTH = { projectId: P, branchId: B, authProvider: "better_auth", authProviderProjectId: "ap-bad", createdAt: "2026-11-01T10:00:00Z", deleteDataOnDestroy: false };
+const PROJECT_AUTH = { projectId: P, authProvider: "stack", authProviderProjectId: "ap-bad", createdAt: "2026-11-01T10:00:00Z" };
+const PLACE = ["projectId", "branchId", "authProvider"];
 
 export const SMTP = { projectId: P, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", password: "pw-7c1e", senderEmail: "auth@example.com", senderName: "Example" };
 
@@ -75,7 +83,7 @@ export const GROUPS: Group[] = [
   { kind: "EmailServer", base: SMTP, cases: [
     ["host", "h".repeat(1048), "must be at most 253 characters"], ["port", 0, "must be between 1 and 65535"],
     ["username", "u".repeat(300), "must be at most 256 characters"], ["password", " pw-with-space", EDGE],
-    ["senderEmail", "not-an-email", EMAIL], ["senderName", "\u0000", CONTROL], ["projectId", "", PATTERN],
+    ["senderEmail", "not-an-email", EMAIL], ["senderName", "\u0000", CONTROL], ["integration.projectId", "", PATTERN],
   ] },
   { kind: "EmailServer", base: SMTP, cases: [
     ["host", "999.999.999.999", IPV4], ["port", 65536, "must be between 1 and 65535"], ["username", "   ", BLANK],
@@ -106,12 +114,12 @@ export const GROUPS: Group[] = [
   { kind: "EmailServer", base: SMTP, cases: [["type", "custom", 'must be "shared" or "standard"']] },
   // ---- OAuthProvider --------------------------------------------------------------------------
   { kind: "OAuthProvider", base: { projectId: P, providerId: "github", clientId: "cid-1", clientSecret: "cs-4f2a" }, engine: "a child; a secret with CR/LF", cases: [
-    ["projectId", "Bad!", PATTERN], ["providerId", "facebook", 'must be one of "google", "github", "microsoft"'], ["clientId", "id with space", TOKEN],
+    ["integration.projectId", "Bad!", PATTERN], ["providerId", "facebook", 'must be one of "google", "github", "microsoft"'], ["clientId", "id with space", TOKEN],
     ["clientSecret", "sec\r\nret-9", CONTROL], ["adopt", "true", "must be a boolean"], ["clientid", "x", unknownInput("clientId")],
   ] },
   { kind: "OAuthProvider", base: { projectId: P, providerId: "github", clientId: "cid-1", clientSecret: "cs-4f2a" }, cases: [
     ["providerId", "Google", 'must be one of "google", "github", "microsoft"'], ["clientId", "", BLANK], ["clientSecret", "   ", BLANK],
-    ["projectId", null, "must be a string"],
+    ["integration.projectId", null, "must be a string"],
   ] },
   { kind: "OAuthProvider", base: { projectId: P, providerId: "github", clientId: "cid-1", clientSecret: "cs-4f2a" }, cases: [
     ["providerId", "g\u043e\u043egle", 'must be one of "google", "github", "microsoft"'], ["clientId", "c".repeat(257), "must be at most 256 characters"],
@@ -124,11 +132,11 @@ export const GROUPS: Group[] = [
   { kind: "OAuthProvider", base: { projectId: P, providerId: "github", clientSecret: "cs-4f2a" }, cases: [["clientId", 42, "must be a string"]] },
   // ---- AuthUser -------------------------------------------------------------------------------
   { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [
-    ["projectId", "P", PATTERN], ["email", "a@example.com\r\nBcc: x@evil.example", EMAIL], ["name", "Ada\r\nLovelace", CONTROL],
-    ["authProvider", "auth0", 'must be "stack"'], ["emial", "x", unknownInput("email")],
+    ["integration.projectId", "P", PATTERN], ["email", "a@example.com\r\nBcc: x@evil.example", EMAIL], ["name", "Ada\r\nLovelace", CONTROL],
+    ["integration.authProvider", "auth0", 'must be "stack"'], ["emial", "x", unknownInput("email")],
   ] },
-  { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", "not-an-email", EMAIL], ["name", "", BLANK], ["projectId", 42, "must be a string"]] },
-  { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", "", "must not be empty"], ["name", "n".repeat(256), "must be at most 255 characters"], ["authProvider", null, 'must be "stack"']] },
+  { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", "not-an-email", EMAIL], ["name", "", BLANK], ["integration.projectId", 42, "must be a string"]] },
+  { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", "", "must not be empty"], ["name", "n".repeat(256), "must be at most 255 characters"], ["integration.authProvider", null, 'must be "stack"']] },
   { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", `${"x".repeat(256)}@example.com`, "must be at most 256 characters"], ["name", "\u202eevil", LAYOUT]] },
   { kind: "AuthUser", base: { projectId: P }, cases: [["email", MISSING, "is required"], ["name", "   ", BLANK]] },
   { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, cases: [["email", "a@", EMAIL], ["name", "x\u0000y", CONTROL]] },
@@ -136,11 +144,11 @@ export const GROUPS: Group[] = [
   { kind: "AuthUser", base: { projectId: P, email: "ada@example.com" }, engine: "terminal escapes", cases: [["email", "a@exa mple.com", EMAIL], ["name", "\u001b]0;title\u0007", CONTROL]] },
   // ---- AuthSdkKeys, AuthOwnershipTransfer -----------------------------------------------------
   { kind: "AuthSdkKeys", base: { projectId: P }, cases: [
-    ["projectId", "p/1", PATTERN], ["authProvider", "better_auth", 'must be "stack"'], ["rotationTrigger", 7, "must be a string"], ["rotationTriger", "r2", unknownInput("rotationTrigger")],
+    ["integration.projectId", "p/1", PATTERN], ["integration.authProvider", "better_auth", 'must be "stack"'], ["rotationTrigger", 7, "must be a string"], ["rotationTriger", "r2", unknownInput("rotationTrigger")],
   ] },
-  { kind: "AuthSdkKeys", base: { projectId: P }, cases: [["rotationTrigger", "r\r\n2", CONTROL], ["projectId", "..", PATTERN]] },
-  { kind: "AuthOwnershipTransfer", base: { projectId: P }, cases: [["projectId", "p 1", PATTERN], ["authProvider", "", 'must be "stack"'], ["adopt", true, unknownInput()]] },
-  { kind: "AuthOwnershipTransfer", base: { projectId: P }, cases: [["projectId", "./p", PATTERN], ["authprovider", "stack", unknownInput("authProvider")]] },
+  { kind: "AuthSdkKeys", base: { projectId: P }, cases: [["rotationTrigger", "r\r\n2", CONTROL], ["integration.projectId", "..", PATTERN]] },
+  { kind: "AuthOwnershipTransfer", base: { projectId: P }, cases: [["integration.projectId", "p 1", PATTERN], ["integration.authProvider", "", 'must be "stack"'], ["adopt", true, unknownInput()]] },
+  { kind: "AuthOwnershipTransfer", base: { projectId: P }, cases: [["integration.projectId", "./p", PATTERN], ["authprovider", "stack", unknownInput()]] },
   // ---- RedirectDomain: one origin per preview ---------------------------------------------------
   ...([
     // The scheme left out: answered with the origin meant.
@@ -176,8 +184,8 @@ export const GROUPS: Group[] = [
     base: { projectId: P },
     cases: [
       ["domain", domain, rule],
-      ...(i === 0 ? ([["projectId", "UPPER", PATTERN], ["authProvider", "x", 'must be "stack"'], ["domian", "x", unknownInput("domain")]] as [string, unknown, string][]) : []),
-      ...(i === 1 ? ([["projectId", "", PATTERN], ["authProvider", null, 'must be "stack"']] as [string, unknown, string][]) : []),
+      ...(i === 0 ? ([["integration.projectId", "UPPER", PATTERN], ["integration.authProvider", "x", 'must be "stack"'], ["domian", "x", unknownInput("domain")]] as [string, unknown, string][]) : []),
+      ...(i === 1 ? ([["integration.projectId", "", PATTERN], ["integration.authProvider", null, 'must be "stack"']] as [string, unknown, string][]) : []),
     ],
   })),
   // ---- branch children: trusted domains (wildcards), shared OAuth credentials, users -------------
@@ -256,7 +264,7 @@ export const GROUPS: Group[] = [
     ["openapiMode", "everything", 'must be one of "ignore-privileges", "disabled"'], ["dbMaxRows", -5, "must be at least 1"],
     ["jwksUrl", "http://idp.example.com/.well-known/jwks.json", "must use https"], ["dbSchemas", [], "must name at least one schema"], ["database", "1db", PG],
   ] },
-  { kind: "DataApi", base: { projectId: P, branchId: B, integration: NEON_AUTH }, cases: [["jwksUrl", "https://idp.example.com/.well-known/jwks.json", "cannot be given with integration"]] },
+  { kind: "DataApi", base: { integration: NEON_AUTH }, cases: [["jwksUrl", "https://idp.example.com/.well-known/jwks.json", "cannot be given with integration"]] },
 ];
 
 /**
@@ -285,7 +293,22 @@ export const CASES = GROUPS.flatMap((g, gi) => g.cases.filter(([, , rule]) => ru
 /** The args a program gives a group's resource (test/e2e/programs/many-resources takes them as they are). */
 export function argsOf(g: Group): Record<string, unknown> {
   const args: Record<string, unknown> = Object.fromEntries(Object.entries(g.base).filter(([, v]) => v !== undefined));
+  const d = DECLARATIONS[g.kind as Kind];
+  // A child's place (the group's base says where it lives) is its integration's, on both faces.
+  if (d.parent !== undefined && (d.parentUnless === undefined || args.integration !== undefined)) {
+    const place = Object.fromEntries(PLACE.filter((k) => k in args).map((k) => [k, args[k]]));
+    for (const k of PLACE) delete args[k];
+    const branch = place.branchId !== undefined;
+    args.integration = { ...(branch ? NEON_AUTH : PROJECT_AUTH), ...(args.integration as object | undefined), ...place };
+  }
   for (const [field, value] of g.cases) {
+    if (field.startsWith("integration.")) {
+      const ref: Record<string, unknown> = { ...(args.integration as object) };
+      if (value === MISSING) delete ref[field.slice("integration.".length)];
+      else ref[field.slice("integration.".length)] = value;
+      args.integration = ref;
+      continue;
+    }
     // A nested field (`webhooks.webhookUrl`) carries its whole setting as the value.
     if (value === MISSING) delete args[field];
     else args[field.split(".")[0]!] = value;

@@ -15,7 +15,8 @@ import { childId, generationOf } from "../provider/generation";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../schemas";
 import { listed as oauthClients } from "../kinds/oauthClient";
 import { PACKAGE, tokenOf } from "../plugin/schema";
-import { plain, toRuntime } from "../plugin/props";
+import { plain } from "../plugin/props";
+import { placed, upgraded } from "../provider/place";
 import { resolveSettings, SETTING, type Settings } from "../provider/settings";
 import { DECLARATIONS, calls } from "../kinds";
 import { importableId } from "../provider/declaration";
@@ -179,7 +180,7 @@ export async function pendingImportFile(
     const decl = DECLARATIONS[kind];
     if (decl === undefined) continue;
     const onPlugin = prefix !== faces[0];
-    const inputs = onPlugin ? toRuntime(decl, plain(resource.inputs ?? {})) : (resource.inputs ?? {});
+    const inputs = placed(upgraded(decl, onPlugin ? plain(resource.inputs ?? {}) : (resource.inputs ?? {})));
     if (!inputs.projectId) continue;
     pending.push({ kind, name: resource.urn.split("::").pop()!, inputs, onPlugin });
   }

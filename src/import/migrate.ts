@@ -12,7 +12,7 @@ import { VERSION } from "../client/options";
 import { DECLARATIONS } from "../kinds";
 import type { Kind, Props } from "../provider/kit";
 import { MODULE } from "../resources/registration";
-import { toPlugin, toPluginInputs } from "../plugin/props";
+import { inputsOf, upgraded, withRef } from "../provider/place";
 import { PACKAGE, tokenOf } from "../plugin/schema";
 
 const DYNAMIC = `pulumi-nodejs:dynamic/${MODULE}:`;
@@ -83,8 +83,8 @@ export function movedToPlugin(exported: StackExport): StackExport {
           ...r,
           type: tokenOf(decl.kind),
           provider: `${providerUrn}::${providerId}`,
-          inputs: r.inputs && toPluginInputs(decl, without(r.inputs, PROVIDER)!),
-          outputs: outputs && toPlugin(decl, outputs),
+          inputs: r.inputs && inputsOf(upgraded(decl, without(r.inputs, PROVIDER)!)),
+          outputs: outputs && withRef(decl, upgraded(decl, outputs)),
           propertyDependencies: without(r.propertyDependencies, PROVIDER) as Record<string, string[]> | undefined,
         },
         urns,

@@ -154,7 +154,7 @@ export const authIntegrationKind: KindDeclaration = {
     'const auth = new AuthIntegration("auth", { projectId: "p-123", branchId: "br-main-1" });\n' +
     "export const env = auth.envVars; // secret\n" +
     "```",
-  keptByUpdate: ["authProviderProjectId", "createdAt"],
+  keptByUpdate: ["authProviderProjectId", "createdAt", "ref"],
   inputs: INPUTS,
   outputs: {
     ...KEY_SET_OUTPUTS,

@@ -1,23 +1,23 @@
 import { z } from "zod";
-import { authProvider, projectId, transferOwnershipResponse, type Integration } from "../schemas";
+import { authProvider, transferOwnershipResponse, type Integration } from "../schemas";
 import { askOnce, oneTimeId } from "./authSdkKeys";
 import { inputRules, compact, splitId, withWireSecrets, type Handler, type KindDeclaration, type Props } from "../provider/kit";
 import { inputsOf, output } from "../provider/declaration";
-import { childFields, forgetUnlessHidden, integrationIdentity, parentOf, projectIntegration } from "../provider/parent";
+import { childFields, forgetUnlessHidden, parentOf, projectIntegration } from "../provider/parent";
+import { integrationInput, type Placed } from "../provider/place";
 
 const KIND = "AuthOwnershipTransfer";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authOwnershipTransferInputs = z.strictObject({
-  projectId,
-  integration: integrationIdentity,
-  authProvider: authProvider.default("stack"),
+  integration: integrationInput({ authProvider: authProvider.default("stack") }),
 });
-type Inputs = z.infer<typeof authOwnershipTransferInputs>;
+
+type Inputs = Placed<z.infer<typeof authOwnershipTransferInputs>>;
 
 const INPUTS = inputsOf(authOwnershipTransferInputs);
 
-function ownerOf(inputs: Inputs, record: Integration | undefined): Props {
+function ownerOf(inputs: Props, record: Integration | undefined): Props {
   return compact({ ...inputs, ownedBy: record?.owned_by, transferStatus: record?.transfer_status });
 }
 
@@ -35,7 +35,7 @@ export const ownershipTransferHandler: Handler<Inputs> = {
     const [project, provider] = splitId(KIND, id, 3, "<projectId>/<authProvider>/<uuid>");
     const parent = await parentOf(ctx, KIND, { ...props, projectId: project, authProvider: provider });
     if (!parent) return {};
-    const inputs = { ...props, projectId: project, authProvider: provider, integration: parent.identity } as Inputs;
+    const inputs = { ...props, projectId: project, authProvider: provider, integration: parent.identity };
     return { id, props: { ...props, ...ownerOf(inputs, parent.record) } };
   },
 

@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authProvider, keySet, projectId, type KeySet, triggerText } from "../schemas";
+import { authProvider, keySet, type KeySet, triggerText } from "../schemas";
 import { createOwned } from "../provider/converge";
 import { inputRules, compact, splitId, withWireSecrets, type Handler, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { input, inputsOf, output } from "../provider/declaration";
-import { childFields, explainMissingIntegration, forgetUnlessHidden, integrationIdentity, parentOf } from "../provider/parent";
+import { childFields, explainMissingIntegration, forgetUnlessHidden, parentOf } from "../provider/parent";
+import { integrationInput, type Placed } from "../provider/place";
 
 const KIND = "AuthSdkKeys";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authSdkKeysInputs = z.strictObject({
-  projectId,
-  integration: integrationIdentity,
-  authProvider: authProvider.default("stack"),
+  integration: integrationInput({ authProvider: authProvider.default("stack") }),
   rotationTrigger: input(triggerText.optional(), {
     doc: "Any string; changing it generates a new key set (rotation).",
     outputDoc: "The value whose change generated this key set.",
@@ -20,7 +19,7 @@ export const authSdkKeysInputs = z.strictObject({
     change: "replaces: any new value generates a new key set (rotation)",
   }),
 });
-type Inputs = z.infer<typeof authSdkKeysInputs>;
+type Inputs = Placed<z.infer<typeof authSdkKeysInputs>>;
 
 const INPUTS = inputsOf(authSdkKeysInputs);
 

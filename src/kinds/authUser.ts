@@ -5,17 +5,18 @@ import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { checkInputs, halfMade, compact, type CheckFailure, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
-import { diffFields, UNKNOWN } from "../provider/diff";
+import { diffFields, sameValue, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
-import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, restoredInPlace } from "../provider/parent";
+import { integrationInput, type Placed } from "../provider/place";
+import { childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, restoredInPlace } from "../provider/parent";
 
 const KIND = "AuthUser";
 
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const authUserInputs = z
   .strictObject({
-    ...childPlace,
+    integration: integrationInput({ authProvider: childAuthProvider }),
     // Addresses are compared case-insensitively by the auth provider; normalising here keeps
     // `Ada@Example.com` and `ada@example.com` from showing as a change.
     email: input(userEmail, {
@@ -32,7 +33,6 @@ export const authUserInputs = z
       replaces: true,
       change: "refused at preview unless `recreateOnChange`",
     }),
-    authProvider: childAuthProvider,
     roles: input(userRoles.optional(), {
       only: "NeonAuth",
       doc: "The user's roles (`PUT …/users/{id}/role`); a change is an in-place update. Left out, the service's default (`user`) stays and is not managed.",
@@ -64,7 +64,8 @@ const INPUTS = inputsOf(authUserInputs);
  */
 function refusedChanges(olds: Props, news: Props): CheckFailure[] {
   if (olds.email === undefined || news.recreateOnChange === true) return [];
-  if (JSON.stringify(olds.integration) !== JSON.stringify(news.integration)) return [];
+  const made = (p: Props) => [p.integration?.authProviderProjectId, p.integration?.createdAt];
+  if (!sameValue(made(olds), made(news))) return [];
   return (["email", "name"] as const)
     .filter((f) => news[f] !== UNKNOWN && (olds[f] ?? null) !== (news[f] ?? null))
     .map((f) => ({
@@ -78,7 +79,7 @@ function refusedChanges(olds: Props, news: Props): CheckFailure[] {
     }));
 }
 
-type Inputs = z.output<typeof authUserInputs>;
+type Inputs = Placed<z.output<typeof authUserInputs>>;
 
 /** Tries of the create when read-back shows that an earlier try did not make the user. */
 const CREATE_TRIES = 3;

@@ -11,7 +11,7 @@ import { createDataApiRequest, dataApiSettingsRequest, OPENAPI_MODES, type DataA
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { input, inputsOf, output, type InputDeclaration } from "../provider/declaration";
-import { childFields, deleteUnlessHidden, integrationIdentity, mustSee } from "../provider/parent";
+import { childFields, deleteUnlessHidden, childPlace, mustSee } from "../provider/parent";
 import { placeOf, where, type Scope } from "../provider/generation";
 import { compact, halfMade, inputRules, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { sameValue } from "../provider/diff";
@@ -67,7 +67,7 @@ export const dataApiInputs = z
   .strictObject({
     projectId: input(projectId.optional(), { doc: "Neon project id, for a Data API bound to another identity provider (with `integration` it comes from the NeonAuth).", shown: "string `^[a-z0-9-]{1,60}$`", requiredWhen: "without `integration`", replaces: true }),
     branchId: input(branchId.optional(), { doc: "The branch, for a Data API bound to another identity provider (with `integration` it comes from the NeonAuth).", shown: "string `^[a-z0-9-]{1,60}$`", requiredWhen: "without `integration`", replaces: true }),
-    integration: integrationIdentity.optional(),
+    integration: childPlace.integration.optional(),
     database: input(databaseName.default(NEON_DEFAULTS.database), { doc: "The database of the branch the Data API serves; default the branch's default database (`neondb`).", shown: "Postgres identifier", replaces: true }),
     jwksUrl: input(jwksUrl.optional(), {
       doc: "The JWKS URL of another identity provider (Clerk, Auth0, Cognito…) whose tokens the Data API accepts (`auth_provider: external`); https. Not with `integration`.",
@@ -94,6 +94,10 @@ export const dataApiInputs = z
   .superRefine((v, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     if (v.integration !== undefined && v.jwksUrl !== undefined) issue("jwksUrl", "cannot be given with integration: a Data API trusts either the branch's Neon Auth or the provider of a JWKS URL");
+    if (v.integration !== undefined && (v.projectId !== undefined || v.branchId !== undefined)) {
+      issue(v.projectId !== undefined ? "projectId" : "branchId", "comes from integration: give it only with jwksUrl, for another identity provider");
+    }
+    if (v.integration !== undefined && v.integration.branchId === undefined) issue("integration", "must be a NeonAuth: a Data API serves a branch");
     if (v.integration === undefined && (v.projectId === undefined || v.branchId === undefined)) {
       issue("integration", "is required (the NeonAuth whose tokens the Data API accepts), or projectId and branchId with jwksUrl for another identity provider");
     }
@@ -159,10 +163,13 @@ export async function readDataApi(ctx: Context, p: Place, recorded: Props = {}):
   });
 }
 
-/** The diff: a child's, the settings the program leaves out not compared (as Neon has them). */
+/**
+ * The diff: a child's, the settings the program leaves out not compared (as Neon has them); its
+ * own `projectId` and `branchId` only without an integration (with one, they are its outputs).
+ */
 function fields(olds: Props, news: Props) {
-  const seen = new Set<string>();
-  return childFields(olds, news, INPUTS).filter((f) => !seen.has(f.name) && seen.add(f.name) && !((SETTING_NAMES as string[]).includes(f.name) && news[f.name] === undefined));
+  const own = news.integration === undefined ? [] : ["projectId", "branchId"];
+  return childFields(olds, news, INPUTS).filter((f) => !own.includes(f.name) && !((SETTING_NAMES as string[]).includes(f.name) && news[f.name] === undefined));
 }
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isNotFound, redactText } from "../client";
 import { email, portInput, senderName, smtpHost, smtpPassword, smtpUsername, type EmailServer as ApiEmailServer, type UpdateEmailServerRequest } from "../schemas";
+import type { Placed } from "../provider/place";
 import type { Context } from "../provider/context";
 import { notOwned } from "../provider/converge";
 import { inputRules, halfMade, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
@@ -57,7 +58,7 @@ export const emailServerInputs = z
       }
     }
   }, despiteIntegration);
-type Inputs = z.infer<typeof emailServerInputs>;
+type Inputs = Placed<z.infer<typeof emailServerInputs>>;
 
 
 const INPUTS = inputsOf(emailServerInputs);

@@ -216,7 +216,7 @@ export const neonAuthKind: KindDeclaration = {
     "```ts\n" +
     'const auth = new NeonAuth("auth", { projectId: "p-123", branchId: "br-main-1", allowLocalhost: false });\n' +
     "```",
-  keptByUpdate: ["authProviderProjectId", "createdAt"],
+  keptByUpdate: ["authProviderProjectId", "createdAt", "ref"],
   also: { args: "NeonAuthSettingsArgs", outputs: "NeonAuthSettingsOutputs" },
   inputs: INPUTS,
   outputs: {

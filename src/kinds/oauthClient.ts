@@ -10,6 +10,8 @@ import { input, inputsOf, output } from "../provider/declaration";
 import { sameValue } from "../provider/diff";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, parentOf, restoredInPlace } from "../provider/parent";
 
+import type { Placed } from "../provider/place";
+
 const KIND = "OAuthClient";
 const wire = createOAuthClientRequest.shape;
 
@@ -57,14 +59,14 @@ export const oauthClientInputs = z
     }),
   })
   .superRefine((v, ctx) => {
-    if (v.branchId === undefined && v.integration !== undefined) {
+    if (v.integration !== undefined && v.integration.branchId === undefined) {
       ctx.addIssue({ code: "custom", path: ["integration"], message: "must be a NeonAuth: the OAuth server is a branch's Neon Auth (today's branch-scoped API); an AuthIntegration has none" });
     }
     if (v.type === "public" && v.rotationTrigger !== undefined) {
       ctx.addIssue({ code: "custom", path: ["rotationTrigger"], message: "rotates a confidential client's secret; a public client has none" });
     }
   }, despiteIntegration);
-type Inputs = z.infer<typeof oauthClientInputs>;
+type Inputs = Placed<z.infer<typeof oauthClientInputs>>;
 
 const INPUTS = inputsOf(oauthClientInputs);
 

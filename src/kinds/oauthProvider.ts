@@ -8,6 +8,7 @@ import { createOwned } from "../provider/converge";
 import { inputRules, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
+import { placed, type Placed } from "../provider/place";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
 import { callbackUrl } from "../provider/authUrls";
@@ -63,7 +64,7 @@ export const oauthProviderInputs = z
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["microsoftTenantId"]);
-    const generation = generationOf(v);
+    const generation = generationOf(placed(v));
     const offered = generation.oauthProviderIds.includes(v.providerId);
     if (!offered) {
       ctx.addIssue({ code: "custom", path: ["providerId"], message: `is "${v.providerId}", which only a NeonAuth integration (the branch-scoped API) offers` });
@@ -86,7 +87,7 @@ export const oauthProviderInputs = z
       });
     }
   }, despiteIntegration);
-type Inputs = z.infer<typeof oauthProviderInputs>;
+type Inputs = Placed<z.infer<typeof oauthProviderInputs>>;
 
 const INPUTS = inputsOf(oauthProviderInputs);
 

@@ -6,7 +6,8 @@ import { createOwned } from "../provider/converge";
 import { inputRules, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
 import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
-import { childPlace, childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
+import { integrationInput, placed, type Placed } from "../provider/place";
+import { childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
 
 const KIND = "RedirectDomain";
 
@@ -19,14 +20,13 @@ function sameOrigin(listed: string, wanted: string): boolean {
 /** @internal Runtime input rules; kept out of the published types (zod is not a public type). */
 export const redirectDomainInputs = z
   .strictObject({
-    ...childPlace,
+    integration: integrationInput({ authProvider: childAuthProvider }),
     domain: input(trustedDomainInput, {
       doc: "An origin users may be sent back to after sign-in: `https://app.example.com[:port]`, no path.",
       outputDoc: "The origin, in canonical form (lower case, default port dropped).",
       shown: "origin `http(s)://host[:port]`, no path, no trailing slash",
       replaces: true,
     }),
-    authProvider: childAuthProvider,
     // Optional, not false by default: state written before it existed shows no change.
     adopt: input(z.boolean().optional(), {
       ...CREATE_TIME_SWITCH,
@@ -38,7 +38,7 @@ export const redirectDomainInputs = z
   .superRefine((v, ctx) => {
     generationRules(v, ctx, []);
     // Neon documents wildcards for the trusted domains of a branch only.
-    if (!generationOf(v).wildcardDomains && v.domain.includes("*")) {
+    if (!generationOf(placed(v)).wildcardDomains && v.domain.includes("*")) {
       ctx.addIssue({ code: "custom", path: ["domain"], message: "may hold a wildcard only on a NeonAuth (a branch's trusted domains); list each origin of an AuthIntegration" });
     }
   }, despiteIntegration);
@@ -54,7 +54,7 @@ async function isListed(ctx: Context, s: Scope, origin: string, use?: "beforeCre
 const OBJECT: NaturalKey = { fields: ["domain"], what: "one origin", key: (i) => i.domain && childId(i as Scope, i.domain) };
 
 /** @internal What either face's provider process runs for this kind (provider/runtime.ts guards it). */
-export const redirectDomainHandler: Handler<z.output<typeof redirectDomainInputs>> = {
+export const redirectDomainHandler: Handler<Placed<z.output<typeof redirectDomainInputs>>> = {
   ...inputRules(KIND, redirectDomainInputs, (olds, news) => childFields(olds, news, INPUTS)),
 
   async create(inputs, ctx) {

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { redactText } from "../client";
 import { isHalfMade, type KindDeclaration, type Props } from "../provider/kit";
-import { marked, plain, toPlugin, toPluginInputs, toRuntime } from "./props";
+import { marked, plain } from "./props";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 export const grpc = fromPulumi("@grpc/grpc-js");
@@ -29,14 +29,11 @@ function defined(v: any): any {
 }
 export const jsOf = (s: any): Props => (s ? s.toJavaScript() : {});
 
-/** A request's Struct as a kind's runtime props: secrets unwrapped (and named), a child's `integration` spread. */
-export const runtimeOf = (d: KindDeclaration, s: any): Props => toRuntime(d, plain(jsOf(s)));
+/** A request's Struct as a kind's runtime props: secrets unwrapped (and named). */
+export const runtimeOf = (s: any): Props => plain(jsOf(s));
 
-/** A kind's runtime props as the Struct the engine records: the plugin's shape, secrets marked. */
-export const pluginStructOf = (d: KindDeclaration, props: Props) => structOf(marked(d, toPlugin(d, props)));
-
-/** A kind's runtime inputs as the Struct of inputs the engine records: its plugin schema's inputs, secrets marked. */
-export const pluginInputsStructOf = (d: KindDeclaration, inputs: Props) => structOf(marked(d, toPluginInputs(d, inputs)));
+/** A kind's props as the Struct the engine records: secrets marked. */
+export const pluginStructOf = (d: KindDeclaration, props: Props) => structOf(marked(d, props));
 
 /** Pulumi's kind of each property change. */
 export const kindsOfDiff: Record<string, number> = {

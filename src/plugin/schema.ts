@@ -11,7 +11,8 @@ import { SETTING } from "../provider/settings";
 import { DECLARATIONS } from "../kinds";
 import { FUNCTIONS } from "../kinds/functions";
 import type { FunctionDeclaration, KindDeclaration } from "../provider/declaration";
-import { FROM_INTEGRATION, isChild, isIntegration, secretNames } from "./props";
+import { secretNames } from "./props";
+import { integrationRef, isIntegration } from "../provider/place";
 import type { Kind } from "../provider/kit";
 
 export const PACKAGE = "neon-auth";
@@ -71,18 +72,6 @@ export interface PackageSchema {
   language: Record<string, unknown>;
 }
 
-/** What a child's `integration` holds: where it lives and which integration it was made in. */
-const REF_FIELDS: Record<string, PropertySpec> = {
-  projectId: { type: "string", description: "The Neon project." },
-  branchId: { type: "string", description: "The branch, for a NeonAuth; absent for a project-level AuthIntegration." },
-  authProvider: { type: "string", description: "The integration's auth provider (`better_auth`, `stack`)." },
-  authProviderProjectId: { type: "string", description: "The auth project's id at the provider: new for every integration." },
-  createdAt: { type: "string", description: "When Neon created the integration." },
-  adopt: { type: "boolean", description: "A NeonAuth's `adopt: true`: each child declared in it takes over what the branch already has, unless the child sets `adopt` itself." },
-};
-const REF_REQUIRED = ["projectId", "authProviderProjectId", "createdAt"];
-
-export { FROM_INTEGRATION };
 
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -138,6 +127,9 @@ function functionOf(f: FunctionDeclaration, types: PackageSchema["types"]): Func
   return { description: f.doc, inputs: objectOf(f.args, "input", stem, types), outputs: objectOf(f.result, "output", stem, types) };
 }
 
+/** A kind that lives in an integration. */
+const isChild = (decl: KindDeclaration) => decl.parent !== undefined;
+
 /** One kind as a schema resource. */
 function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): ResourceSpec {
   const js = z.toJSONSchema(decl.schema, { io: "input", unrepresentable: "any" }) as Json;
@@ -155,8 +147,7 @@ function resourceOf(decl: KindDeclaration, types: PackageSchema["types"]): Resou
     if (decl.parentUnless === undefined) requiredInputs.push("integration");
   }
   for (const [name, schema] of Object.entries(js.properties as Record<string, Json>)) {
-    // A child's place comes from its integration, unless it may stand without one (then it is declared).
-    if (isChild(decl) && (FROM_INTEGRATION as readonly string[]).includes(name) && !(name in decl.inputs)) continue;
+    if (name in inputProperties) continue;
     inputProperties[name] = mark(name, schema);
     if ((js.required as string[] | undefined)?.includes(name)) requiredInputs.push(name);
   }
@@ -187,7 +178,7 @@ function config(): Record<string, PropertySpec> {
 /** The whole package schema, from the declarations. */
 export function packageSchema(): PackageSchema {
   const types: PackageSchema["types"] = {
-    [REF_TYPE]: { type: "object", description: "An integration, as its children name it.", properties: REF_FIELDS, required: REF_REQUIRED },
+    [REF_TYPE]: { type: "object", description: "An integration, as its children name it.", ...objectOf(integrationRef, "input", "IntegrationRef", {}) },
   };
   const resources = Object.fromEntries(Object.values(DECLARATIONS).map((d) => [tokenOf(d.kind), resourceOf(d, types)]));
   const functions = Object.fromEntries(Object.values(FUNCTIONS).map((f) => [functionToken(f.name), functionOf(f, types)]));

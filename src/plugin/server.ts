@@ -19,12 +19,13 @@ import { importableId } from "../provider/declaration";
 import { redactText } from "../client";
 import { VERSION } from "../client/options";
 import { containsUnknown, sameValue, UNKNOWN, type FieldsDiff } from "../provider/diff";
-import { plain, pluginField, pluginReason } from "./props";
-import { PACKAGE, packageSchema, tokenOf } from "./schema";
+import { plain } from "./props";
+import { PACKAGE, packageSchema } from "./schema";
 import { DECLARATIONS } from "../kinds";
 import { FUNCTIONS, functionFailures } from "../kinds/functions";
-import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, pluginInputsStructOf, pluginStructOf, plugproto, provproto, provrpc, RpcStatus, runtimeOf, structOf } from "./protocol";
+import { emptyproto, engineproto, enginerpc, grpc, initFailed, jsOf, kindsOfDiff, pluginStructOf, plugproto, provproto, provrpc, RpcStatus, runtimeOf, structOf } from "./protocol";
 import { placeholdersRecorded, placeholdersTaken, refusePlaceholders } from "../provider/placeholders";
+import { placed } from "../provider/place";
 
 type Callback = (err: unknown, value?: unknown) => void;
 type Call = { request: any };
@@ -51,9 +52,6 @@ function configFrom(args: Props): (name: string) => string | undefined {
   };
 }
 
-/** A kind's inputs as the plugin's schema names them (a child's place is its `integration`). */
-let schemaResources: ReturnType<typeof packageSchema>["resources"] | undefined;
-const pluginInputs = (kind: Kind): string[] => Object.keys((schemaResources ??= packageSchema().resources)[tokenOf(kind)]!.inputProperties);
 
 /**
  * @internal
@@ -76,7 +74,7 @@ export class Provider {
 
   /** The failure of a resource that names an object another resource of this deployment names; undefined when it is the first. */
   #secondOwner(d: KindDeclaration, urn: string, inputs: Props): string | undefined {
-    const key = d.object === undefined || containsUnknown(inputs) ? undefined : d.object.key(inputs);
+    const key = d.object === undefined || containsUnknown(inputs) ? undefined : d.object.key(placed(inputs));
     if (key === undefined) return undefined;
     return secondDeclaration(this.#owners, d.kind, d.object!, key, urn);
   }
@@ -125,16 +123,16 @@ export class Provider {
 
   async #check(req: any): Promise<unknown> {
     const d = declarationOf(req.getUrn());
-    const r = await this.#on(d).check(runtimeOf(d, req.getOlds()), runtimeOf(d, req.getNews()));
+    const r = await this.#on(d).check(runtimeOf(req.getOlds()), runtimeOf(req.getNews()));
     const resp = new provproto.CheckResponse();
-    if (r.inputs) resp.setInputs(pluginInputsStructOf(d, r.inputs));
+    if (r.inputs) resp.setInputs(pluginStructOf(d, r.inputs));
     const twice = r.failures === undefined && r.inputs ? this.#secondOwner(d, req.getUrn(), r.inputs) : undefined;
     const failures = twice === undefined ? (r.failures ?? []) : [{ property: "", reason: twice }];
     resp.setFailuresList(
       failures.map((f) => {
         const failure = new provproto.CheckFailure();
-        failure.setProperty(pluginField(d, f.property));
-        failure.setReason(pluginReason(d, f.reason, pluginInputs(d.kind)));
+        failure.setProperty(f.property);
+        failure.setReason(f.reason);
         return failure;
       }),
     );
@@ -143,13 +141,13 @@ export class Provider {
 
   async #diff(req: any): Promise<unknown> {
     const d = declarationOf(req.getUrn());
-    const news = runtimeOf(d, req.getNews());
+    const news = runtimeOf(req.getNews());
     // An imported secret: compared with what the program last gave, once it gave one.
-    const olds = placeholdersTaken(runtimeOf(d, req.getOlds()), news, runtimeOf(d, req.getOldInputs())) as Props;
+    const olds = placeholdersTaken(runtimeOf(req.getOlds()), news, runtimeOf(req.getOldInputs())) as Props;
     const r: FieldsDiff = await this.#on(d).diff(req.getId(), olds, news);
     const resp = new provproto.DiffResponse();
     resp.setChanges(r.changes === true ? provproto.DiffResponse.DiffChanges.DIFF_SOME : r.changes === false ? provproto.DiffResponse.DiffChanges.DIFF_NONE : provproto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
-    resp.setReplacesList([...new Set((r.replaces ?? []).map((p) => pluginField(d, p)))]);
+    resp.setReplacesList(r.replaces ?? []);
     resp.setDeletebeforereplace(r.deleteBeforeReplace === true);
     const detail = Object.entries(r.detailedDiff ?? {});
     const map = resp.getDetaileddiffMap();
@@ -157,19 +155,19 @@ export class Provider {
       const pd = new provproto.PropertyDiff();
       pd.setKind(kindsOfDiff[change]);
       pd.setInputdiff(true);
-      map.set(pluginField(d, path), pd);
+      map.set(path, pd);
     }
-    resp.setDiffsList([...new Set(detail.map(([p]) => pluginField(d, p).split(".")[0]!))]);
+    resp.setDiffsList([...new Set(detail.map(([p]) => p.split(".")[0]!))]);
     resp.setHasdetaileddiff(r.changes !== undefined);
     return resp;
   }
 
   async #create(req: any): Promise<unknown> {
     const d = declarationOf(req.getUrn());
-    const inputs = runtimeOf(d, req.getProperties());
+    const inputs = runtimeOf(req.getProperties());
     const resp = new provproto.CreateResponse();
     if (req.getPreview()) {
-      resp.setProperties(pluginStructOf(d, inputs));
+      resp.setProperties(pluginStructOf(d, placed(inputs)));
       return resp;
     }
     refusePlaceholders(d.kind, inputs);
@@ -199,7 +197,7 @@ export class Provider {
 
   async #read(req: any): Promise<unknown> {
     const d = declarationOf(req.getUrn());
-    const r = await this.#on(d).read(req.getId(), runtimeOf(d, req.getProperties()));
+    const r = await this.#on(d).read(req.getId(), runtimeOf(req.getProperties()));
     const resp = new provproto.ReadResponse();
     // An empty id says the object is gone.
     if (r.props === undefined) return resp;
@@ -207,15 +205,15 @@ export class Provider {
     resp.setProperties(pluginStructOf(d, r.props));
     // An imported secret's place in the inputs changes only when the program gives it: the
     // diff compares with that while the outputs hold the placeholder (placeholders.ts).
-    const recorded = runtimeOf(d, req.getInputs());
-    if (r.inputs) resp.setInputs(pluginInputsStructOf(d, placeholdersRecorded(r.inputs, recorded) as Props));
+    const recorded = runtimeOf(req.getInputs());
+    if (r.inputs) resp.setInputs(pluginStructOf(d, placeholdersRecorded(r.inputs, recorded) as Props));
     return resp;
   }
 
   async #update(req: any): Promise<unknown> {
     const d = declarationOf(req.getUrn());
-    const olds = runtimeOf(d, req.getOlds());
-    const news = runtimeOf(d, req.getNews());
+    const olds = runtimeOf(req.getOlds());
+    const news = runtimeOf(req.getNews());
     const resp = new provproto.UpdateResponse();
     if (req.getPreview()) {
       const kept = Object.fromEntries(keptAtPreview(d).filter((k) => olds[k] !== undefined).map((k) => [k, olds[k]]));
@@ -231,7 +229,7 @@ export class Provider {
 
   async #delete(req: any): Promise<unknown> {
     const d = declarationOf(req.getUrn());
-    await this.#on(d).delete(req.getId(), runtimeOf(d, req.getProperties()));
+    await this.#on(d).delete(req.getId(), runtimeOf(req.getProperties()));
     return new emptyproto.Empty();
   }
 

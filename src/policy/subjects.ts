@@ -85,8 +85,8 @@ export function stackView(subjects: readonly Subject[]): StackView {
 /**
  * A child whose `integration` is written out as a value (`pulumi import --out` writes the place
  * and identity it imported, not a reference) depends on no resource: it is attributed to the
- * integration of the stack at its place, the project and branch its inputs name (the classes'
- * `projectId` and `branchId`, the plugin's inside `integration`). A project-level integration's
+ * integration of the stack at its place, the project and branch its inputs name (inside
+ * `integration` on both faces; beside it in a program written for 0.2.0). A project-level integration's
  * children name no branch. Unknown or ambiguous places attribute nothing.
  */
 function byPlace(child: Subject, integrations: readonly Subject[]): Subject {

@@ -32,6 +32,8 @@ export interface FieldRule {
    * as the service has it (a setting's PATCH of the fields given), so leaving it out is no change.
    */
   namedOnly?: boolean;
+  /** Only these fields of the (object) value are compared: a rule for part of an object. */
+  pick?: readonly string[];
 }
 
 /** How one property changed, as the engine's detailed diff names it. */
@@ -68,16 +70,17 @@ export function diffFields(
   // in a refresh's diff, the recorded inputs) still holds is whatever the other side has (placeholders.ts).
   news = placeholdersTaken(news, olds) as Props;
   olds = placeholdersTaken(olds, news) as Props;
-  const old = (f: FieldRule) => (f.namedOnly ? namedIn(olds[f.name], news[f.name]) : olds[f.name]);
-  const changed = fields.filter((f) => !sameValue(old(f), news[f.name]) && !(f.unknownIsSame && containsUnknown(news[f.name])));
-  const replaces = changed.filter((f) => f.replaces).map((f) => f.name);
+  const now = (f: FieldRule) => picked(news[f.name], f.pick);
+  const old = (f: FieldRule) => (f.namedOnly ? namedIn(olds[f.name], news[f.name]) : picked(olds[f.name], f.pick));
+  const changed = fields.filter((f) => !sameValue(old(f), now(f)) && !(f.unknownIsSame && containsUnknown(now(f))));
+  const replaces = [...new Set(changed.filter((f) => f.replaces).map((f) => f.name))];
   const detailedDiff: Record<string, PropertyChange> = {};
-  for (const f of changed) changedPaths(f.name, old(f), news[f.name], f.replaces ?? false, detailedDiff);
+  for (const f of changed) changedPaths(f.name, old(f), now(f), f.replaces ?? false, detailedDiff);
   return {
     changes: changed.length > 0,
     replaces,
     // An output neither side has is none to keep stable.
-    stables: fields.filter((f) => f.replaces && !changed.includes(f) && !(olds[f.name] === undefined && news[f.name] === undefined)).map((f) => f.name),
+    stables: [...new Set(fields.filter((f) => f.replaces && !replaces.includes(f.name) && !(olds[f.name] === undefined && news[f.name] === undefined)).map((f) => f.name))],
     deleteBeforeReplace: replaces.length > 0 && (opts.deleteBeforeReplace ?? false),
     ...(changed.length > 0 ? { detailedDiff } : {}),
   };
@@ -95,6 +98,13 @@ function changedPaths(path: string, old: unknown, now: unknown, replaces: boolea
   else if (isPlainObject(old) && isPlainObject(now)) {
     for (const k of new Set([...Object.keys(old), ...Object.keys(now)])) changedPaths(`${path}.${k}`, old[k], now[k], replaces, out);
   } else out[path] = `update${suffix}` as PropertyChange;
+}
+
+/** The fields `pick` names of an object value (a value still unknown stays so); the value whole without `pick`. */
+function picked(value: unknown, pick: readonly string[] | undefined): unknown {
+  if (pick === undefined || !isPlainObject(value)) return value;
+  const out = Object.fromEntries(pick.filter((k) => value[k] !== undefined).map((k) => [k, value[k]]));
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**

@@ -126,7 +126,7 @@ const PROJECT: Generation = {
       }
     }
     if (v.authProvider !== undefined && v.authProvider !== "stack") {
-      issues.addIssue({ code: "custom", path: ["authProvider"], message: 'must be "stack", the only auth provider of this API generation' });
+      issues.addIssue({ code: "custom", path: ["integration", "authProvider"], message: 'must be "stack", the only auth provider of this API generation' });
     }
   },
   calls({ client: api, reads }, s) {
@@ -254,14 +254,6 @@ export function branchAuth(ctx: Pick<Context, "client" | "reads">, s: Scope): Pr
  */
 export function branchPlugins(ctx: Pick<Context, "client" | "reads">, s: Scope) {
   return ctx.reads.get(scopeKey(s), "plugins", () => ctx.client.branchAuth.getBranchPlugins(where(s)));
-}
-
-/**
- * The diff rules a branch child adds (moving it to another branch replaces it, and `more`); none
- * for a project-level child, whose diff stays exactly as it was.
- */
-export function moveRules(olds: Props, news: Props, more: readonly { name: string; replaces?: boolean }[] = []) {
-  return generationOf(olds) === BRANCH || generationOf(news) === BRANCH ? [{ name: "branchId", replaces: true }, ...more] : [];
 }
 
 /** Where a child lives, in words, for errors: `project p-1` or `branch br-1 of project p-1`. */

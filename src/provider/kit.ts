@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { programName, secretKeys } from "../schemas/fields";
 import { output, outputOf, type CheckFailure, type CheckResult, type Handler, type InputDeclaration, type Kind, type KindDeclaration, type NaturalKey, type Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
+import { inherited, PLACE_FIELDS, placed, type Placed } from "./place";
 
 export type { CheckFailure, Handler, Kind, KindDeclaration, NaturalKey, Props };
 
@@ -64,7 +65,9 @@ export function secondDeclaration(declared: Map<string, string>, kind: Kind, obj
  * megabyte of text, or terminal escapes.
  */
 export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): CheckResult {
-  const { __provider, ...inputs } = news;
+  const { __provider, ...given } = news;
+  // A NeonAuth's `adopt` reaches the children that have one (an OAuthClient has none).
+  const inputs = "adopt" in (knownShape(schema) ?? {}) ? inherited(given) : given;
   const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
   const parsed = schema.safeParse(inputs, { error: typeMessage });
   if (parsed.success) return { inputs: parsed.data as Props };
@@ -78,8 +81,6 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): CheckRe
       return issue.keys.map((key) => ({ property: "", reason: `${kind} ${where}.${safeName(key)} ${unknownNested(where, key, fields)}` }));
     }
     if (unknown.has(String(issue.path[0] ?? ""))) return [];
-    // A child's project comes from its integration: when that is missing, it alone is the problem.
-    if (issue.path[0] === "projectId" && inputs.projectId === undefined && inputs.integration === undefined && "integration" in (knownShape(schema) ?? {})) return [];
     const field = issue.path.length > 0 ? issue.path.join(".") : "(inputs)";
     return [{ property: "", reason: `${kind} ${field} ${issue.message}` }];
   });
@@ -111,10 +112,11 @@ function safeName(key: string): string {
 
 /**
  * The outputs a preview of an in-place update knows: what the kind declares an update keeps, and a
- * child's place (the runtime inputs its program does not pass, which only a replacement changes).
+ * child's place (its `integration` and what it outputs from it, which only a replacement changes);
+ * the face keeps those the old outputs hold.
  */
 export function keptAtPreview(decl: KindDeclaration): string[] {
-  const place = decl.parent === undefined ? [] : Object.keys(knownShape(decl.schema) ?? {}).filter((k) => !(k in decl.inputs));
+  const place = decl.parent === undefined ? [] : ["integration", ...PLACE_FIELDS.filter((k) => !(k in decl.inputs))];
   return [...place, ...(decl.keptByUpdate ?? [])];
 }
 
@@ -180,11 +182,11 @@ function editDistance(a: string, b: string): number {
 /**
  * @internal
  * Inputs checked again for create and update (runtime.ts, once, before the handler), where the
- * engine hands back what `check` returned plus `__provider`, which no (strict) schema knows.
+ * engine hands back what `check` returned plus `__provider`, which no (strict) schema knows; a child's with its place beside its `integration`.
  */
-export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): z.output<S> {
+export function parsedInputs<S extends z.ZodType>(schema: S, props: Props): Placed<z.output<S>> {
   const { __provider, ...inputs } = props;
-  return schema.parse(inputs);
+  return placed(schema.parse(inputs) as Props) as Placed<z.output<S>>;
 }
 
 /** Zod's default type messages, said the way the rest of our messages are. */

@@ -5,11 +5,11 @@
  */
 import { z } from "zod";
 import { isNotFound, NeonApiError } from "../client";
-import { projectId, type Integration } from "../schemas";
+import type { Integration } from "../schemas";
 import { BRANCH_AUTH_PROVIDERS } from "../schemas/branchAuth";
-import { text } from "../schemas/fields";
 import type { Context } from "./context";
-import { generationOf, moveRules, type Scope } from "./generation";
+import { generationOf, type Scope } from "./generation";
+import { IDENTITY_FIELDS, integrationInput, PLACE_FIELDS, placed } from "./place";
 import type { FieldRule } from "./diff";
 import { declaredFields, type Kind, type KindDeclaration, type Props } from "./kit";
 
@@ -28,32 +28,16 @@ export const childAuthProvider = z
  * project-level auth provider other than `stack`. `branchOnly` lists the fields to refuse when set.
  */
 export function generationRules(v: Props, issues: Parameters<ReturnType<typeof generationOf>["rules"]>[1], branchOnly: readonly string[]): void {
-  generationOf(v).rules(v, issues, branchOnly);
+  const p = placed(v);
+  generationOf(p).rules(p, issues, branchOnly);
 }
 
 /**
- * Which integration a child was made in. A replaced integration has a new auth project and a
- * new creation time, so a child whose recorded identity differs from the live one is gone,
- * even though an integration of the same provider exists.
- */
-/** @internal */
-export const integrationIdentity = z.object(
-  { authProviderProjectId: text(256), createdAt: text(64) },
-  {
-    error: (issue) =>
-      issue.input === undefined
-        ? "is required: pass the NeonAuth or AuthIntegration this lives in, e.g. `{ integration: auth, ... }` " +
-          "(it gives the project and branch; a 0.1.0 program's `projectId` and `dependsOn` go)"
-        : "must be the AuthIntegration or NeonAuth resource this lives in",
-  },
-);
-
-/**
  * @internal
- * The runtime inputs a child of either generation starts with: its project, its branch (a
- * NeonAuth's), and the identity of the integration it was made in.
+ * The inputs a child of either generation starts with: its `integration` (place.ts), whose auth
+ * provider it does not keep: its requests name none.
  */
-export const childPlace = { projectId, branchId: text(60).optional(), integration: integrationIdentity };
+export const childPlace = { integration: integrationInput() };
 
 export interface IntegrationIdentity {
   /** The auth project's id at the provider: new for every integration. */
@@ -78,8 +62,9 @@ function identityOf(record: Pick<Integration, "auth_provider_project_id" | "crea
 
 /**
  * @internal
- * The diff rule of the identity: a change replaces the child. State written before children
- * recorded it has none; the identity is then recorded by an update, not a replacement.
+ * A child's diff rules: its place (a new project, branch or auth provider replaces it), the
+ * identity of its integration, and the inputs it declares. State written before children recorded
+ * the identity has none; the identity is then recorded by an update, not a replacement.
  *
  * While the integration is updated in place, the engine does not know its outputs at preview
  * (a dynamic provider cannot preview an update: the engine takes its inputs as its outputs), so
@@ -89,17 +74,12 @@ function identityOf(record: Pick<Integration, "auth_provider_project_id" | "crea
  * instead, at preview and at `up` alike; a known identity that differs (a child moved to another
  * integration) still replaces it.
  */
-export function identityRule(olds: Props) {
-  return { name: "integration", replaces: olds.integration !== undefined, unknownIsSame: true };
-}
-
-/**
- * @internal
- * A child's diff rules: its place (a new project or branch replaces it), the identity of its
- * integration, the inputs it declares, and the auth provider its integration gave it.
- */
 export function childFields(olds: Props, news: Props, inputs: KindDeclaration["inputs"]): FieldRule[] {
-  return [{ name: "projectId", replaces: true }, ...moveRules(olds, news), identityRule(olds), ...declaredFields(inputs, news), { name: "authProvider", replaces: true }];
+  return [
+    { name: "integration", pick: PLACE_FIELDS, replaces: true },
+    { name: "integration", pick: IDENTITY_FIELDS, replaces: olds.integration?.authProviderProjectId !== undefined, unknownIsSame: true },
+    ...declaredFields(inputs, news),
+  ];
 }
 
 /**

@@ -14,6 +14,7 @@ import { processContext, type Context } from "./context";
 import type { FieldsDiff } from "./diff";
 import { currentResource, forResource } from "./waits";
 import { info } from "./log";
+import { inputsOf, placed, upgraded, withRef } from "./place";
 
 /** A kind's calls as the engine makes them, on one context. */
 export interface Provided {
@@ -66,7 +67,7 @@ function ledger(ctx: Context): Ledger {
 function objectKey(decl: KindDeclaration, props: Props | undefined): string | undefined {
   if (decl.object === undefined || props === undefined) return undefined;
   try {
-    const key = decl.object.key(props);
+    const key = decl.object.key(placed(props));
     return key === undefined ? undefined : `${decl.kind} ${key}`;
   } catch {
     return undefined; // props that name nothing (fields still unknown) declare nothing
@@ -174,6 +175,9 @@ function label(kind: Kind, props: Props | undefined, id?: string): string {
  */
 function guarded(decl: KindDeclaration, ctx: Context): Provided {
   const { kind, handler: h } = decl;
+  // What earlier versions recorded, as this one records it (place.ts); and an integration's `ref`.
+  const up = (p: Props) => upgraded(decl, p);
+  const outs = (p: Props) => withRef(decl, up(p));
   const wrap =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -187,11 +191,11 @@ function guarded(decl: KindDeclaration, ctx: Context): Provided {
       }
     };
   const check = wrap(h.check.bind(h));
-  const diff = wrap(h.diff.bind(h));
+  const diff = wrap((id: string, olds: Props, news: Props) => h.diff(id, up(olds), up(news)));
   const create = wrap((props: Props) => h.create(parsedInputs(decl.schema, props) as Props, ctx));
-  const read = wrap((id: string, props: Props) => h.read(id, props, ctx));
-  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, olds, parsedInputs(decl.schema, news) as Props, ctx));
-  const del = wrap((id: string, props: Props) => h.delete(id, props, ctx));
+  const read = wrap((id: string, props: Props) => h.read(id, up(props), ctx));
+  const update = wrap((id: string, olds: Props, news: Props) => h.update(id, up(olds), parsedInputs(decl.schema, news) as Props, ctx));
+  const del = wrap((id: string, props: Props) => h.delete(id, up(props), ctx));
   return {
     check: async (olds, news) => {
       const r = await check(olds, news);
@@ -206,23 +210,23 @@ function guarded(decl: KindDeclaration, ctx: Context): Provided {
       return r;
     },
     create: (props) =>
-      forResource(label(kind, props), async () => {
+      forResource(label(kind, placed(props)), async () => {
         const r = await create(props).catch(recordable(props));
         encodable(kind, r.id, r.outs);
         ledger(ctx).taken.add(`${kind} ${r.id}`);
-        return { ...r, outs: r.outs && withNames(r.outs, props) };
+        return { ...r, outs: r.outs && withNames(outs(r.outs), props) };
       }),
     read: (id, props) =>
       forResource(label(kind, props, id), async () => {
         const r = await read(id, props);
         encodable(kind, r.id ?? id, r.props);
-        return r.props === undefined ? r : { ...r, props: withNames(r.props, props), ...(r.inputs ? { inputs: withNames(r.inputs, props) } : {}) };
+        return r.props === undefined ? r : { ...r, props: withNames(outs(r.props), props), ...(r.inputs ? { inputs: withNames(inputsOf(up(r.inputs)), props) } : {}) };
       }),
     update: (id, olds, news) =>
-      forResource(label(kind, news, id), async () => {
+      forResource(label(kind, placed(news), id), async () => {
         const r = await update(id, olds, news).catch(recordable(news));
         encodable(kind, id, r.outs);
-        return { ...r, outs: r.outs && withNames(r.outs, news) };
+        return { ...r, outs: r.outs && withNames(outs(r.outs), news) };
       }),
     delete: (id, props) => forResource(label(kind, props, id), async () => (leftToAnother(decl, ctx, id, props) ? undefined : del(id, props))),
   };

@@ -4,7 +4,7 @@
  * identity from the integration, replaced with it).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { IntegrationIdentity } from "../provider/parent";
+import { IDENTITY_FIELDS, PLACE_FIELDS, type IntegrationRef } from "../provider/place";
 import { placeFromParent } from "../provider/generation";
 import type { KindDeclaration, Props } from "../provider/kit";
 import { plainOutput, registration } from "./registration";
@@ -46,8 +46,8 @@ export const ADOPTS_CHILDREN = Symbol.for("pulumi-neon-auth.adoptsChildren");
 export interface ChildOutputs {
   /** The Neon project, from the integration. */
   readonly projectId: pulumi.Output<string>;
-  /** The identity of the integration it was made in (a new integration replaces the child). */
-  readonly integration: pulumi.Output<IntegrationIdentity>;
+  /** The integration it lives in, as the integration's `ref` (a new integration replaces the child). */
+  readonly integration: pulumi.Output<IntegrationRef>;
 }
 
 /** The outputs of a child of either generation: its branch too. */
@@ -73,28 +73,23 @@ export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
 
 /**
  * @internal
- * The wire inputs of a child from its Args: the project and provider come from the integration,
- * and its identity is an input that replaces the child when it changes. While the integration
- * is being replaced the identity is unknown, so `pulumi preview` lists the child as replaced.
- * Args without `integration` pass as they are, so that `check` names the missing field.
- * Kinds whose API takes no provider (OAuthProvider, EmailServer) pass `withProvider: false`:
- * a looked-up integration, or one declared with `authProvider`, has one their inputs reject.
+ * The wire inputs of a child from its Args: its `integration` is the integration's ref
+ * (provider/place.ts), made of the integration's outputs one by one, so that a field the engine
+ * does not know at preview (the identity, while the integration updates) leaves the others known.
+ * Its place comes back as outputs, registered empty. Args without `integration` pass as they
+ * are, so that `check` names the missing field. Kinds whose API takes no provider (OAuthProvider,
+ * EmailServer) pass `withProvider: false`: their ref has none.
  */
 function childInputs<A extends { integration?: ParentIntegration }>(args: A, withProvider = true): Props {
   const { integration, ...rest } = args;
-  if (integration === undefined || integration === null) return { ...rest };
+  const place = Object.fromEntries(PLACE_FIELDS.filter((k) => withProvider || k !== "authProvider").map((k) => [k, undefined]));
+  if (integration === undefined || integration === null) return { ...place, ...rest };
   const adopts = (integration as { [ADOPTS_CHILDREN]?: pulumi.Input<boolean> })[ADOPTS_CHILDREN];
-  return {
-    ...(adopts === undefined ? {} : { adopt: adopts }),
-    ...rest,
-    projectId: integration.projectId,
-    ...placeFromParent(integration),
-    ...(withProvider ? { authProvider: integration.authProvider } : {}),
-    integration: plainOutput(
-      pulumi.all([integration.authProviderProjectId, integration.createdAt]).apply(([authProviderProjectId, createdAt]) => ({ authProviderProjectId, createdAt })),
-      [integration.authProviderProjectId, integration.createdAt],
-    ),
-  };
+  // A NeonAuth's branch is its children's; an AuthIntegration's is where its data lives.
+  const fields = [...PLACE_FIELDS, ...IDENTITY_FIELDS].filter((k) => (k !== "branchId" || "branchId" in placeFromParent(integration)) && (k !== "authProvider" || withProvider));
+  const ref: Props = Object.fromEntries(fields.map((k) => [k, (integration as unknown as Props)[k]]));
+  if (adopts !== undefined) ref.adopt = adopts;
+  return { ...place, ...rest, integration: plainOutput(ref, Object.values(ref)) };
 }
 
 /**

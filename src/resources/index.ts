@@ -5,4 +5,5 @@ export type * from "./types";
 export type * from "./settingTypes";
 export type { AuthProviderOutput, ChildOutputs, EitherChildOutputs, NeonAuthChildOutputs, ParentIntegration, ProjectIntegration, NeonAuthIntegration } from "./children";
 export type { IntegrationIdentity } from "../provider/parent";
+export type { IntegrationRef } from "../provider/place";
 export * from "./functions";

@@ -9,6 +9,7 @@ import { secretKeys } from "../schemas/fields";
 import { computedOf, secretOutputsOf } from "../provider/declaration";
 import { knownShape, secondDeclaration, SECRET_INPUTS, type Kind, type KindDeclaration, type Props } from "../provider/kit";
 import { PROVIDERS } from "./providers";
+import { PLACE_FIELDS } from "../provider/place";
 
 /** Module part of the type tokens: `pulumi-nodejs:dynamic/neon-auth:<Kind>`. */
 export const MODULE = "neon-auth";
@@ -43,13 +44,16 @@ export function declareOnce(decl: KindDeclaration, urn: pulumi.Output<string>, i
   if (object === undefined || opts?.id !== undefined) return;
   const shape = knownShape(decl.schema) ?? {};
   const fields = ["projectId", "branchId", ...object.fields];
-  const named = pulumi.all([urn, pulumi.all(Object.fromEntries(fields.map((f) => [f, inputs[f]])))]);
+  // A child's place is its integration's (as `placed` reads it), each field known on its own.
+  const ref = inputs.integration as Props | undefined;
+  const given: Props = ref === undefined ? inputs : { ...inputs, ...Object.fromEntries(PLACE_FIELDS.map((k) => [k, ref[k]])) };
+  const named = pulumi.all([urn, pulumi.all(Object.fromEntries(fields.map((f) => [f, given[f]])))]);
   const declared = declaredThisRun();
   named.apply(([at, values]: [string, Props]) => {
     // Each field in the canonical form `check` gives it; a value it refuses is `check`'s to report.
     const canonical: Props = {};
-    for (const f of fields.filter((f) => f in shape)) {
-      const parsed = shape[f]!.safeParse(values[f]);
+    for (const f of fields) {
+      const parsed = f in shape ? shape[f]!.safeParse(values[f]) : { success: true as const, data: values[f] };
       if (!parsed.success) return;
       canonical[f] = parsed.data;
     }

@@ -81,15 +81,15 @@ describe("bad input is refused at preview", () => {
 describe("borderline forms are accepted and made canonical", () => {
   const accepted = [
     { kind: "AuthIntegration", args: { projectId: P, branchId: B, databaseName: "app_db-1", roleName: "app_owner" } },
-    { kind: "RedirectDomain", args: { projectId: P, domain: "http://[::1]:3000" } },
-    { kind: "RedirectDomain", args: { projectId: P, domain: "http://localhost:5173/" } },
-    { kind: "RedirectDomain", args: { projectId: P, domain: "http://127.0.0.1:8080" } },
-    { kind: "RedirectDomain", args: { projectId: P, domain: "HTTPS://App.Example.COM:443/" } },
-    { kind: "RedirectDomain", args: { projectId: P, domain: "https://xn--bcher-kva.example" } },
-    { kind: "RedirectDomain", args: { projectId: P, domain: "https://[2001:DB8:0:0::1]:8443" } },
-    { kind: "RedirectDomain", args: { projectId: P, domain: "https://203.0.113.7" } },
-    { kind: "EmailServer", args: { ...SMTP, host: "SMTP.Example.COM", port: "2525", username: "  apikey  ", senderName: " Example Auth " } },
-    { kind: "AuthUser", args: { projectId: P, email: " Ada@Example.com ", name: "  Ada Lovelace  " } },
+    { kind: "RedirectDomain", args: { domain: "http://[::1]:3000" } },
+    { kind: "RedirectDomain", args: { domain: "http://localhost:5173/" } },
+    { kind: "RedirectDomain", args: { domain: "http://127.0.0.1:8080" } },
+    { kind: "RedirectDomain", args: { domain: "HTTPS://App.Example.COM:443/" } },
+    { kind: "RedirectDomain", args: { domain: "https://xn--bcher-kva.example" } },
+    { kind: "RedirectDomain", args: { domain: "https://[2001:DB8:0:0::1]:8443" } },
+    { kind: "RedirectDomain", args: { domain: "https://203.0.113.7" } },
+    { kind: "EmailServer", args: { ...SMTP, projectId: undefined, host: "SMTP.Example.COM", port: "2525", username: "  apikey  ", senderName: " Example Auth " } },
+    { kind: "AuthUser", args: { email: " Ada@Example.com ", name: "  Ada Lovelace  " } },
   ];
 
   beforeAll(async () => {

@@ -10,7 +10,6 @@ import { createRequire } from "node:module";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { forgetSecrets } from "../../src/client/redact";
-import { toPluginInputs } from "../../src/plugin/props";
 import { packageSchema, tokenOf } from "../../src/plugin/schema";
 import { Provider } from "../../src/plugin/server";
 import * as classes from "../../src/resources";
@@ -75,29 +74,21 @@ async function classesCheck(g: Group): Promise<Failure[]> {
 }
 
 const schema = packageSchema();
-/** A plugin program names a child's place with its integration's `ref`, which carries the integration's identity too. */
-const IDENTITY = { authProviderProjectId: "ap-bad", createdAt: "2026-11-01T10:00:00Z" };
 
 /**
- * The group's args in the plugin's shape (a child's place in its `integration`), each input the
+ * The group's args (a child's place in its `integration`, as on the classes), each input the
  * schema marks secret marked so, as an SDK made from the schema sends them to a plugin that
  * accepts secrets.
  */
 function pluginNews(g: Group): Props {
   const d = DECLARATIONS[g.kind as Kind];
-  const args = argsOf(g);
-  const inputs = d.parent === undefined ? args : toPluginInputs(d, { ...args, integration: IDENTITY });
+  const inputs = argsOf(g);
   const spec = schema.resources[tokenOf(d.kind)]!.inputProperties;
   return Object.fromEntries(
     Object.entries(inputs)
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [k, spec[k]?.secret ? { [SIG]: SECRET, value: v } : v]),
   );
-}
-
-/** Whether a plugin program writes this field of a kind inside the child's `integration`. */
-function onPluginInIntegration(kind: string, field: string): boolean {
-  return DECLARATIONS[kind as Kind].parent !== undefined && ["projectId", "branchId", "authProvider"].includes(field.split(".")[0]!);
 }
 
 /** The plugin's face: its `Check` RPC on a request as it arrives over gRPC, in a provider of its own (a preview starts one plugin). */
@@ -141,7 +132,7 @@ const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 describe.each([
   ["the classes", classesCheck],
   ["the plugin", pluginCheck],
-] as const)("bad input through the check of %s", (face, check) => {
+] as const)("bad input through the check of %s", (_face, check) => {
   const failures = new Map<number, Failure[]>();
 
   beforeAll(async () => {
@@ -155,34 +146,24 @@ describe.each([
   });
 
   it.each(CASES.map((c) => [c.kind, c.field, shown(c.value), c] as const))("%s %s %s is refused, naming the field and the rule", (kind, field, _shown, c) => {
-    // The field named as each face's program writes it: on the plugin a child's place is inside `integration`.
-    const named = face === "the plugin" && onPluginInIntegration(kind, field) ? `integration.${field}` : field;
-    // Nor does the plugin suggest a place field its programs cannot write.
-    const rule = face === "the plugin" && onPluginInIntegration(kind, "projectId") ? c.rule.replace(/ \(did you mean (projectId|branchId|authProvider)\?\)/, "") : c.rule;
-    expect(failures.get(c.gi)!.map((f) => f.reason)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${escaped(`${kind} ${named} ${rule}`)}`))]));
+    // A child's place is named inside its `integration` on both faces.
+    expect(failures.get(c.gi)!.map((f) => f.reason)).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${escaped(`${kind} ${field} ${c.rule}`)}`))]));
   });
 
-  it("lists, on the plugin, a child's inputs as its schema has them when an input is unknown", () => {
+  it("lists a child's inputs as the plugin's schema has them when an input is unknown", () => {
     const lists = [...failures.values()].flat().flatMap((f) => {
       const m = /^(\w+) .* known inputs: (.*)$/.exec(f.reason);
       return m && DECLARATIONS[m[1] as Kind].parent !== undefined ? [[m[1]!, m[2]!] as const] : [];
     });
     expect(lists.length).toBeGreaterThan(0);
-    if (face !== "the plugin") return;
     const schema = packageSchema().resources;
     expect(lists.map(([kind, list]) => [kind, list.split(", ")])).toEqual(lists.map(([kind]) => [kind, Object.keys(schema[tokenOf(kind as Kind)]!.inputProperties)]));
   });
 
-  it("refuses only the fields of the cases (and, on the classes, a child given no integration)", () => {
+  it("refuses only the fields of the cases", () => {
     for (const [gi, g] of GROUPS.entries()) {
       const fields = new Set(CASES.filter((c) => c.gi === gi).map((c) => c.field));
-      // test/e2e's program gives a child its place as 0.1.0 did (`projectId`), with no `integration`;
-      // the plugin's request carries its integration's ref.
-      // A child that may stand without one (parentUnless) is given its place instead.
-      const d = DECLARATIONS[g.kind as Kind];
-      if (face === "the classes" && d.parent !== undefined && d.parentUnless === undefined) fields.add("integration");
-      const named = (f: string) => (face === "the plugin" && onPluginInIntegration(g.kind, f) ? `integration.${f}` : f);
-      expect(new Set(failures.get(gi)!.map((f) => f.reason.split(" ")[1])), `${g.kind} #${gi}`).toEqual(new Set([...fields].map(named)));
+      expect(new Set(failures.get(gi)!.map((f) => f.reason.split(" ")[1])), `${g.kind} #${gi}`).toEqual(fields);
     }
   });
 

@@ -9,8 +9,9 @@ import { checkInputs } from "../../src/provider/kit";
 import { neonAuthInputs } from "../../src/kinds/neonAuth";
 import { oauthProviderInputs } from "../../src/kinds/oauthProvider";
 import { redirectDomainInputs } from "../../src/kinds/redirectDomain";
+import { inRef } from "./refs";
 
-const W = { projectId: "p-1", branchId: "br-1", integration: { authProviderProjectId: "a", createdAt: "t" } };
+const W = inRef({ projectId: "p-1", branchId: "br-1", integration: { authProviderProjectId: "a", createdAt: "t" } });
 const reasons = (r: { failures?: { reason: string }[] }) => (r.failures ?? []).map((f) => f.reason);
 
 describe("input rules", () => {
@@ -33,7 +34,8 @@ describe("input rules", () => {
 
   it("wildcard trusted domains on a branch only, never over a public suffix", () => {
     const domain = (d: string, branch = true) => {
-      const { branchId, ...project } = W;
+      const { branchId, ...projectRef } = W.integration;
+      const project = { ...W, integration: projectRef };
       const r = checkInputs("RedirectDomain", redirectDomainInputs, { ...(branch ? W : project), domain: d });
       return r.failures ? reasons(r) : r.inputs!.domain;
     };

@@ -13,7 +13,7 @@ import { KINDS as ALL_KINDS } from "../../src/provider/declaration";
 import { keptAtPreview } from "../../src/provider/kit";
 import { PROVIDERS } from "../../src/resources/providers";
 import { BRANCH_OAUTH_PROVIDER_IDS, OAUTH_CLIENT_TYPES } from "../../src/schemas/branchAuth";
-import { FROM_INTEGRATION } from "../../src/plugin/schema";
+import { PLACE_FIELDS } from "../../src/provider/place";
 import { input, output } from "../../src/provider/declaration";
 import { holdsSecret, secretField } from "../../src/schemas/fields";
 import { z } from "zod";
@@ -45,17 +45,17 @@ describe("what a preview of an in-place update knows (the plugin's Update at pre
   it("is declared by each kind: a child's place, and the outputs that tell which object it is", () => {
     // The kinds of this release (a kind added later has its own place, and is no regression here).
     const expected: Record<string, string[]> = {
-      AuthIntegration: ["authProviderProjectId", "createdAt"],
-      AuthOwnershipTransfer: ["projectId", "integration", "authProvider"],
-      AuthSdkKeys: ["projectId", "integration", "authProvider", "authProviderProjectId"],
-      AuthUser: ["projectId", "branchId", "integration", "authProvider"],
-      DataApi: ["integration"],
-      EmailServer: ["projectId", "branchId", "integration"],
-      NeonAuth: ["authProviderProjectId", "createdAt"],
-      OAuthClient: ["projectId", "branchId", "integration", "createdAt"],
-      OAuthProvider: ["projectId", "branchId", "integration"],
+      AuthIntegration: ["authProviderProjectId", "createdAt", "ref"],
+      AuthOwnershipTransfer: ["integration", "projectId", "branchId", "authProvider"],
+      AuthSdkKeys: ["integration", "projectId", "branchId", "authProvider", "authProviderProjectId"],
+      AuthUser: ["integration", "projectId", "branchId", "authProvider"],
+      DataApi: ["integration", "authProvider"],
+      EmailServer: ["integration", "projectId", "branchId", "authProvider"],
+      NeonAuth: ["authProviderProjectId", "createdAt", "ref"],
+      OAuthClient: ["integration", "projectId", "branchId", "authProvider", "createdAt"],
+      OAuthProvider: ["integration", "projectId", "branchId", "authProvider"],
       ProjectJwks: ["createdAt"],
-      RedirectDomain: ["projectId", "branchId", "integration", "authProvider"],
+      RedirectDomain: ["integration", "projectId", "branchId", "authProvider"],
     };
     expect(Object.fromEntries(Object.keys(expected).map((k) => [k, keptAtPreview(DECLARATIONS[k as keyof typeof DECLARATIONS])]))).toEqual(expected);
   });
@@ -86,7 +86,7 @@ describe("each input described once, on its rule", () => {
   it("every field of a kind's rules is a published input (`input()`), a child's place, or a described NeonAuth setting", () => {
     for (const d of Object.values(DECLARATIONS)) {
       const shape = (d.schema as z.ZodObject).shape as Record<string, z.ZodType>;
-      const place: readonly string[] = d.parent === undefined ? [] : FROM_INTEGRATION;
+      const place: readonly string[] = d.parent === undefined ? [] : ["integration", ...PLACE_FIELDS];
       const rest = Object.keys(shape).filter((k) => !(k in d.inputs) && !place.includes(k));
       // A setting is published from its own table (`also`): described, but no input of the Args.
       for (const k of rest) expect(d.also !== undefined && typeof shape[k]!.description === "string", `${d.kind}.${k}`).toBe(true);

@@ -6,9 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { secretOutputsOf } from "../../src/provider/declaration";
 import { oauthClientHandler, oauthClientKind } from "../../src/kinds/oauthClient";
+import { inRef } from "./refs";
 
 const IN = { authProviderProjectId: "ap-1", createdAt: "2026-11-01T10:00:00Z" };
-const BASE = { projectId: "p-unit", branchId: "br-unit-1", integration: IN, name: "Dashboard", type: "confidential", redirectUris: ["https://app.example.com/cb"] };
+const BASE = inRef({ projectId: "p-unit", branchId: "br-unit-1", integration: IN, name: "Dashboard", type: "confidential", redirectUris: ["https://app.example.com/cb"] });
 const reasons = (r: { failures?: { reason: string }[] }) => r.failures?.map((f) => f.reason);
 
 describe("OAuthClient check", () => {
@@ -17,7 +18,8 @@ describe("OAuthClient check", () => {
   });
 
   it("refuses what Neon refuses, naming the field", async () => {
-    const { branchId: _, ...projectLevel } = BASE;
+    const { branchId: _, ...projectRef } = BASE.integration;
+    const projectLevel = { ...BASE, integration: projectRef };
     expect(reasons(await oauthClientHandler.check({}, projectLevel))).toEqual([
       "OAuthClient integration must be a NeonAuth: the OAuth server is a branch's Neon Auth (today's branch-scoped API); an AuthIntegration has none",
     ]);

@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { secretOutputsOf } from "../../src/provider/declaration";
 import { DECLARATIONS } from "../../src/kinds";
 import { secretKeys, secretLeafNames } from "../../src/schemas/fields";
-import { FROM_INTEGRATION, functionToken, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
-import { isIntegration } from "../../src/plugin/props";
+import { functionToken, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
+import { inherited, inputsOf, isIntegration, placed, upgraded, withRef } from "../../src/provider/place";
 import { FUNCTIONS } from "../../src/kinds/functions";
-import { marked, plain, toPlugin, toRuntime } from "../../src/plugin/props";
+import { marked, plain } from "../../src/plugin/props";
 import { SECRET_INPUTS } from "../../src/provider/kit";
 import { UNKNOWN } from "../../src/provider/diff";
 
@@ -25,7 +25,7 @@ describe("the plugin's schema", () => {
     for (const d of declarations) {
       const r = schema.resources[tokenOf(d.kind)]!;
       // A child that may stand without its integration declares its place too (DataApi).
-      const declared = Object.keys(d.inputs).filter((k) => !(d.parent && d.parentUnless === undefined && (FROM_INTEGRATION as readonly string[]).includes(k)));
+      const declared = Object.keys(d.inputs);
       const expected = [...declared, ...(d.parent ? ["integration"] : [])];
       // NeonAuth's settings are declared in their own table (`also`), and are its inputs too.
       if (d.also) expect(Object.keys(r.inputProperties), d.kind).toEqual(expect.arrayContaining(expected));
@@ -84,45 +84,40 @@ describe("the plugin's properties", () => {
   const domain = DECLARATIONS.RedirectDomain;
   const ref = { projectId: "p-1", branchId: "br-1", authProvider: "better_auth", authProviderProjectId: "ap-1", createdAt: "2026-01-01T00:00:00Z" };
 
-  it("spread a child's integration ref into the runtime's place, and back", () => {
-    const runtime = toRuntime(domain, { integration: ref, domain: "https://a.example.com" });
-    expect(runtime).toEqual({
-      projectId: "p-1",
-      branchId: "br-1",
-      authProvider: "better_auth",
-      integration: { authProviderProjectId: "ap-1", createdAt: "2026-01-01T00:00:00Z" },
-      domain: "https://a.example.com",
-    });
-    expect(toPlugin(domain, runtime)).toEqual({ ...runtime, integration: ref });
-    expect(toRuntime(domain, toPlugin(domain, runtime))).toEqual(runtime);
+  it("read a child's place from its integration's ref, and record it as inputs without it", () => {
+    const outs = placed({ integration: ref, domain: "https://a.example.com" });
+    expect(outs).toEqual({ projectId: "p-1", branchId: "br-1", authProvider: "better_auth", integration: ref, domain: "https://a.example.com" });
+    expect(inputsOf(outs)).toEqual({ integration: ref, domain: "https://a.example.com" });
+    expect(placed({ integration: UNKNOWN, domain: "d" })).toEqual({ integration: UNKNOWN, domain: "d" });
+  });
+
+  it("read state recorded before (the place beside a bare identity, or no identity) as the ref", () => {
+    const identity = { authProviderProjectId: "ap-1", createdAt: "2026-01-01T00:00:00Z" };
+    const flat = { projectId: "p-1", branchId: "br-1", authProvider: "better_auth", integration: identity, domain: "https://a.example.com" };
+    expect(upgraded(domain, flat)).toEqual({ ...flat, integration: ref });
+    expect(upgraded(domain, upgraded(domain, flat))).toEqual({ ...flat, integration: ref });
+    expect(upgraded(domain, { projectId: "p-1", domain: "d" })).toEqual({ projectId: "p-1", domain: "d", integration: { projectId: "p-1" } });
+    // An integration, and a Data API on another identity provider, keep their own place.
+    expect(upgraded(DECLARATIONS.NeonAuth, { projectId: "p-1", branchId: "br-1" })).toEqual({ projectId: "p-1", branchId: "br-1" });
+    expect(upgraded(DECLARATIONS.DataApi, { projectId: "p-1", branchId: "br-1", jwksUrl: "https://x" })).toEqual({ projectId: "p-1", branchId: "br-1", jwksUrl: "https://x" });
   });
 
   it("give an integration's ref, with a branch only for a NeonAuth", () => {
     const outs = { projectId: "p-1", branchId: "br-1", authProvider: "stack", authProviderProjectId: "ap-1", createdAt: "c" };
-    expect(toPlugin(DECLARATIONS.AuthIntegration, outs).ref).toEqual({ projectId: "p-1", authProvider: "stack", authProviderProjectId: "ap-1", createdAt: "c" });
-    expect(toPlugin(DECLARATIONS.NeonAuth, { ...outs, authProvider: "better_auth" }).ref).toEqual({ ...outs, authProvider: "better_auth" });
-    expect(toRuntime(DECLARATIONS.NeonAuth, toPlugin(DECLARATIONS.NeonAuth, outs))).toEqual(outs);
+    expect(withRef(DECLARATIONS.AuthIntegration, outs).ref).toEqual({ projectId: "p-1", authProvider: "stack", authProviderProjectId: "ap-1", createdAt: "c" });
+    expect(withRef(DECLARATIONS.NeonAuth, { ...outs, authProvider: "better_auth" }).ref).toEqual({ ...outs, authProvider: "better_auth" });
+    expect(withRef(DECLARATIONS.RedirectDomain, outs)).toEqual(outs);
   });
 
   it("pass a NeonAuth's adopt on to its children through its ref, unless a child sets its own", () => {
     const outs = { projectId: "p-1", branchId: "br-1", authProvider: "better_auth", authProviderProjectId: "ap-1", createdAt: "c" };
-    const adopting = toPlugin(DECLARATIONS.NeonAuth, { ...outs, adopt: true }).ref;
+    const adopting = withRef(DECLARATIONS.NeonAuth, { ...outs, adopt: true }).ref;
     expect(adopting).toEqual({ ...outs, adopt: true });
-    expect(toPlugin(DECLARATIONS.NeonAuth, { ...outs, adopt: false }).ref).toEqual(outs);
-    expect(toPlugin(DECLARATIONS.AuthIntegration, { ...outs, authProvider: "stack", adopt: true }).ref).not.toHaveProperty("adopt");
-    expect(toRuntime(domain, { integration: adopting, domain: "https://a.example.com" }).adopt).toBe(true);
-    expect(toRuntime(domain, { integration: adopting, domain: "https://a.example.com", adopt: false }).adopt).toBe(false);
-    expect(toRuntime(domain, { integration: ref, domain: "https://a.example.com" })).not.toHaveProperty("adopt");
-  });
-
-  it("keep an unknown integration unknown in every field it gives", () => {
-    expect(toRuntime(domain, { integration: UNKNOWN, domain: "https://a.example.com" })).toEqual({
-      projectId: UNKNOWN,
-      branchId: UNKNOWN,
-      authProvider: UNKNOWN,
-      integration: UNKNOWN,
-      domain: "https://a.example.com",
-    });
+    expect(withRef(DECLARATIONS.NeonAuth, { ...outs, adopt: false }).ref).toEqual(outs);
+    expect(withRef(DECLARATIONS.AuthIntegration, { ...outs, authProvider: "stack", adopt: true }).ref).not.toHaveProperty("adopt");
+    expect(inherited({ integration: adopting, domain: "d" }).adopt).toBe(true);
+    expect(inherited({ integration: adopting, domain: "d", adopt: false }).adopt).toBe(false);
+    expect(inherited({ integration: ref, domain: "d" })).not.toHaveProperty("adopt");
   });
 
   it("keep secrets secret both ways, by name", () => {

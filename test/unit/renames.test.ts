@@ -11,6 +11,7 @@ import { redirectDomainKind } from "../../src/kinds/redirectDomain";
 import { guardedCalls } from "../../src/provider/runtime";
 import { useLog } from "../../src/provider/log";
 import { fakeContext } from "./fake-context";
+import { inRef } from "./refs";
 
 const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
 const structproto = fromPulumi("google-protobuf/google/protobuf/struct_pb");
@@ -66,7 +67,7 @@ describe("parents and renames", () => {
     calls.length = 0;
 
     // The new name declares the origin (its check), the old one leaves the program.
-    const checked = await domains.check({}, { projectId: P, branchId: B, integration: IDENTITY, domain: ORIGIN });
+    const checked = await domains.check({}, inRef({ projectId: P, branchId: B, integration: IDENTITY, domain: ORIGIN }));
     expect(checked.failures).toBeUndefined();
     await domains.delete(id, props);
     expect(calls).toEqual([]);

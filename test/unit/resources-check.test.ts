@@ -9,8 +9,10 @@ import { UNKNOWN } from "../../src/provider/diff";
 import { redirectDomainHandler } from "../../src/kinds/redirectDomain";
 import { oauthProviderHandler } from "../../src/kinds/oauthProvider";
 import { emailServerHandler } from "../../src/kinds/emailServer";
-import { authUserInputs, userHandler } from "../../src/kinds/authUser";
+import { authUserInputs, authUserKind, userHandler } from "../../src/kinds/authUser";
 import { integrationHandler } from "../../src/kinds/authIntegration";
+import { placed, upgraded } from "../../src/provider/place";
+import { inRef } from "./refs";
 
 const P = "p-unit";
 /** The identity of the integration a child was made in. */
@@ -18,13 +20,13 @@ const IN = { authProviderProjectId: "ap-1", createdAt: "2026-11-01T10:00:00Z" };
 
 describe("check", () => {
   it("normalises equivalent origins to one spelling", async () => {
-    const r = await redirectDomainHandler.check({}, { projectId: P, integration: IN, domain: "HTTPS://App.Example.com/" });
-    expect(r).toEqual({ inputs: { projectId: P, integration: IN, domain: "https://app.example.com", authProvider: "stack" } });
+    const r = await redirectDomainHandler.check({}, inRef({ projectId: P, integration: IN, domain: "HTTPS://App.Example.com/" }));
+    expect(r).toEqual({ inputs: inRef({ projectId: P, integration: IN, domain: "https://app.example.com", authProvider: "stack" }) });
   });
 
   it("lower-cases and trims user emails", async () => {
-    const r = await userHandler.check({}, { projectId: P, integration: IN, email: "  Ada@Example.COM " });
-    expect(r.inputs).toEqual({ projectId: P, integration: IN, email: "ada@example.com", authProvider: "stack" });
+    const r = await userHandler.check({}, inRef({ projectId: P, integration: IN, email: "  Ada@Example.COM " }));
+    expect(r.inputs).toEqual(inRef({ projectId: P, integration: IN, email: "ada@example.com", authProvider: "stack" }));
     expect(r.failures).toBeUndefined();
   });
 
@@ -41,14 +43,14 @@ describe("check", () => {
   });
 
   it("does not judge values still unknown at preview", async () => {
-    const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, integration: UNKNOWN, domain: "https://app.example.com" });
+    const r = await redirectDomainHandler.check({}, { integration: UNKNOWN, domain: "HTTPS://App.example.com" });
     expect(r.failures).toBeUndefined();
-    // Known fields still get their defaults, as at `up`: a raw `authProvider` would preview a replacement.
-    expect(r.inputs).toEqual({ projectId: UNKNOWN, integration: UNKNOWN, domain: "https://app.example.com", authProvider: "stack" });
+    // Known fields still get their canonical form and defaults, as at `up`.
+    expect(r.inputs).toEqual({ integration: UNKNOWN, domain: "https://app.example.com" });
   });
 
   it("still judges the known fields when others are unknown", async () => {
-    const r = await redirectDomainHandler.check({}, { projectId: UNKNOWN, integration: IN, domain: "app.example.com" });
+    const r = await redirectDomainHandler.check({}, { integration: { projectId: UNKNOWN, ...IN }, domain: "app.example.com" });
     expect(r.failures).toEqual([
       {
         property: "",
@@ -59,27 +61,27 @@ describe("check", () => {
   });
 
   it("names every missing SMTP field of a standard email server", async () => {
-    const r = await emailServerHandler.check({}, { projectId: P, integration: IN, type: "standard", host: "smtp.example.com" });
+    const r = await emailServerHandler.check({}, inRef({ projectId: P, integration: IN, type: "standard", host: "smtp.example.com" }));
     expect(r.failures?.map((f) => f.reason.split(" ")[1])).toEqual(["port", "username", "password", "senderEmail", "senderName"]);
     expect(r.failures?.[0]?.reason).toBe('EmailServer port is required when type is "standard"');
   });
 });
 
 describe("diff", () => {
-  const olds = { projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false, type: "standard" };
+  const olds = inRef({ projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false, type: "standard" });
 
   it("is quiet on a no-op", async () => {
-    const news = { projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false };
+    const news = inRef({ projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-1", adopt: false });
     expect(await oauthProviderHandler.diff(`${P}/github`, olds, news)).toEqual({
       changes: false,
       replaces: [],
-      stables: ["projectId", "integration", "providerId"],
+      stables: ["integration", "providerId"],
       deleteBeforeReplace: false,
     });
   });
 
   it("updates credentials in place", async () => {
-    const news = { projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-2", adopt: false };
+    const news = inRef({ projectId: P, integration: IN, providerId: "github", clientId: "id-1", clientSecret: "s-2", adopt: false });
     const d = await oauthProviderHandler.diff(`${P}/github`, olds, news);
     expect(d.changes).toBe(true);
     expect(d.replaces).toEqual([]);
@@ -89,29 +91,29 @@ describe("diff", () => {
     const renamed = await oauthProviderHandler.diff(`${P}/github`, olds, { ...olds, providerId: "microsoft" });
     expect(renamed.replaces).toEqual(["providerId"]);
     expect(renamed.deleteBeforeReplace).toBe(true);
-    const shared = await oauthProviderHandler.diff(`${P}/github`, olds, { projectId: P, integration: IN, providerId: "github", adopt: false });
+    const shared = await oauthProviderHandler.diff(`${P}/github`, olds, inRef({ projectId: P, integration: IN, providerId: "github", adopt: false }));
     expect(shared.replaces).toEqual(["clientId", "clientSecret"]);
   });
 
   it("treats an optional field left out as unchanged", async () => {
-    const d = await userHandler.diff("u-1", { projectId: P, integration: IN, email: "a@example.com", authProvider: "stack", userId: "u-1" }, {
+    const d = await userHandler.diff("u-1", inRef({ projectId: P, integration: IN, email: "a@example.com", authProvider: "stack", userId: "u-1" }), inRef({
       projectId: P,
       integration: IN,
       email: "a@example.com",
       authProvider: "stack",
-    });
+    }));
     expect(d.changes).toBe(false);
   });
 
   it("create and update parse the checked inputs with the engine's __provider beside them", () => {
     expect(
-      parsedInputs(authUserInputs, { projectId: P, integration: IN, email: "a@example.com", authProvider: "stack", __provider: "serialized" }),
-    ).toEqual({ projectId: P, integration: IN, email: "a@example.com", authProvider: "stack" });
+      parsedInputs(authUserInputs, inRef({ projectId: P, integration: IN, email: "a@example.com", authProvider: "stack", __provider: "serialized" })),
+    ).toEqual(placed(inRef({ projectId: P, integration: IN, email: "a@example.com", authProvider: "stack" })));
   });
 });
 
 describe("children and their integration", () => {
-  const user = { projectId: P, integration: IN, email: "ada@example.com", name: "Ada", authProvider: "stack" as const };
+  const user = inRef({ projectId: P, integration: IN, email: "ada@example.com", name: "Ada", authProvider: "stack" });
 
   it("requires the integration, saying how to declare it", async () => {
     const missing = {
@@ -121,36 +123,44 @@ describe("children and their integration", () => {
         "RedirectDomain integration is required: pass the NeonAuth or AuthIntegration this lives in, e.g. " +
         "`{ integration: auth, ... }` (it gives the project and branch; a 0.1.0 program's `projectId` and `dependsOn` go)",
     };
-    // A 0.1.0 program (projectId and dependsOn), and a new one that left the integration out.
-    expect((await redirectDomainHandler.check({}, { projectId: P, domain: "https://app.example.com" })).failures).toEqual([missing]);
+    // A program that left the integration out (a 0.1.0 program's `projectId` is no input: named too).
+    expect((await redirectDomainHandler.check({}, { projectId: P, domain: "https://app.example.com" })).failures).toEqual([
+      missing,
+      { property: "", reason: "RedirectDomain projectId is not an input of this resource; known inputs: integration, domain, adopt" },
+    ]);
     expect((await redirectDomainHandler.check({}, { domain: "https://app.example.com" })).failures).toEqual([missing]);
   });
 
   it("still names the cross-field rules when the integration is missing", async () => {
-    const email = await emailServerHandler.check({}, { projectId: P, type: "shared", host: "smtp.example.com" });
+    const email = await emailServerHandler.check({}, { type: "shared", host: "smtp.example.com" });
     const field = (f: { reason: string }) => f.reason.split(" ")[1];
     expect(email.failures?.map(field)).toEqual(["integration", "host"]);
-    const oauth = await oauthProviderHandler.check({}, { projectId: P, providerId: "github", clientId: "id-only" });
+    const oauth = await oauthProviderHandler.check({}, { providerId: "github", clientId: "id-only" });
     expect(oauth.failures?.map(field)).toEqual(["integration", "clientSecret"]);
     // Other failed fields still come first, alone, as before.
-    const bad = await emailServerHandler.check({}, { projectId: P, integration: IN, type: "standard", port: 0 });
+    const bad = await emailServerHandler.check({}, inRef({ projectId: P, integration: IN, type: "standard", port: 0 }));
     expect(bad.failures?.map(field)).toEqual(["port"]);
   });
 
   it("replaces a child whose integration was replaced; an identity unknown at preview is no change (replaceWith covers a replacement)", async () => {
-    const replaced = { ...IN, authProviderProjectId: "ap-2" };
+    const replaced = { ...user.integration, authProviderProjectId: "ap-2" };
     const d = await userHandler.diff("u-1", { ...user, userId: "u-1" }, { ...user, integration: replaced });
     expect(d.replaces).toEqual(["integration"]);
-    expect(await userHandler.diff("u-1", { ...user, userId: "u-1" }, { ...user, integration: UNKNOWN })).toMatchObject({ changes: false, replaces: [] });
-    const domain = { projectId: P, integration: IN, domain: "https://app.example.com", authProvider: "stack" };
-    expect(await redirectDomainHandler.diff(`${P}/x`, domain, { ...domain, integration: UNKNOWN })).toMatchObject({ changes: false, replaces: [] });
+    // The classes give the ref field by field: the identity unknown while the integration updates.
+    const updating = { ...user.integration, authProviderProjectId: UNKNOWN, createdAt: UNKNOWN };
+    expect(await userHandler.diff("u-1", { ...user, userId: "u-1" }, { ...user, integration: updating })).toMatchObject({ changes: false, replaces: [] });
+    const domain = inRef({ projectId: P, integration: IN, domain: "https://app.example.com", authProvider: "stack" });
+    expect(await redirectDomainHandler.diff(`${P}/x`, domain, { ...domain, integration: { ...domain.integration, createdAt: UNKNOWN } })).toMatchObject({ changes: false, replaces: [] });
+    // A ref unknown whole (a replaced integration, on the plugin): its place is unknown too.
+    expect((await redirectDomainHandler.diff(`${P}/x`, domain, { ...domain, integration: UNKNOWN })).replaces).toEqual(["integration"]);
   });
 
   it("records the identity in place in state written before children recorded it", async () => {
-    const { integration: _, ...old } = user;
-    const d = await userHandler.diff("u-1", { ...old, userId: "u-1" }, user);
+    // 0.1.0 recorded the place alone: read as a ref without an identity.
+    const old = upgraded(authUserKind, { projectId: P, email: "ada@example.com", name: "Ada", authProvider: "stack", userId: "u-1" });
+    const d = await userHandler.diff("u-1", old, user);
     expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect((await userHandler.update("u-1", { ...old, userId: "u-1" }, user, fakeContext({}))).outs).toEqual({ ...user, userId: "u-1" });
+    expect((await userHandler.update("u-1", old, parsedInputs(authUserInputs, user), fakeContext({}))).outs).toEqual({ ...placed(user), userId: "u-1" });
   });
 
   it("refuses a new email or name of an existing user at preview, naming the way to recreate it", async () => {
@@ -171,7 +181,7 @@ describe("children and their integration", () => {
 
   it("lets a user be recreated when said so, or when its integration was replaced", async () => {
     expect((await userHandler.check(user, { ...user, name: "Ada King", recreateOnChange: true })).failures).toBeUndefined();
-    const replaced = { ...user, name: "Ada King", integration: { ...IN, createdAt: "2026-11-02T10:00:00Z" } };
+    const replaced = { ...user, name: "Ada King", integration: { ...user.integration, createdAt: "2026-11-02T10:00:00Z" } };
     expect((await userHandler.check(user, replaced)).failures).toBeUndefined();
     expect((await userHandler.check(user, { ...user, integration: UNKNOWN, name: "Ada King" })).failures).toBeUndefined();
     expect((await userHandler.check({}, user)).failures).toBeUndefined();

@@ -39,7 +39,7 @@ describe("the names of the program's secret inputs", () => {
     new RedirectDomain("plain-domain", { integration: auth, domain: "https://app.example.com" });
     expect(Object.keys(await inputsOf("plain-auth"))).not.toContain("__secretInputs");
     const domain = await inputsOf("plain-domain");
-    expect(domain).toMatchObject({ projectId: "p-1", branchId: "br-1", domain: "https://app.example.com" });
+    expect(domain).toMatchObject({ integration: { projectId: "p-1", branchId: "br-1" }, domain: "https://app.example.com" });
     expect(Object.keys(domain)).not.toContain("__secretInputs");
   });
 
@@ -54,7 +54,7 @@ describe("the names of the program's secret inputs", () => {
     const auth = new NeonAuth("secret-project-auth", { projectId: pulumi.secret("p-3"), branchId: "br-3" });
     new RedirectDomain("child-of-secret", { integration: auth, domain: "https://app.example.com" });
     expect((await inputsOf("secret-project-auth")).__secretInputs).toEqual(["projectId"]);
-    expect((await inputsOf("child-of-secret")).__secretInputs).toEqual(["projectId"]);
+    expect((await inputsOf("child-of-secret")).__secretInputs).toEqual(["integration"]);
   });
 
   it("stay absent for an input given as a plain Output (asked, and found plain)", async () => {

@@ -8,9 +8,11 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { NeonApiError, NeonNetworkError } from "../../src/client";
-import { userHandler } from "../../src/kinds/authUser";
+import { authUserInputs, userHandler } from "../../src/kinds/authUser";
+import { parsedInputs } from "../../src/provider/kit";
 import { resolveSettings } from "../../src/provider/settings";
 import { fakeContext } from "./fake-context";
+import { inRef } from "./refs";
 
 const fake = vi.hoisted(() => ({ createUser: vi.fn(), byEmail: vi.fn(), problem: vi.fn() }));
 vi.mock("../../src/provider/usersSync", () => ({
@@ -22,7 +24,8 @@ vi.mock("../../src/provider/usersSync", () => ({
 const ctx = () => fakeContext({ createUser: fake.createUser });
 
 const P = "p-unit";
-const props = { projectId: P, integration: { authProviderProjectId: "a", createdAt: "t" }, email: "ada@example.com", name: "Ada", authProvider: "stack" as const };
+// As the runtime hands them to create: parsed by the kind's rules, the place beside the integration.
+const props = parsedInputs(authUserInputs, inRef({ projectId: P, integration: { authProviderProjectId: "a", createdAt: "t" }, email: "ada@example.com", name: "Ada", authProvider: "stack" }));
 const lostAnswer = () => new NeonNetworkError({ method: "POST", path: "/projects/auth/user", attempts: 1, detail: "socket hang up", mayHaveActed: true });
 const conflict = () =>
   new NeonApiError({ method: "POST", path: "/projects/auth/user", attempts: 1, status: 409, code: "", neonMessage: "email: exists", retryable: false, mayHaveActed: false });
