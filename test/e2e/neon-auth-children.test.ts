@@ -141,13 +141,15 @@ emulatorOnly("injected faults, dashboard changes and stored secrets at the emula
     );
     // A secret value as an import file carries it (Pulumi's secret signature, the value as JSON).
     const placeholder = (key: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(`neon-auth-import:config:${key}`) });
-    const inputs = file.resources.map(({ id, inputs: { __provider, integration, ...rest } }) => ({ id, integration: typeof integration, ...rest }));
+    // A child's place is inside its integration (the ref both faces record), not beside it.
+    const placeOf = (ref: { projectId?: string; branchId?: string; authProvider?: string }) => ({ projectId: ref.projectId, branchId: ref.branchId, authProvider: ref.authProvider });
+    const inputs = file.resources.map(({ id, inputs: { __provider, integration, ...rest } }) => ({ id, integration: placeOf(integration), ...rest }));
     expect(inputs).toEqual([
-      { id: `${P}/${B1}/https://app0.example.com`, integration: "object", projectId: P, branchId: B1, domain: "https://app0.example.com", authProvider: "better_auth" },
+      { id: `${P}/${B1}/https://app0.example.com`, integration: { projectId: P, branchId: B1, authProvider: "better_auth" }, domain: "https://app0.example.com" },
       // The client id Neon shows is imported; what it never shows (the client secret, the SMTP
       // password) is a secret placeholder naming the configuration key the program's value comes from.
-      { id: `${P}/${B1}/vercel`, integration: "object", projectId: P, branchId: B1, providerId: "vercel", adopt: false, clientId: "vc-client", clientSecret: placeholder("vercelClientSecret") },
-      { id: `${P}/${B1}/email-server`, integration: "object", projectId: P, branchId: B1, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme", password: placeholder("smtpPassword") },
+      { id: `${P}/${B1}/vercel`, integration: { projectId: P, branchId: B1 }, providerId: "vercel", adopt: false, clientId: "vc-client", clientSecret: placeholder("vercelClientSecret") },
+      { id: `${P}/${B1}/email-server`, integration: { projectId: P, branchId: B1 }, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme", password: placeholder("smtpPassword") },
     ]);
 
     // Secrets are never in the state in plain text.
