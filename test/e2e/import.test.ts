@@ -134,7 +134,8 @@ describe("pulumi import --file with the state from importFile", () => {
       ],
       { apiKey: API_KEY, apiUrl: em.url },
     );
-    const integration = await identityAt(em, P);
+    // A child records its place inside its integration (the ref), and outputs it beside it.
+    const integration = { ...(await identityAt(em, P)), projectId: P };
     expect(file.resources.map((r) => [r.type, r.name, r.id, r.outputs])).toEqual([
       [
         "pulumi-nodejs:dynamic/neon-auth:OAuthProvider",
@@ -146,7 +147,7 @@ describe("pulumi import --file with the state from importFile", () => {
         "pulumi-nodejs:dynamic/neon-auth:RedirectDomain",
         "domain",
         `${P}/https://app.example.com`,
-        { projectId: P, integration, domain: "https://app.example.com", authProvider: "stack", __provider: expect.stringContaining("RedirectDomain.js") },
+        { projectId: P, integration: { ...integration, authProvider: "stack" }, domain: "https://app.example.com", authProvider: "stack", __provider: expect.stringContaining("RedirectDomain.js") },
       ],
       [
         "pulumi-nodejs:dynamic/neon-auth:EmailServer",
