@@ -142,7 +142,10 @@ emulatorOnly("injected faults, dashboard changes and stored secrets at the emula
     // A secret value as an import file carries it (Pulumi's secret signature, the value as JSON).
     const placeholder = (key: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(`neon-auth-import:config:${key}`) });
     // A child's place is inside its integration (the ref both faces record), not beside it.
-    const placeOf = (ref: { projectId?: string; branchId?: string; authProvider?: string }) => ({ projectId: ref.projectId, branchId: ref.branchId, authProvider: ref.authProvider });
+    const placeOf = (integration: unknown) => {
+      const ref = integration as { projectId?: string; branchId?: string; authProvider?: string };
+      return { projectId: ref.projectId, branchId: ref.branchId, authProvider: ref.authProvider };
+    };
     const inputs = file.resources.map(({ id, inputs: { __provider, integration, ...rest } }) => ({ id, integration: placeOf(integration), ...rest }));
     expect(inputs).toEqual([
       { id: `${P}/${B1}/https://app0.example.com`, integration: { projectId: P, branchId: B1, authProvider: "better_auth" }, domain: "https://app0.example.com" },

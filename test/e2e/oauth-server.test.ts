@@ -82,10 +82,12 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       // Importable by id; Neon never shows the secret again, so the import file has none.
       const file = await importFile([{ kind: "OAuthClient", name: "c", id: `${P}/${B}/${serverId}` }], { apiKey: API_KEY, apiUrl: em.url });
       const { __provider, integration, ...imported } = file.resources[0]!.inputs;
-      expect([typeof __provider, typeof integration, imported]).toEqual([
+      // Its place is inside its integration (the ref both faces record).
+      const ref = integration as { projectId?: string; branchId?: string };
+      expect([typeof __provider, { projectId: ref.projectId, branchId: ref.branchId }, imported]).toEqual([
         "string",
-        "object",
-        { projectId: P, branchId: B, name: "Acme MCP gateway", redirectUris: ["https://app.example.com/oauth/callback"], type: "confidential", resources: [MCP], skipConsent: false, disabled: false },
+        { projectId: P, branchId: B },
+        { name: "Acme MCP gateway", redirectUris: ["https://app.example.com/oauth/callback"], type: "confidential", resources: [MCP], skipConsent: false, disabled: false },
       ]);
       expect(JSON.stringify(file)).not.toContain(first.value);
       await expectNoChanges(s.stack);
