@@ -9,7 +9,8 @@ import { secretKeys, secretLeafNames } from "../../src/schemas/fields";
 import { functionToken, packageSchema, REF_TYPE, tokenOf } from "../../src/plugin/schema";
 import { inherited, inputsOf, isIntegration, placed, upgraded, withRef } from "../../src/provider/place";
 import { FUNCTIONS } from "../../src/kinds/functions";
-import { marked, plain } from "../../src/plugin/props";
+import * as pulumi from "@pulumi/pulumi";
+import { marked, plain, SECRET, SIG } from "../../src/plugin/props";
 import { SECRET_INPUTS } from "../../src/provider/kit";
 import { UNKNOWN } from "../../src/provider/diff";
 
@@ -83,6 +84,10 @@ describe("the plugin's schema", () => {
 describe("the plugin's properties", () => {
   const domain = DECLARATIONS.RedirectDomain;
   const ref = { projectId: "p-1", branchId: "br-1", authProvider: "better_auth", authProviderProjectId: "ap-1", createdAt: "2026-01-01T00:00:00Z" };
+
+  it("mark a secret as the engine does", () => {
+    expect([SIG, SECRET]).toEqual([pulumi.runtime.specialSigKey, pulumi.runtime.specialSecretSig]);
+  });
 
   it("read a child's place from its integration's ref, and record it as inputs without it", () => {
     const outs = placed({ integration: ref, domain: "https://a.example.com" });
