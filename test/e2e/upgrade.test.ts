@@ -176,7 +176,7 @@ describe("upgrading a stack written by 0.1.0", () => {
 /** What each face's program of 0.2.0 declares: an AuthIntegration and a NeonAuth, with children. */
 const FACES = {
   classes: { program: "upgrade-020", resources: 13 },
-  plugin: { program: "upgrade-020-yaml", resources: 9 },
+  plugin: { program: "upgrade-020-yaml", resources: 10 },
 } as const;
 
 describe("upgrading a stack written by 0.2.0", () => {
