@@ -5,7 +5,7 @@ import type { Placed } from "../provider/place";
 import type { Context } from "../provider/context";
 import { notOwned } from "../provider/converge";
 import { inputRules, halfMade, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
+import { adoptSwitch, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -37,12 +37,7 @@ export const emailServerInputs = z
       shown: "email address; with `type: \"standard\"`",
       absent: "no test",
     }),
-    adopt: input(z.boolean().optional(), {
-      ...CREATE_TIME_SWITCH,
-      doc: "Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.",
-      outputDoc: "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation.",
-      absent: "`false`",
-    }),
+    adopt: adoptSwitch("Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.", "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation."),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["testRecipient"]);
