@@ -63,17 +63,17 @@ function tsdoc(text: string): string {
 /** The class table: each kind's class (`get` unless its declaration says `get: false`), with its doc. */
 export function renderClasses(kinds: readonly KindEntry[], own: readonly string[]): string {
   const made = kinds.filter(({ kind }) => !own.includes(kind));
-  const types = kinds.flatMap(({ kind }) => (own.includes(kind) ? [`${kind}Outputs`] : [`${kind}Args`, `${kind}Outputs`]));
+  const types = made.flatMap(({ kind }) => [`${kind}Args`, `${kind}Outputs`]);
   const imports = [
     ...(made.length > 0 ? ['import { DECLARATIONS } from "../kinds";\n'] : []),
     ...(own.length > 0 ? [`import { ${own.map((k) => `${k}Base`).join(", ")} } from "./ownClasses";\n`] : []),
     ...(made.some((k) => k.parent !== undefined) ? ['import { childRegistration } from "./children";\n'] : []),
     `import { ${["kindClass", "lookupClass"].filter((f) => made.some((k) => (f === "kindClass") === (k.get === false))).join(", ")} } from "./kindClass";\n`,
-    `import type { ${types.join(", ")} } from "./types";\n`,
+    ...(made.length > 0 ? [`import type { ${types.join(", ")} } from "./types";\n`] : []),
   ];
   const classes = kinds.map(({ kind, parent, get, doc }) => {
-    const base = own.includes(kind) ? `${kind}Base` : `${get === false ? "kindClass" : "lookupClass"}<${kind}Args>(DECLARATIONS.${kind}${parent === undefined ? "" : ", childRegistration"})`;
-    return `${tsdoc(doc)}export class ${kind} extends ${base} {}\n\nexport interface ${kind} extends ${kind}Outputs {}\n`;
+    const base = own.includes(kind) ? `${kind}Base` : `${get === false ? "kindClass" : "lookupClass"}<${kind}Args, ${kind}Outputs>(DECLARATIONS.${kind}${parent === undefined ? "" : ", childRegistration"})`;
+    return `${tsdoc(doc)}export class ${kind} extends ${base} {}\n`;
   });
   return (
     HEADER +

@@ -94,12 +94,13 @@ function argsMember(f: Field, g: Generation, present: boolean): string[] {
 }
 
 const PARENT_TYPE = { either: "ParentIntegration", AuthIntegration: "ProjectIntegration", NeonAuth: "NeonAuthIntegration" } as const;
+/** The base of a child's Args that declares its `integration` (children.ts), by its parent. */
+const LIVES_IN = { either: "InEitherIntegration", AuthIntegration: "InProjectIntegration", NeonAuth: "InNeonAuth" } as const;
 
-/** A child's `integration`: the resource object itself, not wrapped in `pulumi.Input`. */
-function integrationMember(parent: keyof typeof PARENT_TYPE, unless?: string): string[] {
+/** The `integration` of a child that may do without one (`parentUnless`): the resource object itself, not wrapped in `pulumi.Input`. */
+function optionalIntegration(parent: keyof typeof PARENT_TYPE, unless: string): string[] {
   const which = parent === "either" ? "AuthIntegration or NeonAuth" : parent;
-  const when = unless === undefined ? "" : ` Required ${unless}.`;
-  return [...docLines(`The ${which} this lives in: it is created after it, and replaced with it.${when}`, "  "), `  integration${unless === undefined ? "" : "?"}: ${PARENT_TYPE[parent]};`];
+  return [...docLines(`The ${which} this lives in: it is created after it, and replaced with it. Required ${unless}.`, "  "), `  integration?: ${PARENT_TYPE[parent]};`];
 }
 
 /** Whether the Args differ by generation: some input only one has, or a type or doc per generation. */
@@ -118,9 +119,11 @@ export function argsName(kind: string, g: Generation): string {
 
 function renderArgs(d: Declared): string[] {
   const generation: Generation = d.parent === "AuthIntegration" ? "AuthIntegration" : "NeonAuth";
-  const ext = d.also ? ` extends ${d.also.args}` : "";
   if (!split(d)) {
-    const out = [`/** The inputs of ${a(d.kind)}. */`, `export interface ${d.kind}Args${ext} {`, ...(d.parent ? integrationMember(d.parent, d.parentUnless) : [])];
+    const bases = [...(d.also ? [d.also.args] : []), ...(d.parent && d.parentUnless === undefined ? [LIVES_IN[d.parent]] : [])];
+    const ext = bases.length > 0 ? ` extends ${bases.join(", ")}` : "";
+    const own = d.parent && d.parentUnless !== undefined ? optionalIntegration(d.parent, d.parentUnless) : [];
+    const out = [`/** The inputs of ${a(d.kind)}. */`, `export interface ${d.kind}Args${ext} {`, ...own];
     for (const f of fieldsOf(d)) out.push(...argsMember(f, generation, true));
     return [...out, "}"];
   }
@@ -131,7 +134,7 @@ function renderArgs(d: Declared): string[] {
   for (const f of shared) out.push(...argsMember(f, generation, true));
   out.push("}");
   for (const g of GENERATIONS) {
-    out.push("", `/** ${a(d.kind).replace(/^a/, "A")} of ${g === "NeonAuth" ? "a NeonAuth (branch-scoped)" : "a project-level AuthIntegration"}. */`, `export interface ${argsName(d.kind, g)} extends ${d.kind}ArgsBase {`, ...integrationMember(g));
+    out.push("", `/** ${a(d.kind).replace(/^a/, "A")} of ${g === "NeonAuth" ? "a NeonAuth (branch-scoped)" : "a project-level AuthIntegration"}. */`, `export interface ${argsName(d.kind, g)} extends ${d.kind}ArgsBase, ${LIVES_IN[g]} {`);
     for (const f of own) out.push(...argsMember(f, g, f.input.only === undefined || f.input.only === g));
     out.push("}");
   }
@@ -141,18 +144,28 @@ function renderArgs(d: Declared): string[] {
 /** The outputs every child of such a parent has (parent.ts). */
 const CHILD_OUTPUTS = { either: "EitherChildOutputs", NeonAuth: "NeonAuthChildOutputs", AuthIntegration: "ChildOutputs" } as const;
 
+/**
+ * Whether an input's output is the input itself as recorded (`Recorded`): the same words, and the
+ * same type for every generation. Otherwise the output member is written out.
+ */
+const recordedAsGiven = (f: Field) => f.input.outputDoc === undefined && !perGeneration(f.input);
+
 function renderOutputs(d: Declared): string[] {
+  // An input the runtime rules give a default always has a value once checked.
+  const always = new Set(toJson(d.schema, "output").required ?? []);
+  // A child's place is an output of the child's base already (a `parentUnless` child declares it as inputs too).
+  const fields = fieldsOf(d).filter((f) => d.parent === undefined || (f.name !== "projectId" && f.name !== "branchId"));
+  const given = fields.filter(recordedAsGiven);
+  const union = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(" | ");
+  const absent = given.filter((f) => !always.has(f.name)).map((f) => f.name);
   const bases = [
     ...(d.parent === undefined ? [] : [CHILD_OUTPUTS[d.parent]]),
     ...(d.parent !== undefined && d.withProvider !== false ? ["AuthProviderOutput"] : []),
     ...(d.also ? [d.also.outputs] : []),
+    ...(given.length === 0 ? [] : [`Recorded<Pick<${split(d) ? `${d.kind}ArgsBase` : `${d.kind}Args`}, ${union(given.map((f) => f.name))}>${absent.length > 0 ? `, ${union(absent)}` : ""}>`]),
   ];
   const out = [`/** The outputs of ${a(d.kind)}: its inputs as recorded, and what the service made. */`, `export interface ${d.kind}Outputs${bases.length > 0 ? ` extends ${bases.join(", ")}` : ""} {`];
-  // An input the runtime rules give a default always has a value once checked.
-  const always = new Set(toJson(d.schema, "output").required ?? []);
-  for (const f of fieldsOf(d)) {
-    // A child's place is an output of the child's base already (a `parentUnless` child declares it as inputs too).
-    if (d.parent !== undefined && (f.name === "projectId" || f.name === "branchId")) continue;
+  for (const f of fields.filter((f) => !recordedAsGiven(f))) {
     const type = `${f.named}${always.has(f.name) ? "" : " | undefined"}`;
     out.push(...docLines(f.input.outputDoc ?? per(f.input.doc, "NeonAuth"), "  "), `  readonly ${f.name}: pulumi.Output<${type}>;`);
   }
@@ -170,7 +183,7 @@ const HEADER = "// Generated by `npm run gen` from the kinds' declarations (src/
 
 /** One kind's published types: src/resources/types/<Kind>.ts. */
 function renderKind(d: Declared): string {
-  const names = ["AuthProviderOutput", "ChildOutputs", "EitherChildOutputs", "NeonAuthChildOutputs", "NeonAuthIntegration", "ParentIntegration", "ProjectIntegration"];
+  const names = ["AuthProviderOutput", "ChildOutputs", "EitherChildOutputs", "NeonAuthChildOutputs", "NeonAuthIntegration", "ParentIntegration", "ProjectIntegration", "Recorded", ...Object.values(LIVES_IN)];
   const out: string[] = [];
   for (const [name, t] of Object.entries(d.types ?? {})) out.push("", ...docLines(t.doc, ""), `export type ${name} = ${t.values.map((v) => JSON.stringify(v)).join(" | ")};`);
   out.push("", ...renderArgs(d), "", ...renderOutputs(d), "");

@@ -4,7 +4,7 @@ import { userRoles } from "../schemas/branchAuth";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { checkInputs, halfMade, compact, type CheckFailure, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
+import { adoptSwitch, input, inputsOf, output } from "../provider/declaration";
 import { diffFields, sameValue, UNKNOWN } from "../provider/diff";
 import { liveUserByEmail, readBackProblem, userById } from "../provider/usersSync";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
@@ -47,11 +47,7 @@ export const authUserInputs = z
       absent: "`false`",
       change: "in place; see below",
     }),
-    adopt: input(z.boolean().optional(), {
-      ...CREATE_TIME_SWITCH,
-      doc: "Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy. Default false.",
-      absent: "`false`",
-    }),
+    adopt: adoptSwitch("Take over a user with this address that already exists (made outside this stack) instead of failing; it needs read-back (see docs/AuthUser.md). The stack then deletes it on destroy. Default false."),
   })
   .superRefine((v, ctx) => generationRules(v, ctx, ["roles"]), despiteIntegration);
 

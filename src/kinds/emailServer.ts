@@ -5,7 +5,7 @@ import type { Placed } from "../provider/place";
 import type { Context } from "../provider/context";
 import { notOwned } from "../provider/converge";
 import { inputRules, halfMade, compact, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
-import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
+import { adoptSwitch, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { childPlace, childFields, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf, type IntegrationIdentity } from "../provider/parent";
 import { placeholder } from "../provider/placeholders";
@@ -24,12 +24,12 @@ export const emailServerInputs = z
       outputDoc: "`shared` (Neon's mail server) or `standard` (yours).",
       shown: '`"shared"` | `"standard"`',
     }),
-    host: input(smtpHost.optional(), { doc: "SMTP host name or IP address (required for `standard`).", outputDoc: "SMTP host (for `standard`).", shown: "hostname", requiredWhen: FOR_STANDARD }),
-    port: input(portInput.optional(), { doc: "1 to 65535.", outputDoc: "SMTP port (for `standard`).", shown: "integer 1–65535", requiredWhen: FOR_STANDARD }),
-    username: input(smtpUsername.optional(), { doc: "SMTP user name (required for `standard`).", outputDoc: "SMTP user name (for `standard`).", shown: "string", requiredWhen: FOR_STANDARD }),
-    password: input(smtpPassword.optional(), { doc: "SMTP password (kept secret in state).", outputDoc: "SMTP password. Secret.", shown: "string", requiredWhen: FOR_STANDARD }),
-    senderEmail: input(z.string().trim().pipe(email).optional(), { doc: "Address the mail is sent from (required for `standard`).", outputDoc: "Sender address (for `standard`).", shown: "email address", requiredWhen: FOR_STANDARD }),
-    senderName: input(senderName.optional(), { doc: "Display name the mail is sent from (required for `standard`).", outputDoc: "Sender display name (for `standard`).", shown: "string", requiredWhen: FOR_STANDARD }),
+    host: input(smtpHost.optional(), { doc: "SMTP host name or IP address (required for `standard`).", shown: "hostname", requiredWhen: FOR_STANDARD }),
+    port: input(portInput.optional(), { doc: "SMTP port, 1 to 65535 (required for `standard`).", shown: "integer 1–65535", requiredWhen: FOR_STANDARD }),
+    username: input(smtpUsername.optional(), { doc: "SMTP user name (required for `standard`).", shown: "string", requiredWhen: FOR_STANDARD }),
+    password: input(smtpPassword.optional(), { doc: "SMTP password (kept secret in state).", shown: "string", requiredWhen: FOR_STANDARD }),
+    senderEmail: input(z.string().trim().pipe(email).optional(), { doc: "Address the mail is sent from (required for `standard`).", shown: "email address", requiredWhen: FOR_STANDARD }),
+    senderName: input(senderName.optional(), { doc: "Display name the mail is sent from (required for `standard`).", shown: "string", requiredWhen: FOR_STANDARD }),
     testRecipient: input(z.string().trim().pipe(email).optional(), {
       only: "NeonAuth",
       doc: "Opt-in check (type `standard`): after each create or update that changes the SMTP settings, Neon sends a test mail here (`POST …/email_provider/test`), and the update fails with Neon's error message when the test fails.",
@@ -37,12 +37,7 @@ export const emailServerInputs = z
       shown: "email address; with `type: \"standard\"`",
       absent: "no test",
     }),
-    adopt: input(z.boolean().optional(), {
-      ...CREATE_TIME_SWITCH,
-      doc: "Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.",
-      outputDoc: "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation.",
-      absent: "`false`",
-    }),
+    adopt: adoptSwitch("Take over an SMTP configuration that is already set (by hand or by another stack) instead of failing: this stack then overwrites it, and sets it back to shared on destroy. Default false.", "Whether an SMTP configuration set elsewhere was (or may be) taken over at creation."),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, ["testRecipient"]);

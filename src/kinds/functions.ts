@@ -23,11 +23,18 @@ import { projectJwksList, projectJwksOutputs } from "./projectJwks";
 
 const projectArg = s.projectId.describe("The Neon project id (`^[a-z0-9-]{1,60}$`).");
 const branchArg = s.branchId.describe("The branch id (`^[a-z0-9-]{1,60}$`).");
-const BRANCH_ARGS = z.strictObject({ projectId: projectArg, branchId: branchArg });
+const PROJECT_ARGS = z.strictObject({ projectId: projectArg });
+const BRANCH_ARGS = PROJECT_ARGS.extend({ branchId: branchArg });
 
 const str = (doc: string) => z.string().describe(doc);
 const opt = (doc: string) => z.string().optional().describe(doc);
+const bool = (doc: string) => z.boolean().describe(doc);
 const list = <T extends z.ZodType>(item: T, doc: string) => z.array(item).describe(doc);
+/** A list of objects, its words first. */
+const items = (doc: string, shape: z.ZodRawShape) => list(z.object(shape), doc);
+/** Where a function read: the first fields of its result. */
+const PROJECT_RESULT = { projectId: str("The Neon project.") };
+const BRANCH_RESULT = { ...PROJECT_RESULT, branchId: str("The branch.") };
 
 /** A setting's fields as a function answers them: every field but the secret ones. */
 const PUBLIC_AREAS = Object.fromEntries(
@@ -74,9 +81,8 @@ const getNeonAuth: FunctionDeclaration = {
   doc: "A branch's Neon Auth: whether it is enabled, the URLs an app is wired with, where it keeps its data, and every setting a `NeonAuth` manages (under the same names). A branch without Neon Auth answers `enabled: false`.",
   args: BRANCH_ARGS,
   result: z.object({
-    enabled: z.boolean().describe("Whether Neon Auth is enabled on the branch; when false, no other field but the ids is set."),
-    projectId: str("The Neon project."),
-    branchId: str("The branch."),
+    enabled: bool("Whether Neon Auth is enabled on the branch; when false, no other field but the ids is set."),
+    ...BRANCH_RESULT,
     authProvider: opt("`better_auth` (or `stack`)."),
     authProviderProjectId: opt("The auth project's id at the provider."),
     baseUrl: opt("Base URL of the auth service (Better Auth): an app's `NEON_AUTH_BASE_URL`."),
@@ -93,13 +99,12 @@ const getNeonAuth: FunctionDeclaration = {
   }),
   async read(a, ctx) {
     const record = (await integrationOf("getNeonAuth", ctx, scope(a), "better_auth")) as s.BranchIntegration | undefined;
-    if (record === undefined) return { enabled: false, projectId: a.projectId, branchId: a.branchId };
+    if (record === undefined) return { enabled: false, ...scope(a) };
     const settings = await liveSettings(ctx, wire(a), record, PUBLIC_SETTINGS);
     const server = settings.oauthServer?.enabled === true ? oauthServerUrls(record.base_url) : undefined;
     return compact({
       enabled: true,
-      projectId: a.projectId,
-      branchId: a.branchId,
+      ...scope(a),
       authProvider: record.auth_provider,
       authProviderProjectId: record.auth_provider_project_id,
       baseUrl: record.base_url,
@@ -122,24 +127,19 @@ const getOAuthProviders: FunctionDeclaration = {
   doc: "The social sign-in providers of a branch's Neon Auth, each with the callback URL its OAuth app must list. Never a client secret.",
   args: BRANCH_ARGS,
   result: z.object({
-    projectId: str("The Neon project."),
-    branchId: str("The branch."),
-    providers: list(
-      z.object({
-        id: str("The provider: `google`, `github`, `microsoft`, `vercel`."),
-        type: str("`shared` (Neon's keys) or `standard` (your own)."),
-        clientId: opt("Your OAuth app's client id, where Neon shows it."),
-        callbackUrl: str("Where the provider sends the user back: `{baseUrl}/callback/{id}`, the redirect URI its OAuth app lists."),
-      }),
-      "Each provider, as Neon lists them.",
-    ),
+    ...BRANCH_RESULT,
+    providers: items("Each provider, as Neon lists them.", {
+      id: str("The provider: `google`, `github`, `microsoft`, `vercel`."),
+      type: str("`shared` (Neon's keys) or `standard` (your own)."),
+      clientId: opt("Your OAuth app's client id, where Neon shows it."),
+      callbackUrl: str("Where the provider sends the user back: `{baseUrl}/callback/{id}`, the redirect URI its OAuth app lists."),
+    }),
   }),
   async read(a, ctx) {
     const record = await branchAuthOf("getOAuthProviders", ctx, scope(a));
     const providers = await generationOf(scope(a)).calls(ctx, scope(a)).oauthProviders.list();
     return {
-      projectId: a.projectId,
-      branchId: a.branchId,
+      ...scope(a),
       providers: providers.map((p) => compact({ id: p.id, type: p.type, clientId: p.client_id || undefined, callbackUrl: callbackUrl(record.base_url, p.id) ?? "" })),
     };
   },
@@ -150,16 +150,15 @@ const getTrustedDomains: FunctionDeclaration = {
   doc: "The trusted domains of a branch's Neon Auth (wildcards as Neon stores them) and whether localhost is allowed.",
   args: BRANCH_ARGS,
   result: z.object({
-    projectId: str("The Neon project."),
-    branchId: str("The branch."),
+    ...BRANCH_RESULT,
     domains: list(z.string(), "The trusted origins, as Neon stores them."),
-    allowLocalhost: z.boolean().describe("Whether sign-in from localhost is allowed."),
+    allowLocalhost: bool("Whether sign-in from localhost is allowed."),
   }),
   async read(a, ctx) {
     const record = await branchAuthOf("getTrustedDomains", ctx, scope(a));
     const domains = await generationOf(scope(a)).calls(ctx, scope(a)).domains.list();
     const { allowLocalhost } = await liveSettings(ctx, wire(a), record, { allowLocalhost: true });
-    return { projectId: a.projectId, branchId: a.branchId, domains: domains.map((d) => d.domain), allowLocalhost: allowLocalhost ?? true };
+    return { ...scope(a), domains: domains.map((d) => d.domain), allowLocalhost: allowLocalhost ?? true };
   },
 };
 
@@ -168,25 +167,21 @@ const getOAuthServer: FunctionDeclaration = {
   doc: "A branch's OAuth server (`NeonAuth.oauthServer`): its settings, the issuer and discovery URL a resource server trusts, and its clients. Never a client secret.",
   args: BRANCH_ARGS,
   result: z.object({
-    projectId: str("The Neon project."),
-    branchId: str("The branch."),
+    ...BRANCH_RESULT,
     ...Object.fromEntries(Object.entries(PUBLIC_AREAS.oauthServer.unwrap().partial().shape).map(([k, v]) => [k, (v as z.ZodType).describe(`As \`NeonAuth.oauthServer.${k}\`.`)])),
-    enabled: z.boolean().describe("Whether the OAuth server is enabled."),
+    enabled: bool("Whether the OAuth server is enabled."),
     issuer: opt("The issuer a resource server expects in tokens, when enabled."),
     discoveryUrl: opt("The OpenID discovery document, when enabled."),
-    clients: list(
-      z.object({
-        clientId: str("The OAuth client id."),
-        name: str("Its name."),
-        type: str("`confidential`, `public` (or a type Neon adds)."),
-        redirectUris: list(z.string(), "Its redirect URIs."),
-        resources: list(z.string(), "The resources it may ask tokens for."),
-        skipConsent: z.boolean().describe("Whether users skip the consent page."),
-        disabled: z.boolean().describe("Whether it is disabled."),
-        createdAt: opt("When Neon registered it."),
-      }),
-      "Its clients.",
-    ),
+    clients: items("Its clients.", {
+      clientId: str("The OAuth client id."),
+      name: str("Its name."),
+      type: str("`confidential`, `public` (or a type Neon adds)."),
+      redirectUris: list(z.string(), "Its redirect URIs."),
+      resources: list(z.string(), "The resources it may ask tokens for."),
+      skipConsent: bool("Whether users skip the consent page."),
+      disabled: bool("Whether it is disabled."),
+      createdAt: opt("When Neon registered it."),
+    }),
   }),
   async read(a, ctx) {
     const record = await branchAuthOf("getOAuthServer", ctx, scope(a));
@@ -194,8 +189,7 @@ const getOAuthServer: FunctionDeclaration = {
     const enabled = oauthServer.enabled === true;
     const clients = await listed(ctx, scope(a));
     return compact({
-      projectId: a.projectId,
-      branchId: a.branchId,
+      ...scope(a),
       ...oauthServer,
       enabled,
       ...(enabled ? oauthServerUrls(record.base_url) : {}),
@@ -211,33 +205,29 @@ const getNeonAuthUsers: FunctionDeclaration = {
   doc: "The users of a branch's Neon Auth, read from its database as `AuthUser` reads back (`neon-auth:readUsersFromDatabase`). Personal data: a program exports them only if it chooses to.",
   args: BRANCH_ARGS.extend({ email: s.email.optional().describe("Only the user with this address (case-insensitive).") }),
   result: z.object({
-    projectId: str("The Neon project."),
-    branchId: str("The branch."),
-    users: list(
-      z.object({
-        id: str("The user's id."),
-        email: str("Their address."),
-        name: str("Their name (empty when none)."),
-        roles: list(z.string(), "Their roles."),
-        emailVerified: z.boolean().describe("Whether their address is verified."),
-        banned: z.boolean().describe("Whether they are banned."),
-        createdAt: str("When they signed up (ISO 8601, UTC)."),
-      }),
-      "Each user, oldest first (then by address).",
-    ),
+    ...BRANCH_RESULT,
+    users: items("Each user, oldest first (then by address).", {
+      id: str("The user's id."),
+      email: str("Their address."),
+      name: str("Their name (empty when none)."),
+      roles: list(z.string(), "Their roles."),
+      emailVerified: bool("Whether their address is verified."),
+      banned: bool("Whether they are banned."),
+      createdAt: str("When they signed up (ISO 8601, UTC)."),
+    }),
   }),
   async read(a, ctx) {
     await branchAuthOf("getNeonAuthUsers", ctx, scope(a));
-    return { projectId: a.projectId, branchId: a.branchId, users: await branchUsers(ctx, scope(a), a.email) };
+    return { ...scope(a), users: await branchUsers(ctx, scope(a), a.email) };
   },
 };
 
 const getAuthIntegration: FunctionDeclaration = {
   name: "getAuthIntegration",
   doc: "A project's project-level integration (`AuthIntegration`, Stack Auth): its auth project, JWKS URL, providers and domains. Never a key.",
-  args: z.strictObject({ projectId: projectArg }),
+  args: PROJECT_ARGS,
   result: z.object({
-    projectId: str("The Neon project."),
+    ...PROJECT_RESULT,
     authProvider: str("`stack`."),
     authProviderProjectId: str("The auth project's id at the provider."),
     jwksUrl: str("Address of the JSON Web Key Set, for verifying tokens."),
@@ -274,10 +264,9 @@ const getDataApi: FunctionDeclaration = {
   doc: "The Data API of one database of a branch: whether it exists, its URL and status, the schemas it can serve, and every setting a `DataApi` manages (under the same names). How it authenticates is not in Neon's answer.",
   args: z.strictObject({ projectId: projectArg, branchId: branchArg, database: s.databaseName.default(s.NEON_DEFAULTS.database).describe("The database (default `neondb`).") }),
   result: z.object({
-    projectId: str("The Neon project."),
-    branchId: str("The branch."),
+    ...BRANCH_RESULT,
     database: str("The database."),
-    exists: z.boolean().describe("Whether the database has a Data API; when false, no other field but the ids is set."),
+    exists: bool("Whether the database has a Data API; when false, no other field but the ids is set."),
     url: opt("The Data API's REST endpoint."),
     status: opt("Its deployment status, as Neon reports it."),
     availableSchemas: z.array(z.string()).optional().describe("The schemas it can serve, as Neon reports them."),
@@ -297,20 +286,17 @@ const getDataApi: FunctionDeclaration = {
 const getProjectJwks: FunctionDeclaration = {
   name: "getProjectJwks",
   doc: "The JWKS URLs of a project (each a `ProjectJwks`): the identity providers whose tokens Neon accepts on the Data API and Postgres connections, for every branch or one.",
-  args: z.strictObject({ projectId: projectArg }),
+  args: PROJECT_ARGS,
   result: z.object({
-    projectId: str("The Neon project."),
-    entries: list(
-      z.object({
-        jwksId: str("The entry's id at Neon."),
-        jwksUrl: str("Where Neon fetches the keys."),
-        providerName: str("The identity provider's name."),
-        branchId: opt("The one branch it applies to; absent: every branch."),
-        jwtAudience: opt("The audience Neon checks in tokens; absent: not checked."),
-        createdAt: opt("When Neon added it (ISO 8601, UTC)."),
-      }),
-      "The project's entries, as Neon lists them.",
-    ),
+    ...PROJECT_RESULT,
+    entries: items("The project's entries, as Neon lists them.", {
+      jwksId: str("The entry's id at Neon."),
+      jwksUrl: str("Where Neon fetches the keys."),
+      providerName: str("The identity provider's name."),
+      branchId: opt("The one branch it applies to; absent: every branch."),
+      jwtAudience: opt("The audience Neon checks in tokens; absent: not checked."),
+      createdAt: opt("When Neon added it (ISO 8601, UTC)."),
+    }),
   }),
   async read(a, ctx) {
     const where = { projectId: a.projectId as string };

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { isNotFound } from "../client";
 import * as s from "../schemas";
 import type { Context } from "../provider/context";
-import { CREATE_TIME_SWITCH, input, inputsOf, output } from "../provider/declaration";
+import { adoptSwitch, input, inputsOf, output } from "../provider/declaration";
 import { AREAS, EVERY_SETTING, liveSettings, refuseOAuthServerOffRoot, SETTINGS, where, write, type Area, type Where } from "./neonAuthSettings";
 import { createOwned } from "../provider/converge";
 import { declaredFields, inputRules, compact, halfMade, joinId, splitId, type Handler, type KindDeclaration, type NaturalKey, type Props } from "../provider/kit";
@@ -61,16 +61,13 @@ export const neonAuthInputs = z
     }),
     // The settings: published from their own table (`also`), so described but no inputs of the Args here.
     ...(Object.fromEntries(s.BRANCH_SETTINGS.map((row) => [row.name, AREAS[row.name].optional().describe(row.doc)])) as { [K in Area]: z.ZodOptional<(typeof AREAS)[K]> }),
-    adopt: input(z.boolean().optional(), {
-      ...CREATE_TIME_SWITCH,
-      doc:
-        "Take over Neon Auth that is already enabled on the branch instead of failing: this stack then manages the settings it declares and disables auth on destroy. " +
+    adopt: adoptSwitch(
+      "Take over Neon Auth that is already enabled on the branch instead of failing: this stack then manages the settings it declares and disables auth on destroy. " +
         "A branch made from one with Neon Auth has it already (auth branches with the database), so a stack per preview branch sets this. " +
         "It extends to the children declared in this NeonAuth: a domain, provider, email server or user found there is taken over and made what the program declares " +
         "(a child's own `adopt: false` keeps it strict). Default false: auth found on a branch may be another stack's or a person's, and is not taken over unasked.",
-      outputDoc: "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
-      absent: "`false`",
-    }),
+      "Whether Neon Auth found on the branch was (or may be) taken over at creation.",
+    ),
   })
   .superRefine((v, ctx) => {
     // What the service refuses must fail at preview, not after auth is enabled.

@@ -40,7 +40,6 @@ export const oauthProviderInputs = z
     }),
     clientSecret: input(oauthClientSecret.optional(), {
       doc: "Your OAuth app's client secret (kept secret in state, never read back: a new one is an update).",
-      outputDoc: "Your OAuth app's client secret. Secret.",
       shown: "string",
       requiredWhen: "with `clientId`",
       replacesWhenRemoved: true,

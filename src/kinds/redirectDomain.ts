@@ -4,7 +4,7 @@ import { canonicalOrigin, trustedDomainInput } from "../schemas";
 import type { Context } from "../provider/context";
 import { createOwned } from "../provider/converge";
 import { inputRules, compact, type Handler, type KindDeclaration, type NaturalKey } from "../provider/kit";
-import { CREATE_TIME_SWITCH, input, inputsOf } from "../provider/declaration";
+import { adoptSwitch, input, inputsOf } from "../provider/declaration";
 import { childId, generationOf, placeOf, splitChildId, type Scope } from "../provider/generation";
 import { integrationInput, placed, type Placed } from "../provider/place";
 import { childFields, childAuthProvider, deleteUnlessHidden, despiteIntegration, explainMissingIntegration, generationRules, parentOf } from "../provider/parent";
@@ -28,12 +28,7 @@ export const redirectDomainInputs = z
       replaces: true,
     }),
     // Optional, not false by default: state written before it existed shows no change.
-    adopt: input(z.boolean().optional(), {
-      ...CREATE_TIME_SWITCH,
-      doc: "Take over this origin when it is already on the list (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.",
-      outputDoc: "Whether an existing origin was (or may be) taken over at creation.",
-      absent: "`false`",
-    }),
+    adopt: adoptSwitch("Take over this origin when it is already on the list (made outside this stack) instead of failing. Default false. The stack then removes it on destroy.", "Whether an existing origin was (or may be) taken over at creation."),
   })
   .superRefine((v, ctx) => {
     generationRules(v, ctx, []);

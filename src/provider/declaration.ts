@@ -111,6 +111,10 @@ export const CREATE_TIME_SWITCH = {
   change: "none: read at create only, so adding or removing it previews no change; see [adopting](adopt-and-import.md#looking-up-and-adopting-existing-objects)",
 } as const satisfies Partial<InputDeclaration>;
 
+/** `adopt` where leaving it out means false (nothing found is taken over): a create-time switch. */
+export const adoptSwitch = (doc: string, outputDoc?: string) =>
+  input(z.boolean().optional(), { ...CREATE_TIME_SWITCH, doc, ...(outputDoc === undefined ? {} : { outputDoc }), absent: "`false`" });
+
 /** An input the check refuses: the reason names the field (`property` stays empty, see kit.ts `checkInputs`). */
 export interface CheckFailure {
   readonly property: string;

@@ -68,6 +68,35 @@ export interface AuthProviderOutput {
   readonly authProvider: pulumi.Output<string>;
 }
 
+/** The `integration` of a child of a project-level AuthIntegration (a base of its Args). */
+export interface InProjectIntegration {
+  /** The AuthIntegration this lives in: it is created after it, and replaced with it. */
+  integration: ProjectIntegration;
+}
+
+/** The `integration` of a child of a NeonAuth (a base of its Args). */
+export interface InNeonAuth {
+  /** The NeonAuth this lives in: it is created after it, and replaced with it. */
+  integration: NeonAuthIntegration;
+}
+
+/** The `integration` of a child of either generation (a base of its Args). */
+export interface InEitherIntegration {
+  /** The AuthIntegration or NeonAuth this lives in: it is created after it, and replaced with it. */
+  integration: ParentIntegration;
+}
+
+/**
+ * A kind's inputs as its outputs record them (types/<Kind>.ts): the same names, words and types,
+ * each an output that always has a value, but those named in `Absent`, which may have none.
+ */
+export type Recorded<A, Absent extends keyof A = never> = {
+  readonly [K in keyof A]-?: pulumi.Output<Value<Exclude<A[K], undefined>> | (K extends Absent ? undefined : never)>;
+};
+
+/** An input's value: the `T` of `pulumi.Input<T>`, and of each item of a list of inputs. */
+type Value<I> = I extends Promise<unknown> | pulumi.OutputInstance<unknown> ? never : I extends (infer E)[] ? Value<E>[] : I;
+
 /** What a child of either generation accepts as `integration`. */
 export type ParentIntegration = ProjectIntegration | NeonAuthIntegration;
 

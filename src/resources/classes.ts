@@ -8,7 +8,7 @@ import { DECLARATIONS } from "../kinds";
 import { NeonAuthBase, OAuthClientBase, RedirectDomainBase } from "./ownClasses";
 import { childRegistration } from "./children";
 import { kindClass, lookupClass } from "./kindClass";
-import type { DataApiArgs, DataApiOutputs, NeonAuthOutputs, AuthIntegrationArgs, AuthIntegrationOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthUserArgs, AuthUserOutputs, OAuthProviderArgs, OAuthProviderOutputs, RedirectDomainOutputs, EmailServerArgs, EmailServerOutputs, OAuthClientOutputs, ProjectJwksArgs, ProjectJwksOutputs } from "./types";
+import type { DataApiArgs, DataApiOutputs, AuthIntegrationArgs, AuthIntegrationOutputs, AuthSdkKeysArgs, AuthSdkKeysOutputs, AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs, AuthUserArgs, AuthUserOutputs, OAuthProviderArgs, OAuthProviderOutputs, EmailServerArgs, EmailServerOutputs, ProjectJwksArgs, ProjectJwksOutputs } from "./types";
 
 /**
  * Neon's Data API on one database of a branch: a REST interface over it that accepts the tokens of
@@ -24,9 +24,7 @@ import type { DataApiArgs, DataApiOutputs, NeonAuthOutputs, AuthIntegrationArgs,
  * export const dataApiUrl = api.url;
  * ```
  */
-export class DataApi extends lookupClass<DataApiArgs>(DECLARATIONS.DataApi, childRegistration) {}
-
-export interface DataApi extends DataApiOutputs {}
+export class DataApi extends lookupClass<DataApiArgs, DataApiOutputs>(DECLARATIONS.DataApi, childRegistration) {}
 
 /**
  * Neon Auth on one branch (the branch-scoped API generation, Better Auth). The id is
@@ -40,8 +38,6 @@ export interface DataApi extends DataApiOutputs {}
  */
 export class NeonAuth extends NeonAuthBase {}
 
-export interface NeonAuth extends NeonAuthOutputs {}
-
 /**
  * Neon Auth on a project: provisions a managed auth project at the provider and the
  * `neon_auth.users_sync` table. Any input change replaces it (delete first: one per provider).
@@ -53,9 +49,7 @@ export interface NeonAuth extends NeonAuthOutputs {}
  * export const env = auth.envVars; // secret
  * ```
  */
-export class AuthIntegration extends lookupClass<AuthIntegrationArgs>(DECLARATIONS.AuthIntegration) {}
-
-export interface AuthIntegration extends AuthIntegrationOutputs {}
+export class AuthIntegration extends lookupClass<AuthIntegrationArgs, AuthIntegrationOutputs>(DECLARATIONS.AuthIntegration) {}
 
 /**
  * A freshly generated SDK key set for an existing integration. Changing `rotationTrigger`
@@ -66,9 +60,7 @@ export interface AuthIntegration extends AuthIntegrationOutputs {}
  * const keys = new AuthSdkKeys("keys", { integration: auth, rotationTrigger: "2026-11" });
  * ```
  */
-export class AuthSdkKeys extends kindClass<AuthSdkKeysArgs>(DECLARATIONS.AuthSdkKeys, childRegistration) {}
-
-export interface AuthSdkKeys extends AuthSdkKeysOutputs {}
+export class AuthSdkKeys extends kindClass<AuthSdkKeysArgs, AuthSdkKeysOutputs>(DECLARATIONS.AuthSdkKeys, childRegistration) {}
 
 /**
  * Step one of moving the managed auth project to your own Stack Auth account: requests a
@@ -82,9 +74,7 @@ export interface AuthSdkKeys extends AuthSdkKeysOutputs {}
  * export const transferUrl = transfer.url; // secret: `pulumi stack output transferUrl --show-secrets`
  * ```
  */
-export class AuthOwnershipTransfer extends kindClass<AuthOwnershipTransferArgs>(DECLARATIONS.AuthOwnershipTransfer, childRegistration) {}
-
-export interface AuthOwnershipTransfer extends AuthOwnershipTransferOutputs {}
+export class AuthOwnershipTransfer extends kindClass<AuthOwnershipTransferArgs, AuthOwnershipTransferOutputs>(DECLARATIONS.AuthOwnershipTransfer, childRegistration) {}
 
 /**
  * A user of the project's auth. The API can create and delete users but not read or update
@@ -100,9 +90,7 @@ export interface AuthOwnershipTransfer extends AuthOwnershipTransferOutputs {}
  * export const adaId = ada.userId;
  * ```
  */
-export class AuthUser extends lookupClass<AuthUserArgs>(DECLARATIONS.AuthUser, childRegistration) {}
-
-export interface AuthUser extends AuthUserOutputs {}
+export class AuthUser extends lookupClass<AuthUserArgs, AuthUserOutputs>(DECLARATIONS.AuthUser, childRegistration) {}
 
 /**
  * An OAuth sign-in provider. Without credentials it uses Neon's shared keys (`type: "shared"`,
@@ -117,9 +105,7 @@ export interface AuthUser extends AuthUserOutputs {}
  *   clientId: cfg.require("githubClientId"), clientSecret: cfg.requireSecret("githubClientSecret") });
  * ```
  */
-export class OAuthProvider extends lookupClass<OAuthProviderArgs>(DECLARATIONS.OAuthProvider, childRegistration) {}
-
-export interface OAuthProvider extends OAuthProviderOutputs {}
+export class OAuthProvider extends lookupClass<OAuthProviderArgs, OAuthProviderOutputs>(DECLARATIONS.OAuthProvider, childRegistration) {}
 
 /**
  * One origin on the redirect-URI whitelist (a "trusted domain" of a NeonAuth). Changing it
@@ -132,8 +118,6 @@ export interface OAuthProvider extends OAuthProviderOutputs {}
  * ```
  */
 export class RedirectDomain extends RedirectDomainBase {}
-
-export interface RedirectDomain extends RedirectDomainOutputs {}
 
 /**
  * The email server that sends verification and password-reset mail. `standard` uses your SMTP
@@ -149,9 +133,7 @@ export interface RedirectDomain extends RedirectDomainOutputs {}
  *   senderEmail: "auth@example.com", senderName: "Example" });
  * ```
  */
-export class EmailServer extends lookupClass<EmailServerArgs>(DECLARATIONS.EmailServer, childRegistration) {}
-
-export interface EmailServer extends EmailServerOutputs {}
+export class EmailServer extends lookupClass<EmailServerArgs, EmailServerOutputs>(DECLARATIONS.EmailServer, childRegistration) {}
 
 /**
  * A client of a branch's OAuth server (`NeonAuth.oauthServer`, beta): an app or MCP client that
@@ -172,8 +154,6 @@ export interface EmailServer extends EmailServerOutputs {}
  */
 export class OAuthClient extends OAuthClientBase {}
 
-export interface OAuthClient extends OAuthClientOutputs {}
-
 /**
  * One JWKS URL of a project: Neon then accepts tokens signed by that identity provider (Clerk,
  * Auth0, Cognito…) on the Data API and on Postgres connections, for every branch or for the one
@@ -186,6 +166,4 @@ export interface OAuthClient extends OAuthClientOutputs {}
  *   jwksUrl: "https://example.clerk.accounts.dev/.well-known/jwks.json", jwtAudience: "api://app" });
  * ```
  */
-export class ProjectJwks extends lookupClass<ProjectJwksArgs>(DECLARATIONS.ProjectJwks) {}
-
-export interface ProjectJwks extends ProjectJwksOutputs {}
+export class ProjectJwks extends lookupClass<ProjectJwksArgs, ProjectJwksOutputs>(DECLARATIONS.ProjectJwks) {}

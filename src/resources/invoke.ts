@@ -41,7 +41,7 @@ async function runner() {
 }
 
 /** @internal A function's direct form: a promise of its result. `opts` is the SDK's; nothing in it applies to a read here. */
-export async function invokeDirect<R>(name: string, args: object, _opts?: pulumi.InvokeOptions): Promise<R> {
+async function invokeDirect<R>(name: string, args: object, _opts?: pulumi.InvokeOptions): Promise<R> {
   const { FUNCTIONS, invokeFunction, programContext, redactText } = await runner();
   try {
     return (await invokeFunction(FUNCTIONS[name]!, args as Record<string, unknown>, programContext)) as R;
@@ -57,9 +57,24 @@ export async function invokeDirect<R>(name: string, args: object, _opts?: pulumi
  * @internal A function's output form: its arguments may be outputs of other resources. Until they
  * are known (a preview before their resource exists) the result is unknown; then it reads.
  */
-export function invokeOutput<R>(name: string, args: object, opts?: pulumi.InvokeOutputOptions): pulumi.Output<R> {
+function invokeOutput<R>(name: string, args: object, opts?: pulumi.InvokeOutputOptions): pulumi.Output<R> {
   // `dependsOn`: read once those resources exist (a resource's id is unknown until it is made).
   const after = pulumi.output((opts?.dependsOn === undefined ? [] : [opts.dependsOn].flat()) as pulumi.Input<pulumi.Resource>[]);
   const made = after.apply((rs) => pulumi.all(rs.map((r) => (r instanceof pulumi.CustomResource ? r.id : r.urn))));
   return pulumi.all([pulumi.output(args), made]).apply(([a]) => invokeDirect<R>(name, a as object)) as pulumi.Output<R>;
 }
+
+/** A function's arguments in its output form: each may be an output of another resource (one level, as its arguments are scalars). */
+export type Inputs<A> = { [K in keyof A]: pulumi.Input<Exclude<A[K], undefined>> };
+
+/** @internal A function's direct form, typed by its arguments and its result (a generated function file exports it). */
+export const directForm =
+  <A extends object, R>(name: string) =>
+  (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
+    invokeDirect<R>(name, args, opts);
+
+/** @internal A function's output form, typed by its direct form's arguments and its result (a generated function file exports it). */
+export const outputForm =
+  <A extends object, R>(name: string) =>
+  (args: Inputs<A>, opts?: pulumi.InvokeOutputOptions): pulumi.Output<R> =>
+    invokeOutput<R>(name, args, opts);

@@ -11,10 +11,10 @@ import { redirectDomainKind } from "../kinds/redirectDomain";
 import { ADOPTS_CHILDREN, childRegistration } from "./children";
 import { lookupClass } from "./kindClass";
 import { checkClientResources, declareOAuthServer, noteTrustedDomain } from "./oauthServerChecks";
-import type { NeonAuthArgs, OAuthClientArgs, RedirectDomainArgs } from "./types";
+import type { NeonAuthArgs, NeonAuthOutputs, OAuthClientArgs, OAuthClientOutputs, RedirectDomainArgs, RedirectDomainOutputs } from "./types";
 
 /** NeonAuth: its settings and what its children read of it registered, and its OAuth server noted for its clients. */
-export class NeonAuthBase extends lookupClass<NeonAuthArgs>(neonAuthKind) {
+export class NeonAuthBase extends lookupClass<NeonAuthArgs, NeonAuthOutputs>(neonAuthKind) {
   constructor(name: string, args: NeonAuthArgs, opts?: pulumi.CustomResourceOptions) {
     // Registered even when left out, as children read them: `deleteDataOnDestroy` tells them their
     // parent is a NeonAuth (children.ts), `authProvider` is sent with their requests.
@@ -27,7 +27,7 @@ export class NeonAuthBase extends lookupClass<NeonAuthArgs>(neonAuthKind) {
 }
 
 /** OAuthClient: its resources checked against its NeonAuth's OAuth server. */
-export class OAuthClientBase extends lookupClass<OAuthClientArgs>(oauthClientKind, childRegistration) {
+export class OAuthClientBase extends lookupClass<OAuthClientArgs, OAuthClientOutputs>(oauthClientKind, childRegistration) {
   constructor(name: string, args: OAuthClientArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) checkClientResources(name, args);
     super(name, args, opts);
@@ -35,7 +35,7 @@ export class OAuthClientBase extends lookupClass<OAuthClientArgs>(oauthClientKin
 }
 
 /** RedirectDomain: its origin noted as trusted for the OAuth server's checks. */
-export class RedirectDomainBase extends lookupClass<RedirectDomainArgs>(redirectDomainKind, childRegistration) {
+export class RedirectDomainBase extends lookupClass<RedirectDomainArgs, RedirectDomainOutputs>(redirectDomainKind, childRegistration) {
   constructor(name: string, args: RedirectDomainArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.id === undefined) noteTrustedDomain(args.integration, args.domain);
     super(name, args, opts);

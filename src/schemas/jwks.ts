@@ -8,7 +8,7 @@ import { z } from "zod";
 import { branchId, wholeList } from "./common";
 import { endpoint, LOCKED } from "./endpoint";
 import { text } from "./fields";
-import { operation } from "./projects";
+import { operation, projectObject } from "./projects";
 import { urlProblem } from "./urls";
 
 /** A JWKS URL as Neon takes it: https only (the API reference: "a valid HTTPS URL"). */
@@ -35,9 +35,7 @@ export type AddJwksRequest = z.input<typeof addJwksRequest>;
 
 /** One JWKS entry of a project (the document's `JWKS`). */
 export const jwks = z.object({
-  id: z.string(),
-  project_id: z.string(),
-  branch_id: z.string().optional(),
+  ...projectObject,
   jwks_url: z.string(),
   provider_name: z.string(),
   created_at: z.string(),

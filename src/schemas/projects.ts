@@ -5,10 +5,11 @@ import { secretField } from "./fields";
 /** Statuses after which an operation never changes again. */
 export const TERMINAL_OPERATION_STATUSES: readonly string[] = ["finished", "skipped", "cancelled"];
 
+/** What names an object of a project, which may belong to one branch of it (an operation, a JWKS entry). */
+export const projectObject = { id: z.string(), project_id: z.string(), branch_id: z.string().optional() };
+
 export const operation = z.object({
-  id: z.string(),
-  project_id: z.string(),
-  branch_id: z.string().optional(),
+  ...projectObject,
   action: z.string(),
   // Unknown future statuses are kept as strings rather than rejected.
   status: z.string(),

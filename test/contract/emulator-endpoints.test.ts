@@ -1,16 +1,9 @@
 /** Every endpoint's success path, with exact status codes and bodies. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BRANCH, enableAuth, ISO_UTC, manualClock, PROJECT, startHarness, UUID, type Harness } from "./emulator-helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BRANCH, enableAuth, ISO_UTC, manualClock, PROJECT, UUID, useHarness } from "./emulator-helpers";
 
 const clock = manualClock();
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness({ clock, operationDelayMs: 500, rateLimit: "off" });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ clock, operationDelayMs: 500, rateLimit: "off" });
 
 describe("projects", () => {
   it("creates a project with its default branch and running operations that finish after the delay", async () => {

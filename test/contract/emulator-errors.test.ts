@@ -1,18 +1,10 @@
 /** Error paths: envelope, request ids, 400 naming the field, 401, 404 isolation, 409, 423. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BRANCH, enableAuth, KEY_B, manualClock, PROJECT, startHarness, UUID, type Harness } from "./emulator-helpers";
+import { describe, expect, it } from "vitest";
+import { BRANCH, enableAuth, KEY_B, manualClock, PROJECT, startHarness, UUID, useHarness } from "./emulator-helpers";
 
 const LOCKED = "project already has running conflicting operations, scheduling of new ones is prohibited";
 const clock = manualClock();
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness({ clock, rateLimit: "off", seedProjects: [PROJECT, "p-bare"] });
-  await enableAuth(h);
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ clock, rateLimit: "off", seedProjects: [PROJECT, "p-bare"] }, enableAuth);
 
 const ORIGIN_FORM = "must be an origin of the form https://host[:port], with no path, query, fragment or credentials";
 

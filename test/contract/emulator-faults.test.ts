@@ -1,19 +1,11 @@
 /** Fault injection: random (deterministic source) and one-shot queue; faults never touch control routes. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { enableAuth, PROJECT, startHarness, type Harness } from "./emulator-helpers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { enableAuth, PROJECT, useHarness } from "./emulator-helpers";
 
 const LOCKED = "project already has running conflicting operations, scheduling of new ones is prohibited";
 let nextRandom: number[] = [];
 const random = () => nextRandom.shift() ?? 0.999;
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness({ rateLimit: "off", random });
-  await enableAuth(h);
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ rateLimit: "off", random }, enableAuth);
 beforeEach(async () => {
   nextRandom = [];
   expect((await h.control("PUT", "/faults", {})).status).toBe(200);

@@ -1,5 +1,5 @@
 /** Helpers for the emulator's contract tests: plain `fetch` over real HTTP, no client library. */
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from "../../src/emulator";
 import { ManualClock } from "../../src/clock";
 import { ENDPOINTS, type AnyEndpoint } from "../../src/schemas/endpoints";
@@ -56,6 +56,33 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       return toResult(await fetch(emu.controlUrl + path, init));
     },
     close: () => emu.close(),
+  };
+}
+
+/**
+ * The harness of a file's tests: started (then `setUp`) before them, closed after them. Each member
+ * reads the started one, so a file declares it once at its top.
+ */
+export function useHarness(options: EmulatorOptions, setUp?: (h: Harness) => Promise<unknown>): Harness {
+  let made: Harness | undefined;
+  beforeAll(async () => {
+    made = await startHarness(options);
+    await setUp?.(made);
+  });
+  afterAll(async () => {
+    await made?.close();
+  });
+  const started = (): Harness => {
+    if (made === undefined) throw new Error("useHarness: the harness starts in beforeAll, before the tests");
+    return made;
+  };
+  return {
+    get emu() {
+      return started().emu;
+    },
+    api: (...args) => started().api(...args),
+    control: (...args) => started().control(...args),
+    close: () => started().close(),
   };
 }
 

@@ -4,21 +4,14 @@
  * Every answer is checked against Neon's OpenAPI document (emulator-helpers.ts). Sources: the
  * emulator's fidelity ledger.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClient, NeonApiError, NeonConfigError } from "../../src/client";
-import { BRANCH, ISO_UTC, KEY_A, KEY_B, manualClock, PROJECT, startHarness, UUID, type Harness } from "./emulator-helpers";
+import { BRANCH, ISO_UTC, KEY_A, KEY_B, manualClock, PROJECT, startHarness, UUID, useHarness } from "./emulator-helpers";
 
 const clock = manualClock();
-let h: Harness;
+const h = useHarness({ clock, operationDelayMs: 500, rateLimit: "off" });
 const LIST = `/projects/${PROJECT}/jwks`;
 const CLERK = { jwks_url: "https://clerk.example.com/.well-known/jwks.json", provider_name: "Clerk" };
-
-beforeAll(async () => {
-  h = await startHarness({ clock, operationDelayMs: 500, rateLimit: "off" });
-});
-afterAll(async () => {
-  await h.close();
-});
 
 describe("JWKS URLs of a project", () => {
   it("adds an entry with the apply_config operation that applies it, which locks the project's writes until it finishes", async () => {
