@@ -1,9 +1,8 @@
 /**
  * The Neon API client: one typed method per endpoint, each derived from its entry of the endpoint
  * table (src/schemas/endpoints*.ts: path, method, schemas, success statuses) over `request`, but
- * for the few with behaviour of their own, written here. The
- * attempt loop is transport.ts, operation waits operations.ts; each provider process makes its one
- * client in provider/context.ts.
+ * for the few with behaviour of their own, written here. The attempt loop is transport.ts,
+ * operation waits operations.ts; each provider process makes its one client in provider/context.ts.
  */
 import type { z } from "zod";
 import type * as s from "../schemas";
@@ -25,7 +24,8 @@ import { Transport } from "./transport";
 export { DEFAULT_BASE_URL, formatIssues, hashKey, type AttemptTimeouts, type ClientOptions, type WaitEvent, type WaitKind, type WaitOptions, type WriteEvent } from "./options";
 
 /** The project API's entries, each a method of the client (projectMethods.ts). */
-type ProjectTable = typeof H & typeof P & typeof J;
+const PROJECT_TABLE = { ...H, ...P, ...J };
+type ProjectTable = typeof PROJECT_TABLE;
 
 /** The client's own members, and the methods with behaviour of their own, written below in place of the table's. */
 interface OwnMethods {
@@ -225,7 +225,7 @@ class NeonHttpClient implements NeonClient {
   }
 }
 
-for (const [name, e] of Object.entries({ ...H, ...P, ...J })) {
+for (const [name, e] of Object.entries(PROJECT_TABLE)) {
   if (!(name in NeonHttpClient.prototype)) Object.defineProperty(NeonHttpClient.prototype, name, { value: tableMethod(e), writable: true, configurable: true });
 }
 
