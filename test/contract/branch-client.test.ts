@@ -6,8 +6,8 @@ import { MockAgent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, NeonApiError, NeonConfigError, NeonResponseError, type NeonClient } from "../../src/client";
 import { BRANCH_SETTINGS, branchEndpoints as B } from "../../src/schemas/endpointsBranch";
-import { switched } from "./branch-helpers";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
+import { switched } from "./branch-helpers";
 import { BRANCH, KEY_A, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
 let h: Harness;
