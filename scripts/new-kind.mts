@@ -9,6 +9,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { editor } from "./edit-source.mts";
 
 const kind = process.argv[2] ?? "";
 if (!/^[A-Z][A-Za-z0-9]{2,40}$/.test(kind)) {
@@ -24,13 +25,7 @@ if (fs.existsSync(at(kindFile))) {
   process.exit(1);
 }
 
-/** Replaces `anchor` (which must be there once) in a file by what `edit` makes of it. */
-function edit(file: string, anchor: RegExp, to: (found: string) => string): void {
-  const text = fs.readFileSync(at(file), "utf8");
-  const m = text.match(anchor);
-  if (!m || m.index === undefined) throw new Error(`${file}: ${anchor} not found; has the file changed shape? Update scripts/new-kind.mts with it.`);
-  fs.writeFileSync(at(file), text.slice(0, m.index) + to(m[0]) + text.slice(m.index + m[0].length));
-}
+const edit = editor(repo, "scripts/new-kind.mts");
 
 fs.writeFileSync(
   at(kindFile),

@@ -1,19 +1,20 @@
 /**
- * The Neon API client: one typed method per endpoint, each one line over `request`, which takes path,
- * method, schemas and success statuses from the endpoint table (src/schemas/endpoints*.ts). The
- * attempt loop is transport.ts, operation waits operations.ts; each provider process makes its one
- * client in provider/context.ts.
+ * The Neon API client: one typed method per endpoint, each derived from its entry of the endpoint
+ * table (src/schemas/endpoints*.ts: path, method, schemas, success statuses) over `request`, but
+ * for the few with behaviour of their own, written here. The attempt loop is transport.ts,
+ * operation waits operations.ts; each provider process makes its one client in provider/context.ts.
  */
 import type { z } from "zod";
 import type * as s from "../schemas";
 import { listKeyOf, NEXT_PAGE } from "../schemas/common";
 import { fillPath, type AnyEndpoint, type BodyOf, type ParamsOf, type ResultOf } from "../schemas/endpoint";
 import { hostingEndpoints as H, projectEndpoints as P } from "../schemas/endpointsProject";
-import { jwksEndpoints as J, type AddJwksRequest, type Jwks } from "../schemas/jwks";
+import { jwksEndpoints as J } from "../schemas/jwks";
 import type { CreateBranchResponse, RestoreBranchRequest, RestoreBranchResponse } from "../schemas/projects";
 import { DomainBatcher, BATCHED_ENDPOINTS, type DomainsBody } from "./batch";
 import { branchAuthClient, type BranchAuthClient } from "./branchAuth";
 import { NeonConfigError, NeonResponseError } from "./errors";
+import { tableMethod, type TableMethods } from "./projectMethods";
 import { waitForOperations } from "./operations";
 import { formatIssues, resolveOptions, type ClientOptions, type Resolved, type WaitOptions } from "./options";
 import { queryString } from "./query";
@@ -22,18 +23,17 @@ import { Transport } from "./transport";
 
 export { DEFAULT_BASE_URL, formatIssues, hashKey, type AttemptTimeouts, type ClientOptions, type WaitEvent, type WaitKind, type WaitOptions, type WriteEvent } from "./options";
 
-/** One typed method per endpoint of the table. */
-export interface NeonClient {
-  readonly baseUrl: string;
+/** The project API's entries, each a method of the client (projectMethods.ts). */
+const PROJECT_TABLE = { ...H, ...P, ...J };
+type ProjectTable = typeof PROJECT_TABLE;
 
-  // projects (only what hosts auth)
+/** The client's own members, and the methods with behaviour of their own, written below in place of the table's. */
+interface OwnMethods {
+  readonly baseUrl: string;
   /** `POST /projects`; waits for the operations the response carries. */
   createProject(body?: { name?: string }): Promise<s.CreateProjectResponse>;
-  getProject(projectId: string): Promise<s.Project>;
-  listBranches(projectId: string): Promise<s.Branch[]>;
   /** `POST /projects/{project_id}/branches`; waits for the operations the response carries. */
   createBranch(projectId: string, branch?: { name?: string; parent_id?: string }): Promise<CreateBranchResponse>;
-  getBranch(projectId: string, branchId: string): Promise<s.Branch>;
   /**
    * `POST /projects/{project_id}/branches/{branch_id}/restore`: a reset from the parent (the parent
    * as `source_branch_id`) or an instant restore (the branch itself and a time); it overwrites the
@@ -41,58 +41,27 @@ export interface NeonClient {
    */
   restoreBranch(projectId: string, branchId: string, body: RestoreBranchRequest): Promise<RestoreBranchResponse>;
   getOperation(projectId: string, operationId: string): Promise<s.Operation>;
-  /** `GET /projects/{project_id}/connection_uri`: a database's connection string (a secret: it holds the password). */
-  getConnectionUri(q: ParamsOf<typeof H.getConnectionUri>): Promise<{ uri: string }>;
   /** Waits until every operation is finished/skipped/cancelled; throws NeonOperationError otherwise. */
   waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void>;
-
-  // the project's JWKS URLs (tokens of another identity provider)
-  getProjectJWKS(projectId: string): Promise<Jwks[]>;
-  /**
-   * `POST /projects/{project_id}/jwks`: the entry and the operations that apply it, which the caller
-   * waits for (`waitForOperations`), so that an entry whose operations fail is still known by its id.
-   */
-  addProjectJWKS(projectId: string, body: AddJwksRequest): Promise<{ jwks: Jwks; operations: s.Operation[] }>;
-  deleteProjectJWKS(projectId: string, jwksId: string): Promise<Jwks>;
-
-  // integration
-  createIntegration(req: s.CreateIntegrationRequest): Promise<s.KeySet>;
-  listIntegrations(projectId: string): Promise<s.Integration[]>;
-  deleteIntegration(projectId: string, authProvider: string): Promise<void>;
-  generateSdkKeys(req: s.GenerateSdkKeysRequest): Promise<s.KeySet>;
+  /** The ownership transfer's URL, which carries a one-time code: kept out of every log and error as a secret. */
   transferOwnership(req: s.TransferOwnershipRequest): Promise<{ url: string }>;
-
-  // users
-  createUser(req: s.CreateUserRequest): Promise<{ id: string }>;
-  deleteUser(projectId: string, userId: string): Promise<void>;
-
-  // OAuth providers
-  listOAuthProviders(projectId: string): Promise<{ id: string; type: string }[]>;
-  addOAuthProvider(projectId: string, body: s.AddOAuthProviderRequest): Promise<s.OAuthProvider>;
-  updateOAuthProvider(projectId: string, providerId: string, body: s.UpdateOAuthProviderRequest): Promise<s.OAuthProvider>;
-  deleteOAuthProvider(projectId: string, providerId: string): Promise<void>;
-
-  // redirect domains
-  listDomains(projectId: string): Promise<{ domain: string; auth_provider: string }[]>;
-  addDomain(projectId: string, body: s.AddDomainRequest): Promise<void>;
-  deleteDomains(projectId: string, body: s.DeleteDomainsRequest): Promise<void>;
-
-  // email server
-  getEmailServer(projectId: string): Promise<s.EmailServer>;
-  updateEmailServer(projectId: string, body: s.UpdateEmailServerRequest): Promise<s.EmailServer>;
-
   /**
    * Calls any entry of the endpoint table (src/schemas/endpoints.ts): path parameters and body are
    * checked by the entry's rules, the answer by its response schema and success statuses.
    */
   request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>>;
-
   /** The branch-scoped (Better Auth) generation, one method per endpoint. */
   readonly branchAuth: BranchAuthClient;
-
   /** Closes the connection pool if the client created it (no-op for an injected dispatcher). */
   close(): Promise<void>;
 }
+
+/**
+ * One typed method per endpoint of the table: the project API's derived from its entries
+ * (projectMethods.ts) but for those with behaviour of their own, the branch-scoped generation's
+ * under `branchAuth`.
+ */
+export interface NeonClient extends Omit<TableMethods<ProjectTable>, keyof OwnMethods>, OwnMethods {}
 
 /**
  * How the project-level methods have named their arguments since 0.1.0: errors about a path
@@ -122,6 +91,9 @@ function validate<S extends z.ZodType>(endpoint: AnyEndpoint, schema: S, value: 
   return r.data;
 }
 
+// The table's methods, set on the prototype below the class.
+interface NeonHttpClient extends Omit<TableMethods<ProjectTable>, keyof OwnMethods> {}
+
 class NeonHttpClient implements NeonClient {
   readonly baseUrl: string;
   readonly branchAuth = branchAuthClient((e, params, body) => this.request(e, params, body));
@@ -137,14 +109,10 @@ class NeonHttpClient implements NeonClient {
     this.#batches = new DomainBatcher(this.#o.clock, (e, params, body) => this.#call(e, { params, body, query: "" }, { urgent: true }), this.#o.batch);
   }
 
-  // ---- projects (only what hosts auth) ------------------------------------------------------------
+  // ---- the methods with behaviour of their own (the others come from the table, below the class) --
   async createProject(body?: { name?: string }) { return this.#waited(await this.request(H.createProject, {}, { project: body ?? {} })); }
-  async getProject(projectId: string) { return (await this.request(H.getProject, { project_id: projectId })).project; }
-  async listBranches(projectId: string) { return (await this.request(H.listBranches, { project_id: projectId })).branches; }
   async createBranch(projectId: string, branch?: { name?: string; parent_id?: string }) { return this.#waited(await this.request(H.createBranch, { project_id: projectId }, { branch: branch ?? {} })); }
-  async getBranch(projectId: string, branchId: string) { return (await this.request(H.getBranch, { project_id: projectId, branch_id: branchId })).branch; }
   async restoreBranch(projectId: string, branchId: string, body: RestoreBranchRequest) { return this.#waited(await this.request(H.restoreBranch, { project_id: projectId, branch_id: branchId }, body)); }
-  getConnectionUri(q: ParamsOf<typeof H.getConnectionUri>) { return this.request(H.getConnectionUri, q); }
   async getOperation(projectId: string, operationId: string, deadlineMs?: number) { return (await this.#send(H.getOperation, { project_id: projectId, operation_id: operationId }, undefined, deadlineMs)).operation; }
 
   async waitForOperations(operations: readonly s.Operation[], opts?: WaitOptions): Promise<void> {
@@ -152,37 +120,12 @@ class NeonHttpClient implements NeonClient {
     await waitForOperations(poller, operations, opts?.timeoutMs ?? this.#o.operationTimeoutMs);
   }
 
-  async getProjectJWKS(projectId: string) { return (await this.request(J.getProjectJWKS, { project_id: projectId })).jwks; }
-  addProjectJWKS(projectId: string, body: AddJwksRequest) { return this.request(J.addProjectJWKS, { project_id: projectId }, body); }
-  deleteProjectJWKS(projectId: string, jwksId: string) { return this.request(J.deleteProjectJWKS, { project_id: projectId, jwks_id: jwksId }); }
-
-  // ---- project-level auth ---------------------------------------------------------------------------
-  createIntegration(req: s.CreateIntegrationRequest) { return this.request(P.createIntegration, {}, req); }
-  async listIntegrations(projectId: string) { return (await this.request(P.listIntegrations, { project_id: projectId })).data; }
-  deleteIntegration(projectId: string, authProvider: string) { return this.request(P.deleteIntegration, { project_id: projectId, auth_provider: authProvider }); }
-  generateSdkKeys(req: s.GenerateSdkKeysRequest) { return this.request(P.generateSdkKeys, {}, req); }
-
   async transferOwnership(req: s.TransferOwnershipRequest): Promise<{ url: string }> {
     const res = await this.request(P.transferOwnership, {}, req);
     // The URL carries a one-time code: as secret as a password, though its field is not named so.
     rememberSecrets([res.url, ...new URL(res.url, "https://x.invalid").searchParams.values()]);
     return res;
   }
-
-  createUser(req: s.CreateUserRequest) { return this.request(P.createUser, {}, req); }
-  deleteUser(projectId: string, userId: string) { return this.request(P.deleteUser, { project_id: projectId, auth_user_id: userId }); }
-
-  async listOAuthProviders(projectId: string) { return (await this.request(P.listOAuthProviders, { project_id: projectId })).providers; }
-  addOAuthProvider(projectId: string, body: s.AddOAuthProviderRequest) { return this.request(P.addOAuthProvider, { project_id: projectId }, body); }
-  updateOAuthProvider(projectId: string, providerId: string, body: s.UpdateOAuthProviderRequest) { return this.request(P.updateOAuthProvider, { project_id: projectId, oauth_provider_id: providerId }, body); }
-  deleteOAuthProvider(projectId: string, providerId: string) { return this.request(P.deleteOAuthProvider, { project_id: projectId, oauth_provider_id: providerId }); }
-
-  async listDomains(projectId: string) { return (await this.request(P.listDomains, { project_id: projectId })).domains; }
-  addDomain(projectId: string, body: s.AddDomainRequest) { return this.request(P.addDomain, { project_id: projectId }, body); }
-  deleteDomains(projectId: string, body: s.DeleteDomainsRequest) { return this.request(P.deleteDomains, { project_id: projectId }, body); }
-
-  getEmailServer(projectId: string) { return this.request(P.getEmailServer, { project_id: projectId }); }
-  updateEmailServer(projectId: string, body: s.UpdateEmailServerRequest) { return this.request(P.updateEmailServer, { project_id: projectId }, body); }
 
   async request<E extends AnyEndpoint>(endpoint: E, params: ParamsOf<E>, body?: BodyOf<E>): Promise<ResultOf<E>> {
     if (!BATCHED_ENDPOINTS.has(endpoint)) return this.#send(endpoint, params, body);
@@ -280,6 +223,10 @@ class NeonHttpClient implements NeonClient {
       },
     );
   }
+}
+
+for (const [name, e] of Object.entries(PROJECT_TABLE)) {
+  if (!(name in NeonHttpClient.prototype)) Object.defineProperty(NeonHttpClient.prototype, name, { value: tableMethod(e), writable: true, configurable: true });
 }
 
 /** More pages than any auth list of one branch could fill: a bound on a service that pages forever. */

@@ -39,6 +39,7 @@ export interface Endpoint<
   Req extends z.ZodType | undefined = z.ZodType | undefined,
   Res extends z.ZodType | undefined = z.ZodType | undefined,
   Qry extends z.ZodObject | undefined = z.ZodObject | undefined,
+  Ans extends string | undefined = string | undefined,
 > {
   /** Unique; also the name of the client method that calls it. */
   readonly name: string;
@@ -61,6 +62,11 @@ export interface Endpoint<
   /** Error statuses particular to this endpoint (beyond COMMON_ERRORS), and when they happen. */
   readonly errors: Readonly<Record<number, string>>;
   readonly deviations: readonly Deviation[];
+  /**
+   * The field of a success body that the client's method of a project API entry resolves to, where
+   * the rest is Neon's envelope (`{project}`, `{branches}`, `{data}`); undefined: the whole body.
+   */
+  readonly answer: Ans;
 }
 
 export type AnyEndpoint = Endpoint<string, z.ZodType | undefined, z.ZodType | undefined, z.ZodObject | undefined>;
@@ -93,6 +99,7 @@ export function endpoint<
   Req extends z.ZodType | undefined = undefined,
   Res extends z.ZodType | undefined = undefined,
   Qry extends z.ZodObject | undefined = undefined,
+  const Ans extends string | undefined = undefined,
 >(def: {
   name: string;
   generation: Generation;
@@ -104,7 +111,8 @@ export function endpoint<
   success: readonly number[];
   errors?: Record<number, string>;
   deviations?: readonly Deviation[];
-}): Endpoint<Path, Req, Res, Qry> {
+  answer?: Ans;
+}): Endpoint<Path, Req, Res, Qry, Ans> {
   const names = paramNames(def.path);
   const params: Record<string, z.ZodType<string>> = {};
   for (const n of names) {
@@ -118,13 +126,14 @@ export function endpoint<
     method: def.method,
     path: def.path,
     pathParams: names as ParamNames<Path>[],
-    params: params as Endpoint<Path, Req, Res, Qry>["params"],
+    params: params as Endpoint<Path, Req, Res, Qry, Ans>["params"],
     request: def.request as Req,
     query: def.query as Qry,
     response: def.response as Res,
     success: def.success,
     errors: def.errors ?? {},
     deviations: def.deviations ?? [],
+    answer: def.answer as Ans,
   };
 }
 

@@ -26,6 +26,11 @@ function patch<const P extends string, Req extends z.ZodType, Res extends z.ZodT
   return branch(name, "PATCH", path, { request, response, success: [200] });
 }
 
+/** A 404 of an object of the branch's auth, which a branch without auth answers too. */
+const UNKNOWN_USER = { 404: "unknown user (or auth not enabled)" } as const;
+const UNKNOWN_PROVIDER = { 404: "the provider is not configured (or auth not enabled)" } as const;
+const UNKNOWN_CLIENT = { 404: "unknown client (or auth not enabled)" } as const;
+
 const SMTP_TEST_MISSING = {
   kind: "not-in-document",
   why: "Neon's API reference (newer than 2.7.3) adds POST …/auth/email_provider/test",
@@ -64,15 +69,12 @@ export const branchEndpoints = {
     success: [201],
     errors: { 409: "a user with this email exists on the branch" },
   }),
-  deleteBranchUser: branch("deleteBranchUser", "DELETE", `${AUTH}/users/{auth_user_id}`, {
-    success: [204, 200],
-    errors: { 404: "unknown user (or auth not enabled)" },
-  }),
+  deleteBranchUser: branch("deleteBranchUser", "DELETE", `${AUTH}/users/{auth_user_id}`, { success: [204, 200], errors: UNKNOWN_USER }),
   setBranchUserRoles: branch("setBranchUserRoles", "PUT", `${AUTH}/users/{auth_user_id}/role`, {
     request: s.setUserRolesRequest,
     response: s.userIdResponse,
     success: [200],
-    errors: { 404: "unknown user (or auth not enabled)" },
+    errors: UNKNOWN_USER,
   }),
 
   listBranchOAuthProviders: branch("listBranchOAuthProviders", "GET", `${AUTH}/oauth_providers`, {
@@ -92,12 +94,9 @@ export const branchEndpoints = {
     request: s.branchUpdateOAuthProviderRequest,
     response: s.branchOAuthProvider,
     success: [200],
-    errors: { 404: "the provider is not configured (or auth not enabled)" },
+    errors: UNKNOWN_PROVIDER,
   }),
-  deleteBranchOAuthProvider: branch("deleteBranchOAuthProvider", "DELETE", `${AUTH}/oauth_providers/{oauth_provider_id}`, {
-    success: [200, 204],
-    errors: { 404: "the provider is not configured (or auth not enabled)" },
-  }),
+  deleteBranchOAuthProvider: branch("deleteBranchOAuthProvider", "DELETE", `${AUTH}/oauth_providers/{oauth_provider_id}`, { success: [200, 204], errors: UNKNOWN_PROVIDER }),
 
   getBranchEmailProvider: branch("getBranchEmailProvider", "GET", `${AUTH}/email_provider`, { response: s.emailProvider, success: [200] }),
   updateBranchEmailProvider: branch("updateBranchEmailProvider", "PATCH", `${AUTH}/email_provider`, {
@@ -170,18 +169,18 @@ export const branchEndpoints = {
     request: s.updateOAuthClientRequest,
     response: s.oauthClient,
     success: [200],
-    errors: { 400: "a resource not on the plugin, or a redirect URI that is not https (or loopback http with localhost allowed)", 404: "unknown client (or auth not enabled)" },
+    errors: { 400: "a resource not on the plugin, or a redirect URI that is not https (or loopback http with localhost allowed)", ...UNKNOWN_CLIENT },
     deviations: [OAUTH_CLIENTS_MISSING],
   }),
   deleteBranchOAuthClient: branch("deleteBranchOAuthClient", "DELETE", `${AUTH}/oauth-provider/clients/{client_id}`, {
     success: [200, 204],
-    errors: { 404: "unknown client (or auth not enabled)" },
+    errors: UNKNOWN_CLIENT,
     deviations: [OAUTH_CLIENTS_MISSING],
   }),
   rotateBranchOAuthClientSecret: branch("rotateBranchOAuthClientSecret", "POST", `${AUTH}/oauth-provider/clients/{client_id}/rotate_secret`, {
     response: s.rotatedOAuthClientSecret,
     success: [200],
-    errors: { 400: "a public client has no secret", 404: "unknown client (or auth not enabled)" },
+    errors: { 400: "a public client has no secret", ...UNKNOWN_CLIENT },
     deviations: [OAUTH_CLIENTS_MISSING],
   }),
   updateBranchAppName: patch("updateBranchAppName", `${AUTH}/config`, s.appNameRequest, s.appNameResponse),

@@ -19,7 +19,7 @@ export const hostingEndpoints = {
     response: p.createProjectResponse,
     success: [201],
   }),
-  getProject: endpoint({ name: "getProject", generation: "hosting", method: "GET", path: "/projects/{project_id}", response: p.getProjectResponse, success: [200] }),
+  getProject: endpoint({ name: "getProject", generation: "hosting", method: "GET", path: "/projects/{project_id}", response: p.getProjectResponse, success: [200], answer: "project" }),
   listBranches: endpoint({
     name: "listBranches",
     generation: "hosting",
@@ -27,6 +27,7 @@ export const hostingEndpoints = {
     path: "/projects/{project_id}/branches",
     response: p.listBranchesResponse,
     success: [200],
+    answer: "branches",
   }),
   createBranch: endpoint({
     name: "createBranch",
@@ -45,6 +46,7 @@ export const hostingEndpoints = {
     path: "/projects/{project_id}/branches/{branch_id}",
     response: p.getBranchResponse,
     success: [200],
+    answer: "branch",
     errors: { 404: "unknown branch" },
   }),
   restoreBranch: endpoint({
@@ -61,6 +63,7 @@ export const hostingEndpoints = {
       ...LOCKED,
     },
   }),
+  /** A database's connection string (a secret: it holds the password). */
   getConnectionUri: endpoint({
     name: "getConnectionUri",
     generation: "hosting",
@@ -100,6 +103,7 @@ export const projectEndpoints = {
     path: "/projects/{project_id}/auth/integrations",
     response: a.listIntegrationsResponse,
     success: [200],
+    answer: "data",
   }),
   deleteIntegration: endpoint({
     name: "deleteIntegration",
@@ -154,6 +158,7 @@ export const projectEndpoints = {
     path: "/projects/{project_id}/auth/oauth_providers",
     response: a.listOAuthProvidersResponse,
     success: [200],
+    answer: "providers",
     errors: NOT_ENABLED,
   }),
   addOAuthProvider: endpoint({
@@ -192,6 +197,7 @@ export const projectEndpoints = {
     path: "/projects/{project_id}/auth/domains",
     response: a.listDomainsResponse,
     success: [200],
+    answer: "domains",
     errors: NOT_ENABLED,
   }),
   addDomain: endpoint({

@@ -58,7 +58,12 @@ export const jwksEndpoints = {
     path: "/projects/{project_id}/jwks",
     response: listJwksResponse,
     success: [200],
+    answer: "jwks",
   }),
+  /**
+   * The entry and the operations that apply it, which the caller waits for (`waitForOperations`),
+   * so that an entry whose operations fail is still known by its id.
+   */
   addProjectJWKS: endpoint({
     name: "addProjectJWKS",
     generation: "hosting",

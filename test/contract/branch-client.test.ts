@@ -5,8 +5,9 @@
 import { MockAgent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, NeonApiError, NeonConfigError, NeonResponseError, type NeonClient } from "../../src/client";
-import { branchEndpoints as B } from "../../src/schemas/endpointsBranch";
+import { BRANCH_SETTINGS, branchEndpoints as B } from "../../src/schemas/endpointsBranch";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
+import { switched } from "./branch-helpers";
 import { BRANCH, KEY_A, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
 let h: Harness;
@@ -89,6 +90,15 @@ describe("client.branchAuth against the emulator", () => {
     await a.updateProjectBranchDataAPI(db, { settings: { db_max_rows: 50 } });
     expect((await a.getProjectBranchDataAPI(db)).settings?.db_max_rows).toBe(50);
     await a.deleteProjectBranchDataAPI(db);
+
+    // Each setting of the table through its methods, as the row names them.
+    const method = (name: string) => (a as unknown as Record<string, (p: typeof ids, body?: object) => Promise<Record<string, unknown>>>)[name]!;
+    for (const row of BRANCH_SETTINGS.filter((r) => r.write.method === "PATCH")) {
+      const { body } = switched(row);
+      const written = await method(row.write.name)(ids, body);
+      expect([row.name, written]).toEqual([row.name, expect.objectContaining(body)]);
+      if ("read" in row) expect([row.name, await method(row.read.name)(ids)]).toEqual([row.name, written]);
+    }
 
     expect(await a.disableBranchAuth(ids, {})).toBeUndefined();
     const paths = h.emu.requestLog.list().map((r) => r.route);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import type { EmulatorOptions } from "../../src/emulator";
 import { COMMON_ERRORS, fillPath, type AnyEndpoint } from "../../src/schemas/endpoint";
-import { branchEndpoints } from "../../src/schemas/endpointsBranch";
+import { BRANCH_SETTINGS, branchEndpoints, type BranchSetting } from "../../src/schemas/endpointsBranch";
 import type { Harness, HttpResult } from "./emulator-helpers";
 import { PROJECT, BRANCH, startHarness } from "./emulator-helpers";
 import { doc, generalError, operation, validate } from "./openapi";
@@ -79,3 +79,16 @@ export function useBranchHarness(options: EmulatorOptions, ready: (t: { h: Harne
     await h!.control("POST", "/reset");
   });
 }
+
+/**
+ * A write of a setting of the table that turns each of Neon's initial switches (its booleans), and
+ * the setting it leaves: what every row's PATCH must do on the emulator, and any row's client method.
+ */
+export function switched(row: BranchSetting): { body: Record<string, boolean>; after: Record<string, unknown> } {
+  const writable = row.write.request.shape as Record<string, unknown>;
+  const body = Object.fromEntries(Object.entries(row.initial).flatMap(([k, v]) => (typeof v === "boolean" && k in writable ? [[k, !v]] : [])));
+  return { body, after: { ...row.initial, ...body } };
+}
+
+/** The settings of the aggregate read (`GET …/auth/plugins`), each under its key with `value(row)`. */
+export const aggregated = (value: (row: BranchSetting) => unknown) => Object.fromEntries(BRANCH_SETTINGS.filter((row) => row.aggregated).map((row) => [row.key, value(row)]));

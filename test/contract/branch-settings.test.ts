@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BRANCH_SETTINGS } from "../../src/schemas/endpointsBranch";
 import { hostingEndpoints as H } from "../../src/schemas/endpointsProject";
-import { B, caller, enable, IDS, useBranchHarness } from "./branch-helpers";
+import { aggregated, B, caller, enable, IDS, switched, useBranchHarness } from "./branch-helpers";
 import { BRANCH, manualClock, PROJECT, startHarness, type Harness } from "./emulator-helpers";
 
 const clock = manualClock();
@@ -107,6 +107,7 @@ describe("plugins", () => {
     await call(B.addBranchOAuthProvider, IDS, { body: { id: "github", client_id: "c", client_secret: "s" } });
     const all = await call(B.getBranchPlugins, IDS);
     expect(all.json).toEqual({
+      ...aggregated((row) => row.initial),
       organization: org.json,
       magic_link: ml.json,
       phone_number: { enabled: true, otp_expires_in: 300 },
@@ -115,6 +116,21 @@ describe("plugins", () => {
       oauth_providers: [{ id: "google", type: "shared" }, { id: "github", type: "standard", client_id: "c" }],
       allow_localhost: true,
     });
+  });
+});
+
+describe("every setting of the table", () => {
+  it("reads Neon's values of a new integration; a PATCH turning its switches answers and reads back merged", async () => {
+    await enable(h);
+    for (const row of BRANCH_SETTINGS) {
+      const read = async () => ("read" in row ? (await call(row.read, IDS)).json : (await call(B.getBranchPlugins, IDS)).json[row.key]);
+      expect([row.name, await read()]).toEqual([row.name, row.initial]);
+      // A PUT replaces the setting whole and has rules of its own (webhooks, below).
+      if (row.write.method !== "PATCH") continue;
+      const { body, after } = switched(row);
+      expect([row.name, (await call(row.write, IDS, { body })).json]).toEqual([row.name, after]);
+      expect([row.name, await read()]).toEqual([row.name, after]);
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { branchAuthClient } from "../../src/client/branchAuth";
 import { createClient } from "../../src/client";
 import { allRoutes } from "../../src/emulator/server";
-import { ENDPOINTS, endpointsOf, type AnyEndpoint, type Generation } from "../../src/schemas/endpoints";
+import { BRANCH_SETTINGS, ENDPOINTS, endpointsOf, type AnyEndpoint, type Generation } from "../../src/schemas/endpoints";
 
 const HERE = __dirname;
 const SELF = new Set(["coverage.test.ts", "endpoint-table.test.ts"]);
@@ -21,12 +21,16 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Files that exercise `e`: through its table entry, or by method and a literal path matching the template. */
+/** The reads and PATCHes of the settings table's rows: a file that calls every row's (`call(row.write`) exercises them. */
+const ROW_CALLS = new Set<AnyEndpoint>(BRANCH_SETTINGS.flatMap((row) => [...("read" in row ? [row.read] : []), ...(row.write.method === "PATCH" ? [row.write] : [])]));
+
+/** Files that exercise `e`: through its table entry, by method and a literal path matching the template, or through its row. */
 function testsOf(e: AnyEndpoint): string[] {
   const byEntry = new RegExp(`\\b[BHP]\\.${e.name}\\b`);
   const literal = e.path.split(/\{\w+\}/).map(escape).join("[^/\"'`?]+");
   const byPath = new RegExp(`"${e.method}",\\s*[\`"']${literal}[\`"'?]`);
-  return tests.filter((t) => byEntry.test(t.text) || byPath.test(t.text)).map((t) => t.file);
+  const byRow = (text: string) => ROW_CALLS.has(e) && /for \(const row of BRANCH_SETTINGS\)[\s\S]*call\(row\.write, /.test(text);
+  return tests.filter((t) => byEntry.test(t.text) || byPath.test(t.text) || byRow(t.text)).map((t) => t.file);
 }
 
 function clientHas(e: AnyEndpoint): boolean {

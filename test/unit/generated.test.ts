@@ -43,30 +43,6 @@ describe("generated from the table of settings", () => {
     for (const row of BRANCH_SETTINGS) expect(Object.keys(AREAS[row.name].shape).length).toBe(Object.keys(row.write.request.shape).length);
   });
 
-  it("a setting area without rules of its own is written in at most 3 files: its wire schemas and its row (issue 49)", () => {
-    const generated = [TYPES_FILE, KIND_TYPES_DIR, FUNCTIONS_DIR, CLASSES_FILE];
-    const sources: { file: string; text: string }[] = [];
-    const walk = (dir: string): void => {
-      for (const n of fs.readdirSync(dir)) {
-        const p = path.join(dir, n);
-        const rel = path.relative(repo, p);
-        if (generated.some((g) => rel === g || rel.startsWith(`${g}/`))) continue;
-        if (fs.statSync(p).isDirectory()) walk(p);
-        else if (p.endsWith(".ts")) sources.push({ file: rel, text: fs.readFileSync(p, "utf8") });
-      }
-    };
-    walk(path.join(repo, "src"));
-    const namedIn = (row: (typeof BRANCH_SETTINGS)[number]) =>
-      sources.filter((f) => new RegExp(`\\b(${row.key}|${row.name}|${row.type})\\b`).test(f.text)).map((f) => f.file).sort();
-    const plain = BRANCH_SETTINGS.filter((row) => ["organization", "magicLink", "phoneNumber"].includes(row.name));
-    expect(Object.fromEntries(plain.map((row) => [row.name, namedIn(row)]))).toEqual({
-      organization: ["src/schemas/branchAuth.ts", "src/schemas/endpointsBranch.ts"],
-      magicLink: ["src/schemas/branchAuth.ts", "src/schemas/endpointsBranch.ts"],
-      // A comment on how Neon answers an unset setting.
-      phoneNumber: ["src/client/answers.ts", "src/schemas/branchAuth.ts", "src/schemas/endpointsBranch.ts"],
-    });
-  });
-
   it("no source file but the table spells a setting's wire key beside its endpoint", () => {
     const hits: string[] = [];
     const walk = (dir: string): void => {
