@@ -4,7 +4,7 @@
  * generates and passes the unit tests as it stands, with a handler that refuses every call until
  * it is written, and puts it in the table of kinds (kinds/index.ts): the two files a person
  * writes. `npm run gen` then writes every other list that names the kinds (their names, provider
- * modules, classes, published types) and its page in docs/. test/unit/new-kind.test.ts runs it,
+ * modules, classes, published types) and its page in docs/. test/unit/drills.test.ts runs it,
  * as DEVELOPMENT.md says, in a copy, and counts the files each step touches.
  */
 import * as fs from "node:fs";

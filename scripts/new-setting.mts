@@ -7,7 +7,7 @@
  * and values to replace by Neon's, and the fidelity probe's call of it (scripts/probe/steps.mts).
  * `npm run gen` then writes the published types and the docs rows; the probe records the answer's
  * shapes; the input rule, the write and read-back, the client's method, the emulator's route,
- * record and `project_config` row follow from the row. test/unit/new-setting.test.ts runs
+ * record and `project_config` row follow from the row. test/unit/drills.test.ts runs
  * it, as DEVELOPMENT.md says, in a copy, and counts the files each step touches.
  */
 import * as fs from "node:fs";

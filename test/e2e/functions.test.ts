@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { capture, found } from "./census";
 import { expectNoChanges, pluginStack, stackFor, useEmulatorStack, type E2eStack } from "./harness";
-import { API_KEY, clearRequestLog, neonApi, neonConfig, newBranch, requestLog, secretConfig } from "./neon";
+import { API_KEY, clearRequestLog, NEON_AUTH_SETTINGS, neonApi, neonConfig, newBranch, requestLog, secretConfig } from "./neon";
 
 const PROGRAMS = path.join(__dirname, "programs");
 const P = "p-functions";
@@ -22,6 +22,8 @@ const PP = "p-functions-project";
 const PB = `br-main-${PP}`;
 const GH_SECRET = "gh-fn-secret-5e1c";
 const WEBHOOK = "https://hooks.example.com/in?token=fn-hook-7a2b";
+/** The managed NeonAuth's singleton settings, which the functions read back. */
+const SETTINGS = { ...NEON_AUTH_SETTINGS, allowLocalhost: true };
 
 describe("functions: read without managing, on both faces", () => {
   let bare = "";
@@ -37,6 +39,7 @@ describe("functions: read without managing, on both faces", () => {
         branchId: { value: B },
         projectLevelProject: { value: PP },
         projectLevelBranch: { value: PB },
+        settings: { value: JSON.stringify(SETTINGS) },
         ...secretConfig({ githubSecret: GH_SECRET, webhookUrl: WEBHOOK }),
       },
     }),
@@ -125,12 +128,7 @@ describe("functions: read without managing, on both faces", () => {
       authProvider: "better_auth",
       baseUrl: made.baseUrl,
       schemaName: "neon_auth",
-      appName: "Acme",
-      allowLocalhost: true,
-      emailAndPassword: { enabled: true, requireEmailVerification: true },
-      organization: { enabled: true, creatorRole: "admin" },
-      magicLink: { enabled: true, expiresIn: 15 },
-      phoneNumber: { enabled: true, otpExpiresIn: 120 },
+      ...SETTINGS,
       webhooks: { enabled: true, enabledEvents: ["user.created"], timeoutSeconds: 5 },
       oauthServer: { enabled: true, loginPage: "https://app.example.com/sign-in", consentPage: "https://app.example.com/consent", resources: ["https://api.example.com"] },
       oauthServerIssuer: made.baseUrl,

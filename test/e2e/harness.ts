@@ -75,6 +75,13 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   // a secret or another special value, which only the CLI can decrypt or render.
   const cliOutputs = stack.outputs.bind(stack);
   stack.outputs = async () => plainOutputs(files) ?? cliOutputs();
+  // And `stack export`, which tests read state with (a CLI start each): the file backend exports
+  // its checkpoint's deployment as it is written, secrets still encrypted.
+  const cliExport = stack.exportStack.bind(stack);
+  stack.exportStack = async () => {
+    const deployment = checkpoint(files);
+    return deployment === undefined ? cliExport() : { version: 3, deployment };
+  };
   return {
     stack,
     dir,

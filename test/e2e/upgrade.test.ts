@@ -115,6 +115,7 @@ describe("upgrading a stack written by 0.1.0", () => {
         "neon:apiUrl": { value: em.url },
         "neon:apiKey": { value: API_KEY, secret: true },
         ...projectConfig(P, B, { clientSecret: "upgrade-client-secret-8c1e", smtpPassword: "upgrade-smtp-password-5d2a" }),
+        smtp: { value: JSON.stringify({ type: "standard", host: "smtp.example.com", port: 587, username: "apikey", senderEmail: "auth@example.com", senderName: "Example Auth" }) },
       },
     });
     try {

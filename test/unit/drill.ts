@@ -1,7 +1,7 @@
 /**
  * The drills (issue 49): a DEVELOPMENT.md section's shell block run as written, in a copy of the
  * repository, with a snapshot of the copy's files after each command, so that a test can say which
- * files each step touched. new-kind.test.ts and new-setting.test.ts run one each.
+ * files each step touched. drills.test.ts runs them.
  */
 import { execFileSync, execSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -50,7 +50,7 @@ export function touched(before: Map<string, string>, after: Map<string, string>)
   return [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f)).sort();
 }
 
-/** What a drill saw: its commands, and the copy's files before the first and after each. */
+/** What a drill saw: its commands that write, and the copy's files before the first and after each. */
 export interface DrillRun {
   readonly dir: string;
   readonly commands: readonly string[];
@@ -59,17 +59,38 @@ export interface DrillRun {
   step(i: number): string[];
 }
 
-/** Runs a section's block in a copy, then `check` on what it saw; a failed command shows its output. */
-export function drill(section: string, check: (run: DrillRun) => void): void {
-  const commands = commandsOf(section);
+/** A block's checks: commands that only read (the type check, tests), run once for every drill. */
+const isCheck = (command: string) => /^npx (tsc|vitest run) /.test(command);
+
+/**
+ * Runs the blocks of `sections`, in order, in one copy: each block's commands that write, then the
+ * checks of every block at once (the type check once, the tests of every block in one vitest run),
+ * which must touch nothing. One copy and one round of checks for all: each round costs minutes of
+ * a core. `check` gets each block's run; a failed command shows its output.
+ */
+export function drills(sections: string[], check: (runs: DrillRun[]) => void): void {
   const dir = copyOfRepository();
+  // As in a fresh checkout: nothing the test run set up for its own build (scripts/test) applies to the copy.
+  const { NEON_AUTH_DIST_BUILT: _, ...env } = process.env;
+  const run = (command: string) => execSync(command, { cwd: dir, stdio: "pipe", env: { ...env, CI: "true" } });
   try {
-    const snapshots = [contents(dir)];
-    for (const command of commands) {
-      execSync(command, { cwd: dir, stdio: "pipe", env: { ...process.env, CI: "true" } });
-      snapshots.push(contents(dir));
-    }
-    check({ dir, commands, snapshots, step: (i) => touched(snapshots[i]!, snapshots[i + 1]!) });
+    const blocks = sections.map(commandsOf);
+    const runs = blocks.map((block): DrillRun => {
+      const commands = block.filter((c) => !isCheck(c));
+      const snapshots = [contents(dir)];
+      for (const command of commands) {
+        run(command);
+        snapshots.push(contents(dir));
+      }
+      return { dir, commands, snapshots, step: (i) => touched(snapshots[i]!, snapshots[i + 1]!) };
+    });
+    const checks = blocks.flat().filter(isCheck);
+    const tests = [...new Set(checks.filter((c) => c.startsWith("npx vitest run ")).flatMap((c) => c.split(/\s+/).slice(3)))];
+    const before = contents(dir);
+    for (const command of new Set(checks.filter((c) => !c.startsWith("npx vitest run ")))) run(command);
+    if (tests.length > 0) run(`npx vitest run ${tests.join(" ")}`);
+    if (touched(before, contents(dir)).length > 0) throw new Error(`the checks touched ${touched(before, contents(dir)).join(", ")}`);
+    check(runs);
   } catch (e) {
     const err = e as { stdout?: Buffer; stderr?: Buffer; message: string };
     throw new Error(`${err.message}\n${err.stdout?.toString() ?? ""}\n${err.stderr?.toString() ?? ""}`);

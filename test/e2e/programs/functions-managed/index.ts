@@ -2,7 +2,7 @@
 // domains, the OAuth server with a client and two users with roles; a project-level integration
 // with a provider and a domain. The reads of all this are another stack's (functions-reader).
 import * as pulumi from "@pulumi/pulumi";
-import { AuthIntegration, AuthUser, getNeonAuthOutput, NeonAuth, OAuthClient, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
+import { AuthIntegration, AuthUser, getNeonAuthOutput, NeonAuth, type NeonAuthArgs, OAuthClient, OAuthProvider, RedirectDomain } from "pulumi-neon-auth";
 
 const cfg = new pulumi.Config();
 const projectId = cfg.require("projectId");
@@ -11,12 +11,8 @@ const app = "https://app.example.com";
 const auth = new NeonAuth("auth", {
   projectId,
   branchId: cfg.require("branchId"),
-  appName: "Acme",
-  allowLocalhost: true,
-  emailAndPassword: { enabled: true, requireEmailVerification: true },
-  organization: { enabled: true, creatorRole: "admin" },
-  magicLink: { enabled: true, expiresIn: 15 },
-  phoneNumber: { enabled: true, otpExpiresIn: 120 },
+  // The singleton settings (the app's name, localhost, sign-in methods), as the test states them.
+  ...cfg.requireObject<Omit<NeonAuthArgs, "projectId" | "branchId">>("settings"),
   webhooks: cfg.requireSecret("webhookUrl").apply((webhookUrl) => ({ enabled: true, webhookUrl, enabledEvents: ["user.created" as const], timeoutSeconds: 5 })),
   oauthServer: { enabled: true, loginPage: `${app}/sign-in`, consentPage: `${app}/consent`, resources: ["https://api.example.com"] },
 });

@@ -17,16 +17,7 @@ new OAuthProvider("github", {
   clientSecret: cfg.requireSecret("clientSecret"),
 });
 new RedirectDomain("app", { integration: auth, domain: "https://app.example.com" });
-new EmailServer("email", {
-  integration: auth,
-  type: "standard",
-  host: "smtp.example.com",
-  port: 587,
-  username: "apikey",
-  password: cfg.requireSecret("smtpPassword"),
-  senderEmail: "auth@example.com",
-  senderName: "Example Auth",
-});
+new EmailServer("email", { integration: auth, ...cfg.requireObject<{ type: "standard"; host: string; port: number; username: string; senderEmail: string; senderName: string }>("smtp"), password: cfg.requireSecret("smtpPassword") });
 new AuthUser("ada", { integration: auth, email: "ada@example.com", name: "Ada" });
 
 export const authProviderProjectId = auth.authProviderProjectId;

@@ -17,20 +17,8 @@ new OAuthProvider(
   inAuth,
 );
 new RedirectDomain("app", { projectId, domain: "https://app.example.com" }, inAuth);
-new EmailServer(
-  "email",
-  {
-    projectId,
-    type: "standard",
-    host: "smtp.example.com",
-    port: 587,
-    username: "apikey",
-    password: cfg.requireSecret("smtpPassword"),
-    senderEmail: "auth@example.com",
-    senderName: "Example Auth",
-  },
-  inAuth,
-);
+// The SMTP server (config `smtp`): the same one after the upgrade (upgrade-next).
+new EmailServer("email", { projectId, ...cfg.requireObject("smtp"), password: cfg.requireSecret("smtpPassword") }, inAuth);
 new AuthUser("ada", { projectId, email: "ada@example.com", name: "Ada" }, inAuth);
 
 exports.authProviderProjectId = auth.authProviderProjectId;
