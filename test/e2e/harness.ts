@@ -5,6 +5,7 @@
  * is the set-up most files share: an emulator and a stack on it for a whole describe block.
  */
 import { execFile, execFileSync } from "node:child_process";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -71,10 +72,10 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   // history` (a CLI start, about 0.45 s of a core); the file backend holds the same record.
   const files = backendFiles(backendDir, dir, stack.name);
   stack.info = async () => lastUpdate(files);
-  // And its outputs with two more (masked, then shown): read from the checkpoint unless one holds
-  // a secret or another special value, which only the CLI can decrypt or render.
+  // And its outputs with two more (masked, then shown): read from the checkpoint, secrets decrypted,
+  // unless one holds another special value, which only the CLI renders.
   const cliOutputs = stack.outputs.bind(stack);
-  stack.outputs = async () => plainOutputs(files) ?? cliOutputs();
+  stack.outputs = async () => checkpointOutputs(files, env.PULUMI_CONFIG_PASSPHRASE ?? "") ?? cliOutputs();
   // And `stack export`, which tests read state with (a CLI start each): the file backend exports
   // its checkpoint's deployment as it is written, secrets still encrypted.
   const cliExport = stack.exportStack.bind(stack);
@@ -178,15 +179,54 @@ function checkpoint(files: BackendFiles): Checkpoint | undefined {
   return fs.existsSync(files.checkpoint) ? JSON.parse(fs.readFileSync(files.checkpoint, "utf8")).checkpoint?.latest : undefined;
 }
 
-/** Pulumi's marker of a secret, a resource reference, an asset: a value `stack output` renders itself. */
+/** Pulumi's marker of a special value in state (a secret, a resource reference, an asset), and its kind for a secret. */
 const SPECIAL_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
-/** The stack's outputs as `stack output --json` prints them, when every one is plain JSON; else undefined. */
-function plainOutputs(files: BackendFiles): Record<string, { value: unknown; secret: boolean }> | undefined {
-  const stackResource = checkpoint(files)?.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
-  const outputs = stackResource?.outputs ?? {};
-  if (JSON.stringify(outputs).includes(SPECIAL_SIG)) return undefined;
-  return Object.fromEntries(Object.entries(outputs).map(([k, value]) => [k, { value, secret: false }]));
+/**
+ * The stack's outputs as the Automation API reads them (`stack output --json`, masked then with
+ * `--show-secrets`: two CLI starts after every up), from the checkpoint: a secret decrypted as the
+ * CLI does (below), and marked secret when the whole output is. Undefined when an output holds
+ * another special value (a resource reference, an asset), which only the CLI renders.
+ */
+function checkpointOutputs(files: BackendFiles, passphrase: string): Record<string, { value: unknown; secret: boolean }> | undefined {
+  const latest = checkpoint(files) as (Checkpoint & { secrets_providers?: { type: string; state?: { salt?: string } } }) | undefined;
+  const outputs = latest?.resources?.find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
+  const salt = latest?.secrets_providers?.type === "passphrase" ? latest.secrets_providers.state?.salt : undefined;
+  const reveal = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(reveal);
+    if (v === null || typeof v !== "object") return v;
+    const o = v as Record<string, unknown>;
+    if (o[SPECIAL_SIG] === SECRET_SIG && typeof o.ciphertext === "string" && salt !== undefined) return reveal(JSON.parse(decrypt(o.ciphertext, passphrase, salt)));
+    if (SPECIAL_SIG in o) throw new Error("a value only the CLI renders");
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, reveal(x)]));
+  };
+  try {
+    return Object.fromEntries(
+      Object.entries(outputs).map(([k, v]) => [k, { value: reveal(v), secret: (v as Record<string, unknown> | null)?.[SPECIAL_SIG] === SECRET_SIG }]),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** Passphrase keys by passphrase and salt: deriving one costs 0.13 s of a core, once per stack. */
+const passphraseKeys = new Map<string, Buffer>();
+
+/**
+ * A secret of a passphrase stack, as Pulumi's passphrase secrets manager encrypts it: AES-256-GCM
+ * (`v1:<nonce>:<ciphertext and tag>`, base64) under PBKDF2-SHA256 of the passphrase and the salt
+ * its state records (`v1:<salt>:…`), 1,000,000 rounds.
+ */
+function decrypt(ciphertext: string, passphrase: string, salt: string): string {
+  const id = `${passphrase}\0${salt}`;
+  let key = passphraseKeys.get(id);
+  if (key === undefined) passphraseKeys.set(id, (key = crypto.pbkdf2Sync(passphrase, Buffer.from(salt.split(":")[1]!, "base64"), 1_000_000, 32, "sha256")));
+  const [, nonce, sealed] = ciphertext.split(":") as [string, string, string];
+  const bytes = Buffer.from(sealed, "base64");
+  const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
 }
 
 /**
