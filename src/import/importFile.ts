@@ -7,7 +7,7 @@
 import "../nodeVersion";
 import { collectSecrets, NeonConfigError, SECRET_FIELDS } from "../client";
 import { contextOf, type Context } from "../provider/context";
-import type { Kind, Props } from "../provider/kit";
+import { SECRET, SIG, type Kind, type Props } from "../provider/kit";
 import { MODULE } from "../resources/registration";
 import type { ImportableKind } from "../resources/types";
 import { handler } from "../resources/runtime";
@@ -149,7 +149,7 @@ function secretsMarked(props: Props): Props {
   return Object.fromEntries(
     Object.entries(props).map(([k, v]) => [
       k,
-      SECRET_FIELDS.has(k.toLowerCase()) || collectSecrets(v).length > 0 ? { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) } : v,
+      SECRET_FIELDS.has(k.toLowerCase()) || collectSecrets(v).length > 0 ? { [SIG]: SECRET, plaintext: JSON.stringify(v) } : v,
     ]),
   );
 }

@@ -5,17 +5,8 @@
  */
 import { secretKeys } from "../schemas/fields";
 import { secretOutputsOf, type KindDeclaration, type Props } from "../provider/declaration";
-import { SECRET_INPUTS } from "../provider/kit";
+import { SECRET, SECRET_INPUTS, SIG } from "../provider/kit";
 import { UNKNOWN } from "../provider/diff";
-
-/**
- * The engine's mark of a secret value on the wire (`pulumi.runtime.specialSigKey` and
- * `specialSecretSig`; a unit test holds them equal). Spelled here rather than read from
- * @pulumi/pulumi: loading its index for two strings cost every plugin start about 0.4 s of a core
- * (it loads TypeScript and npm's installer), and the engine starts the plugin on every command.
- */
-export const SIG = "4dabf18193072939515e22adb298388d";
-export const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 
 const isSecret = (v: unknown): v is { value: unknown } => v !== null && typeof v === "object" && (v as Props)[SIG] === SECRET;
 

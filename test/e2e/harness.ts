@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, inject } from "vitest";
 import { generateSdk, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
+import { SECRET, SIG } from "../../src/provider/kit";
 import { branchSnapshot, emulator, fullSetupConfig, neonConfig, outOfBand, projectConfig, providers } from "./neon";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
@@ -179,9 +180,6 @@ function checkpoint(files: BackendFiles): Checkpoint | undefined {
   return fs.existsSync(files.checkpoint) ? JSON.parse(fs.readFileSync(files.checkpoint, "utf8")).checkpoint?.latest : undefined;
 }
 
-/** Pulumi's marker of a special value in state (a secret, a resource reference, an asset), and its kind for a secret. */
-const SPECIAL_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /**
  * The stack's outputs as the Automation API reads them (`stack output --json`, masked then with
@@ -197,13 +195,13 @@ function checkpointOutputs(files: BackendFiles, passphrase: string): Record<stri
     if (Array.isArray(v)) return v.map(reveal);
     if (v === null || typeof v !== "object") return v;
     const o = v as Record<string, unknown>;
-    if (o[SPECIAL_SIG] === SECRET_SIG && typeof o.ciphertext === "string" && salt !== undefined) return reveal(JSON.parse(decrypt(o.ciphertext, passphrase, salt)));
-    if (SPECIAL_SIG in o) throw new Error("a value only the CLI renders");
+    if (o[SIG] === SECRET && typeof o.ciphertext === "string" && salt !== undefined) return reveal(JSON.parse(decrypt(o.ciphertext, passphrase, salt)));
+    if (SIG in o) throw new Error("a value only the CLI renders");
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, reveal(x)]));
   };
   try {
     return Object.fromEntries(
-      Object.entries(outputs).map(([k, v]) => [k, { value: reveal(v), secret: (v as Record<string, unknown> | null)?.[SPECIAL_SIG] === SECRET_SIG }]),
+      Object.entries(outputs).map(([k, v]) => [k, { value: reveal(v), secret: (v as Record<string, unknown> | null)?.[SIG] === SECRET }]),
     );
   } catch {
     return undefined;

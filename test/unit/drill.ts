@@ -89,7 +89,8 @@ export function drills(sections: string[], check: (runs: DrillRun[]) => void): v
     const before = contents(dir);
     for (const command of new Set(checks.filter((c) => !c.startsWith("npx vitest run ")))) run(command);
     if (tests.length > 0) run(`npx vitest run ${tests.join(" ")}`);
-    if (touched(before, contents(dir)).length > 0) throw new Error(`the checks touched ${touched(before, contents(dir)).join(", ")}`);
+    const checked = touched(before, contents(dir));
+    if (checked.length > 0) throw new Error(`the checks touched ${checked.join(", ")}`);
     check(runs);
   } catch (e) {
     const err = e as { stdout?: Buffer; stderr?: Buffer; message: string };

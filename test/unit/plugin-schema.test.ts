@@ -10,8 +10,8 @@ import { functionToken, packageSchema, REF_TYPE, tokenOf } from "../../src/plugi
 import { inherited, inputsOf, isIntegration, placed, upgraded, withRef } from "../../src/provider/place";
 import { FUNCTIONS } from "../../src/kinds/functions";
 import * as pulumi from "@pulumi/pulumi";
-import { marked, plain, SECRET, SIG } from "../../src/plugin/props";
-import { SECRET_INPUTS } from "../../src/provider/kit";
+import { marked, plain } from "../../src/plugin/props";
+import { SECRET, SECRET_INPUTS, SIG } from "../../src/provider/kit";
 import { UNKNOWN } from "../../src/provider/diff";
 
 const schema = packageSchema();
