@@ -13,6 +13,7 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts"],
           testTimeout: 30_000,
+          setupFiles: ["test/e2e/cpu.ts"],
         },
       },
       {
@@ -21,6 +22,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           // Installs the packed package where e2e programs run (test/e2e/global-setup.ts).
           globalSetup: ["test/e2e/global-setup.ts"],
+          setupFiles: ["test/e2e/cpu.ts"],
           // e2e tests drive the real Pulumi CLI; each can take minutes on a 2-core machine.
           testTimeout: 300_000,
           hookTimeout: 600_000,
