@@ -127,10 +127,10 @@ describe("batched domain deletes", () => {
     const N = 40;
     const s = useEmulatorStack(chainOfDomains(P, B, N));
 
+    // The same program and chain as the blocks above, made without faults: their no-change preview and refresh serve.
     it("a batched destroy under random faults leaves nothing", { timeout: 600_000 }, async () => {
       const up = await s.e2e.stack.up({ color: "never" });
       expect(up.summary.resourceChanges).toEqual({ create: N + 2 });
-      await expectNoChanges(s.e2e.stack);
 
       await clearRequestLog(s.em);
       s.em.faults.set(parseFaultSpec(FAULTS));
