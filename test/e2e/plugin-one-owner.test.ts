@@ -8,8 +8,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
-import { changesOf, expectNoChanges, pluginStack } from "./harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorHandle } from "../../src/emulator";
+import { changesOf, expectNoChanges, pluginStack, type E2eStack } from "./harness";
 import { branchSnapshot, clearRequestLog, emulator, neonConfig, projectConfig, requestLog, yamlDomain } from "./neon";
 
 const P = "p-owner-yaml";
@@ -35,42 +36,47 @@ const both = (kind: string, a: string, b: string, what: string) => {
   return new RegExp(`${kind} ${urn(`(${a}|${b})`)} and ${kind} ${urn(`(${b}|${a})`)} declare ${what.replace(/[()]/g, "\\$&")}: both would manage one object at Neon, and removing either would delete it under the other\\. Declare it once\\.`);
 };
 
+/**
+ * One stack on one emulator: the brand-new stack's case first; the stack it leaves (its NeonAuth
+ * made, nothing else) is where the integration is known for the second.
+ */
 describe("one owner per object on the plugin", () => {
+  let em: EmulatorHandle;
+  let e2e: E2eStack;
+  let program: string;
+  let base: string;
+
+  beforeAll(async () => {
+    em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
+    e2e = await pluginStack({ program: path.join(__dirname, "programs", "one-owner-yaml"), config: { ...neonConfig(em), ...projectConfig(P, B) } }, "yaml");
+    program = path.join(e2e.dir, "Pulumi.yaml");
+    base = fs.readFileSync(program, "utf8");
+  });
+
+  afterAll(async () => {
+    await e2e?.cleanup();
+    await em?.close();
+  });
+
   it("in a brand-new stack, two spellings of one origin pass preview (their integration is not made yet) and the second is refused at up, before its request", { timeout: 300_000 }, async () => {
-    const P2 = "p-owner-new";
-    const B2 = `br-main-${P2}`;
-    const em = await emulator({ seedProjects: [`${P2}:${B2}`], rateLimit: "off" });
-    const e2e = await pluginStack({ program: path.join(__dirname, "programs", "one-owner-yaml"), config: { ...neonConfig(em), ...projectConfig(P2, B2) } }, "yaml");
-    const program = path.join(e2e.dir, "Pulumi.yaml");
-    const base = fs.readFileSync(program, "utf8");
-    try {
-      fs.writeFileSync(program, base + DOMAINS);
-      expect(changesOf((await e2e.stack.preview({ color: "never" })).changeSummary)).toEqual({ create: 4 });
-      const up = await e2e.stack.up({ color: "never" }).then(
-        () => "succeeded",
-        (e: Error) => e.message,
-      );
-      expect(up).toMatch(both("RedirectDomain", "app", "app-again", "one origin (domain)"));
-      // The engine may have started the first one's create before it checked the second: one POST at most.
-      const posts = (await requestLog(em)).filter((r) => r.method === "POST" && r.path.endsWith("/auth/domains"));
-      expect(posts.length).toBeLessThanOrEqual(1);
-      expect((await branchSnapshot(em, P2, B2)).domains).toEqual(posts.length === 1 ? ["https://app.example.com"] : []);
-      fs.writeFileSync(program, base);
-      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual(posts.length === 1 ? { delete: 1 } : {});
-      expect((await branchSnapshot(em, P2, B2)).domains).toEqual([]);
-      await expectNoChanges(e2e.stack, 2);
-      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 2 });
-    } finally {
-      await e2e.cleanup();
-      await em.close();
-    }
+    fs.writeFileSync(program, base + DOMAINS);
+    expect(changesOf((await e2e.stack.preview({ color: "never" })).changeSummary)).toEqual({ create: 4 });
+    const up = await e2e.stack.up({ color: "never" }).then(
+      () => "succeeded",
+      (e: Error) => e.message,
+    );
+    expect(up).toMatch(both("RedirectDomain", "app", "app-again", "one origin (domain)"));
+    // The engine may have started the first one's create before it checked the second: one POST at most.
+    const posts = (await requestLog(em)).filter((r) => r.method === "POST" && r.path.endsWith("/auth/domains"));
+    expect(posts.length).toBeLessThanOrEqual(1);
+    expect((await branchSnapshot(em, P, B)).domains).toEqual(posts.length === 1 ? ["https://app.example.com"] : []);
+    fs.writeFileSync(program, base);
+    expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual(posts.length === 1 ? { delete: 1 } : {});
+    expect((await branchSnapshot(em, P, B)).domains).toEqual([]);
+    await expectNoChanges(e2e.stack, 2);
   });
 
   it("two resources naming one origin, or the email server twice, fail at preview naming both, with no request", { timeout: 300_000 }, async () => {
-    const em = await emulator({ seedProjects: [`${P}:${B}`], rateLimit: "off" });
-    const e2e = await pluginStack({ program: path.join(__dirname, "programs", "one-owner-yaml"), config: { ...neonConfig(em), ...projectConfig(P, B) } }, "yaml");
-    const program = path.join(e2e.dir, "Pulumi.yaml");
-    const base = fs.readFileSync(program, "utf8");
     const preview = (resources: string) => {
       fs.writeFileSync(program, base + resources);
       return e2e.stack.preview({ color: "never" }).then(
@@ -78,19 +84,14 @@ describe("one owner per object on the plugin", () => {
         (e: Error) => e.message,
       );
     };
-    try {
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 2 });
-      await clearRequestLog(em);
-      const domains = await preview(DOMAINS);
-      expect(domains).toMatch(both("RedirectDomain", "app", "app-again", "one origin (domain)"));
-      const email = await preview(EMAIL);
-      expect(email).toMatch(both("EmailServer", "mail", "mail-again", "the email server of one integration (the same place)"));
-      expect(await requestLog(em)).toEqual([]);
-      fs.writeFileSync(program, base);
-      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 2 });
-    } finally {
-      await e2e.cleanup();
-      await em.close();
-    }
+    // The stack above holds its NeonAuth (2 with the stack itself): the integration is known.
+    await clearRequestLog(em);
+    const domains = await preview(DOMAINS);
+    expect(domains).toMatch(both("RedirectDomain", "app", "app-again", "one origin (domain)"));
+    const email = await preview(EMAIL);
+    expect(email).toMatch(both("EmailServer", "mail", "mail-again", "the email server of one integration (the same place)"));
+    expect(await requestLog(em)).toEqual([]);
+    fs.writeFileSync(program, base);
+    expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 2 });
   });
 });
