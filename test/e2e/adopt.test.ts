@@ -68,8 +68,8 @@ describe("adopting objects that already exist — the classes", () => {
     // Only the console's: the stack read the integration first, so it never asked to create one.
     expect(creates.map((r) => r.status)).toEqual([201]);
 
-    await expectNoChanges(s.e2e.stack);
-    // The README's recipe, second step: adopt was for one up. Taking it out changes nothing.
+    // The README's recipe, second step: adopt was for one up. Taking it out changes nothing (the
+    // no-change preview and refresh below also show that the adopting up converged).
     await s.e2e.stack.setConfig("adopt", { value: "false" });
     await clearRequestLog(s.em);
     await expectNoChanges(s.e2e.stack);
@@ -127,7 +127,7 @@ describe("adopting objects that already exist — the plugin", () => {
         "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id} 200",
       ]);
       await atEmulator(async () => expect(await credentials()).toEqual({ id: "github", type: "standard", client_id: "Iv1.declared", client_secret: "gh-secret-adopted-6d2f" }));
-      const adopted = JSON.parse(e2e.cli("stack", "export")).deployment.resources.filter((r: any) => ["app", "github"].includes(r.urn.split("::").pop()));
+      const adopted = (await e2e.stack.exportStack()).deployment.resources.filter((r: any) => ["app", "github"].includes(r.urn.split("::").pop()));
       // In the order of the state, which is the order they finished in.
       expect(adopted.map((r: any) => [r.urn.split("::").pop(), r.inputs.adopt]).sort()).toEqual([
         ["app", true],
