@@ -186,15 +186,14 @@ emulatorOnly("the emulator's newer-Neon mode")("a newer Neon (issue 39): both AP
     });
   });
 
-  it("a preview and a refresh of each stack show no changes", { timeout: 600_000 }, async () => {
+  it("a refresh of each stack, and a preview of the project-level one, show no changes", { timeout: 600_000 }, async () => {
     // Each command of each stack runs, and what fails says why: one failure does not hide the next.
+    // The branch stack's preview is the next test's, which counts every change exactly.
     const outcome = (run: Promise<Record<string, number>>) => run.catch((e: Error) => errorLines(e));
-    const noChanges = async (s: E2eStack) => ({
-      preview: await outcome(s.stack.preview({ color: "never", expectNoChanges: true }).then((r) => r.changeSummary)),
-      refresh: await outcome(s.stack.refresh({ color: "never", expectNoChanges: true }).then((r) => changesOf(r.summary.resourceChanges))),
-    });
-    expect({ branch: await noChanges(branch), legacy: await noChanges(legacy) }).toEqual({
-      branch: { preview: { same: BRANCH_TOTAL }, refresh: {} },
+    const preview = (s: E2eStack) => outcome(s.stack.preview({ color: "never", expectNoChanges: true }).then((r) => r.changeSummary));
+    const refresh = (s: E2eStack) => outcome(s.stack.refresh({ color: "never", expectNoChanges: true }).then((r) => changesOf(r.summary.resourceChanges)));
+    expect({ branch: { refresh: await refresh(branch) }, legacy: { preview: await preview(legacy), refresh: await refresh(legacy) } }).toEqual({
+      branch: { refresh: {} },
       legacy: { preview: { same: LEGACY_TOTAL }, refresh: {} },
     });
   });
@@ -278,7 +277,8 @@ emulatorOnly("the emulator's newer-Neon mode")("a newer Neon (issue 39): a stack
         providers: ["apple", "github", "google"],
         clients: [FOREIGN_CLIENT.name, "cli"],
       });
-      await expectNoChanges(e2e.stack, 6);
+      // The refresh of paged lists before the update; the preview is the diff's below, which counts every change.
+      expect(changesOf((await e2e.stack.refresh({ color: "never", expectNoChanges: true })).summary.resourceChanges)).toEqual({});
 
       const file = path.join(e2e.dir, "Pulumi.yaml");
       fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("appName: Acme\n", "appName: Acme Next\n"));
