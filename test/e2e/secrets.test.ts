@@ -55,9 +55,7 @@ describe("secrets stay secret", () => {
     expect(up.outputs.transferUrl).toMatchObject({ secret: true });
 
     // An in-place update of every secret-carrying input (diffs print secret fields).
-    await e2e.stack.setConfig("clientSecret", { value: CLIENT_SECRET_2, secret: true });
-    await e2e.stack.setConfig("smtpPort", { value: "2525" });
-    await e2e.stack.setConfig("rotation", { value: "r2" });
+    await e2e.stack.setAllConfig({ clientSecret: { value: CLIENT_SECRET_2, secret: true }, smtpPort: { value: "2525" }, rotation: { value: "r2" } });
     const preview = await e2e.stack.preview(DEBUG);
     debugSeen.push(preview.stdout, preview.stderr);
     const update = await e2e.stack.up(DEBUG);
@@ -81,13 +79,10 @@ describe("secrets stay secret", () => {
     expect(conflict).toContain("OAuthProvider github of project p-secrets already exists and was not made by this stack");
 
     // A 401: a wrong key, on a change whose PATCH carries the SMTP password.
-    await e2e.stack.setConfig("without", { value: JSON.stringify(["oauth"]) });
-    await e2e.stack.setConfig("neon-auth:apiKey", { value: WRONG_KEY, secret: true });
-    await e2e.stack.setConfig("smtpPort", { value: "465" });
+    await e2e.stack.setAllConfig({ without: { value: JSON.stringify(["oauth"]) }, "neon-auth:apiKey": { value: WRONG_KEY, secret: true }, smtpPort: { value: "465" } });
     const refused = await failing(() => e2e.stack.up(LOUD));
     expect(refused).toContain("401 from PATCH /projects/p-secrets/auth/email_server: authentication failed: unknown API key");
-    await e2e.stack.setConfig("neon-auth:apiKey", { value: API_KEY, secret: true });
-    await e2e.stack.setConfig("smtpPort", { value: "2525" });
+    await e2e.stack.setAllConfig({ "neon-auth:apiKey": { value: API_KEY, secret: true }, smtpPort: { value: "2525" } });
   });
 
   emulatorOnlyIt("the keys and transfer codes as the emulator stored them")("none of them is in the CLI's stack export, the outputs, any output or log, or the request log", { timeout: 120_000 }, async () => {
