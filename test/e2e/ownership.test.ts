@@ -1,7 +1,7 @@
 /**
  * Ownership is decided by what existed before the request. Objects made outside the stack
  * (through the emulator's API, as in the console), then the stack's create of each meets a
- * one-shot `reset` and, on the next `up`, a one-shot `lost`: every `up` fails naming the object
+ * one-shot `reset` and a one-shot `lost`, both armed: every `up` fails naming the object
  * and `adopt`, the stack sends none of those creates (the object was read first), the outside
  * objects are unchanged at the API (credentials included), and `destroy` leaves them. Both
  * generations; every kind with a natural key (integration, user, OAuth provider, domain, email
@@ -34,11 +34,18 @@ async function failing(up: () => Promise<unknown>): Promise<string> {
   );
 }
 
-function faults(kind: "reset" | "lost", routes: string[]): OneShotFault[] {
-  return routes.map((r) => {
-    const [method, p] = r.split(" ") as [string, string];
-    return { kind, method, path: p };
-  });
+/**
+ * A one-shot `reset` and a one-shot `lost` on each route: whichever a create met first would act,
+ * so one `up` with both armed shows what two ups with one each would: the queue untouched, as no
+ * create is sent.
+ */
+function armed(routes: string[]): OneShotFault[] {
+  return (["reset", "lost"] as const).flatMap((kind) =>
+    routes.map((r) => {
+      const [method, p] = r.split(" ") as [string, string];
+      return { kind, method, path: p };
+    }),
+  );
 }
 
 /** Every request of the log on these routes (`METHOD template`). */
@@ -76,17 +83,16 @@ emulatorOnly("faults injected by the emulator")("ownership: what existed before 
 
       // 1. The integration, declared by the stack.
       const integrationCreate = ["POST /projects/auth/create"];
-      for (const kind of ["reset", "lost"] as const) {
-        await clearRequestLog(em);
-        em.injectFaults(...faults(kind, integrationCreate));
-        const err = await failing(() => e2e.stack.up({ color: "never" }));
-        expect(err).toContain(
-          `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose`,
-        );
-        expect(em.faults.queue).toHaveLength(1); // read first: the create was never sent
-        expect(await sent(em, integrationCreate)).toEqual([]);
-        em.faults.reset();
-      }
+      // One up with a reset and a lost armed on each create: neither is used, as no create is sent.
+      await clearRequestLog(em);
+      em.injectFaults(...armed(integrationCreate));
+      const refusal = await failing(() => e2e.stack.up({ color: "never" }));
+      expect(refusal).toContain(
+        `AuthIntegration: project ${P}'s "stack" integration already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this resource to take it over on purpose`,
+      );
+      expect(em.faults.queue).toHaveLength(2); // read first: the create was never sent
+      expect(await sent(em, integrationCreate)).toEqual([]);
+      em.faults.reset();
       expect(await outside()).toEqual(before);
 
       // 2. The children, in the integration looked up (not managed).
@@ -97,24 +103,23 @@ emulatorOnly("faults injected by the emulator")("ownership: what existed before 
         "POST /projects/{project_id}/auth/domains",
         "PATCH /projects/{project_id}/auth/email_server",
       ];
-      for (const kind of ["reset", "lost"] as const) {
-        await clearRequestLog(em);
-        em.injectFaults(...faults(kind, childCreates));
-        const err = await failing(() => e2e.stack.up({ color: "never", continueOnError: true }));
-        for (const object of [
-          `AuthUser ada@example.com of project ${P}${REFUSED}`,
-          `OAuthProvider github of project ${P}${REFUSED}`,
-          `RedirectDomain https://app.example.com of project ${P}${REFUSED}`,
-          `EmailServer: the email server of project ${P} (SMTP smtp.console.example:2525)${REFUSED}`,
-        ]) {
-          expect(err).toContain(object);
-        }
-        expect(em.faults.queue).toHaveLength(4);
-        expect(await sent(em, childCreates)).toEqual([]);
-        em.faults.reset();
+      // One up with a reset and a lost armed on each create: neither is used, as no create is sent.
+      await clearRequestLog(em);
+      em.injectFaults(...armed(childCreates));
+      const err = await failing(() => e2e.stack.up({ color: "never", continueOnError: true }));
+      for (const object of [
+        `AuthUser ada@example.com of project ${P}${REFUSED}`,
+        `OAuthProvider github of project ${P}${REFUSED}`,
+        `RedirectDomain https://app.example.com of project ${P}${REFUSED}`,
+        `EmailServer: the email server of project ${P} (SMTP smtp.console.example:2525)${REFUSED}`,
+      ]) {
+        expect(err).toContain(object);
       }
+      expect(em.faults.queue).toHaveLength(8);
+      expect(await sent(em, childCreates)).toEqual([]);
+      em.faults.reset();
       expect(await outside()).toEqual(before);
-      expect(e2e.cli("stack", "--show-urns")).not.toMatch(/OAuthProvider|RedirectDomain|EmailServer|AuthUser::/);
+      expect(JSON.stringify(((await e2e.stack.exportStack()).deployment.resources ?? []).map((r: { urn: string }) => r.urn))).not.toMatch(/OAuthProvider|RedirectDomain|EmailServer|AuthUser::/);
 
       // Destroy forgets the looked-up integration and deletes nothing at Neon.
       await clearRequestLog(em);
@@ -157,18 +162,17 @@ emulatorOnly("faults injected by the emulator")("ownership: what existed before 
       expect(await outOfBand(em, "POST", auth, { auth_provider: "better_auth" })).toBe(201);
       const enabled = await dump();
       const enable = [`POST /projects/{project_id}/branches/{branch_id}/auth`];
-      for (const kind of ["reset", "lost"] as const) {
-        await clearRequestLog(em);
-        em.injectFaults(...faults(kind, enable));
-        const err = await failing(() => e2e.stack.up({ color: "never" }));
-        expect(err).toContain(
-          `NeonAuth: Neon Auth on branch ${B} of project ${P} already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this NeonAuth to take it over on purpose`,
-        );
-        expect(err).toContain(`or, if a killed run of this stack enabled it, import it as the recovery from interrupted runs in docs/troubleshooting.md says (id ${P}/${B}).`);
-        expect(em.faults.queue).toHaveLength(1);
-        expect(await sent(em, enable)).toEqual([]);
-        em.faults.reset();
-      }
+      // One up with a reset and a lost armed on each create: neither is used, as no create is sent.
+      await clearRequestLog(em);
+      em.injectFaults(...armed(enable));
+      const refusal = await failing(() => e2e.stack.up({ color: "never" }));
+      expect(refusal).toContain(
+        `NeonAuth: Neon Auth on branch ${B} of project ${P} already exists and was not made by this stack under this name. If this stack declares it under another name (a resource renamed, or moved into or out of a component), give this resource \`aliases\` naming the old one: it keeps the object, with no request (README, "Renaming resources"). Otherwise it was made outside this stack (in the console, by another stack, or by a run of this stack that was killed) and is not taken over silently: set \`adopt: true\` on this NeonAuth to take it over on purpose`,
+      );
+      expect(refusal).toContain(`or, if a killed run of this stack enabled it, import it as the recovery from interrupted runs in docs/troubleshooting.md says (id ${P}/${B}).`);
+      expect(em.faults.queue).toHaveLength(2);
+      expect(await sent(em, enable)).toEqual([]);
+      em.faults.reset();
       expect(await dump()).toEqual(enabled);
       await e2e.stack.destroy({ color: "never" });
       expect(await dump()).toEqual(enabled);
@@ -197,22 +201,21 @@ emulatorOnly("faults injected by the emulator")("ownership: what existed before 
         "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_provider",
       ];
       const where = `branch ${B} of project ${P}`;
-      for (const kind of ["reset", "lost"] as const) {
-        await clearRequestLog(em);
-        em.injectFaults(...faults(kind, childCreates));
-        const err = await failing(() => e2e.stack.up({ color: "never", continueOnError: true }));
-        for (const object of [
-          `AuthUser ada@example.com of ${where}${REFUSED}`,
-          `OAuthProvider github of ${where}${REFUSED}`,
-          `RedirectDomain https://app.example.com of ${where}${REFUSED}`,
-          `EmailServer: the email server of ${where} (SMTP smtp.console.example:2525)${REFUSED}`,
-        ]) {
-          expect(err).toContain(object);
-        }
-        expect(em.faults.queue).toHaveLength(4);
-        expect(await sent(em, childCreates)).toEqual([]);
-        em.faults.reset();
+      // One up with a reset and a lost armed on each create: neither is used, as no create is sent.
+      await clearRequestLog(em);
+      em.injectFaults(...armed(childCreates));
+      const err = await failing(() => e2e.stack.up({ color: "never", continueOnError: true }));
+      for (const object of [
+        `AuthUser ada@example.com of ${where}${REFUSED}`,
+        `OAuthProvider github of ${where}${REFUSED}`,
+        `RedirectDomain https://app.example.com of ${where}${REFUSED}`,
+        `EmailServer: the email server of ${where} (SMTP smtp.console.example:2525)${REFUSED}`,
+      ]) {
+        expect(err).toContain(object);
       }
+      expect(em.faults.queue).toHaveLength(8);
+      expect(await sent(em, childCreates)).toEqual([]);
+      em.faults.reset();
       expect(await dump()).toEqual(before);
 
       // Removing the children from the program deletes nothing: they were never the stack's.
