@@ -238,6 +238,7 @@ export const GROUPS: Group[] = [
     cases: [["webhooks.webhookUrl", { enabled: true, webhookUrl }, rule]],
     ...(rule === CONTROL ? { engine: "a setting, secret as a whole, with CR/LF" } : {}),
   })),
+  { kind: "NeonAuth", base: { projectId: P, branchId: B }, cases: [["webhooks.webhookUrl", { enabled: true }, "is required when webhooks.enabled is true (Neon refuses enabled webhooks without a URL)"]] },
   // ---- a misspelt field inside a setting: named by its path, against that setting's fields ------
   { kind: "NeonAuth", base: { projectId: P, branchId: B }, cases: [
     ["magicLink.expiresin", { enabled: true, expiresin: 30 }, "is not a field of magicLink (did you mean magicLink.expiresIn?); its fields: enabled, expiresIn, disableSignUp"],

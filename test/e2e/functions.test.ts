@@ -81,7 +81,8 @@ describe("functions: read without managing, on both faces", () => {
     expect(outs.fedBaseUrl!.value).toBe(made.baseUrl);
     expect(outs.issuer!.value).toBe(made.baseUrl);
     expect(outs.discoveryUrl!.value).toBe(`${made.baseUrl}/.well-known/openid-configuration`);
-    const state = JSON.parse(s.e2e.cli("stack", "export")) as { deployment: { resources: { urn: string; outputs?: Record<string, unknown> }[] } };
+    // The checkpoint `stack export` prints.
+    const state = (await s.e2e.stack.exportStack()) as { deployment: { resources: { urn: string; outputs?: Record<string, unknown> }[] } };
     const callback = (name: string) => state.deployment.resources.find((r) => r.urn.endsWith(`::${name}`))?.outputs?.callbackUrl;
     expect([callback("github"), callback("google"), callback("project-github")]).toEqual([`${made.baseUrl}/callback/github`, `${made.baseUrl}/callback/google`, undefined]);
     await expectNoChanges(s.e2e.stack);
@@ -97,10 +98,11 @@ describe("functions: read without managing, on both faces", () => {
     expect(log.length).toBeGreaterThan(0);
     expect(log.filter((r) => r.method !== "GET")).toEqual([]);
     // Secrets stay encrypted: on the plugin the state holds the default provider, whose key is a secret input.
-    const exported = reader.cli("stack", "export");
-    const types = (JSON.parse(exported) as { deployment: { resources: { type: string }[] } }).deployment.resources.map((r) => r.type);
-    expect(types.filter((t) => !t.startsWith("pulumi:"))).toEqual([]);
-    const shown = reader.cli("stack", "output", "--json", "--show-secrets");
+    // What `stack export` and `stack output --json --show-secrets` print, read from the checkpoint.
+    const deployment = (await reader.stack.exportStack()) as { deployment: { resources: { type: string }[] } };
+    const exported = JSON.stringify(deployment);
+    expect(deployment.deployment.resources.map((r) => r.type).filter((t) => !t.startsWith("pulumi:"))).toEqual([]);
+    const shown = JSON.stringify(Object.fromEntries(Object.entries(await reader.stack.outputs()).map(([k, v]) => [k, v.value])));
     const places: [string, string][] = [
       ["stack export", exported],
       ["stack output", shown],

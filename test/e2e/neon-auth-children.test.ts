@@ -4,7 +4,8 @@
  * its test. Up (one user's create answer lost: it converges by read-back), no changes, one
  * in-place update per child area reaching the emulator, drift at the emulator shown by refresh and
  * restored by up, a failing SMTP test failing the update with the service's message; a second
- * stack on another branch untouched; destroy leaves nothing and keeps the branch's data.
+ * stack on another branch (its NeonAuth declaring only a name: the other settings left as Neon
+ * made them) untouched; destroy leaves nothing and keeps the branch's data.
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -80,7 +81,7 @@ emulatorOnly("injected faults, dashboard changes and stored secrets at the emula
     em = await emulator({ seedProjects: [`${P}:${B1}`], rateLimit: "off" });
     b2 = await newBranch(em, P, "preview");
     one = await stackFor({ program: PROGRAM, stackName: "one", config: { ...neonConfig(em), args: { value: JSON.stringify(argsOne()), secret: true } } });
-    const small = { projectId: P, branchId: b2, domains: ["https://preview.example.com"], oauth: [{ name: "google", providerId: "google" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
+    const small = { projectId: P, branchId: b2, settings: { appName: "Other" }, domains: ["https://preview.example.com"], oauth: [{ name: "google", providerId: "google" }], users: [{ name: "dave", email: "dave@example.com", roles: ["user"] }] };
     two = await stackFor({ program: PROGRAM, stackName: "two", config: { ...neonConfig(em), args: { value: JSON.stringify(small), secret: true } } });
   });
 
@@ -119,12 +120,15 @@ emulatorOnly("injected faults, dashboard changes and stored secrets at the emula
       email: { type: "shared" },
       users: [{ email: "dave@example.com", name: "", roles: ["user"] }], // no name given: "" (the column is NOT NULL)
     });
-    await expectNoChanges(one.stack);
-    await expectNoChanges(two.stack);
-
-    // A refresh of the whole branch stack reads the aggregate settings once, not once per resource.
+    // Only its name declared: the other settings stay as Neon made them (localhost allowed, no OAuth server).
+    const oauthServer = await fetch(`${em.url}${auth(b2)}/plugins/oauth-provider`, { headers: { authorization: `Bearer ${API_KEY}` } });
+    expect([other.auth.name, other.auth.allow_localhost, await oauthServer.json()]).toEqual(["Other", true, { enabled: false }]);
+    // Nothing to change after the first up: a second preview, and a refresh of the whole branch
+    // stack that reads the aggregate settings once, not once per resource. (The other stack's
+    // preview and refresh come at the end, after all of this one's.)
+    expect(changesOf((await one.stack.preview({ color: "never", expectNoChanges: true })).changeSummary)).toEqual({});
     await clearRequestLog(em);
-    await one.stack.refresh({ color: "never" });
+    expect(changesOf((await one.stack.refresh({ color: "never", expectNoChanges: true })).summary.resourceChanges)).toEqual({});
     const reads = (await requestLog(em)).map((r) => `${r.method} ${r.path}`);
     expect(reads.filter((r) => r.endsWith("/auth/plugins"))).toEqual([`GET /api/v2${auth(B1)}/plugins`]);
     expect(reads.filter((r) => r.endsWith("/auth/domains"))).toEqual([`GET /api/v2${auth(B1)}/domains`]);
@@ -155,8 +159,8 @@ emulatorOnly("injected faults, dashboard changes and stored secrets at the emula
       { id: `${P}/${B1}/email-server`, integration: { projectId: P, branchId: B1 }, type: "standard", host: "smtp.example.com", port: 587, username: "mailer", senderEmail: "auth@example.com", senderName: "Acme", password: placeholder("smtpPassword") },
     ]);
 
-    // Secrets are never in the state in plain text.
-    const exported = one.cli("stack", "export");
+    // Secrets are never in the state in plain text (the checkpoint `stack export` prints).
+    const exported = JSON.stringify(await one.stack.exportStack());
     for (const s of [MS_SECRET[0]!, SMTP_PW[0]!, "vc-secret-4b8e", "nac-7d1e"]) expect(exported).not.toContain(s);
 
     // One in-place update per child area: a role, a rotated secret and a new tenant, a new SMTP
@@ -180,7 +184,6 @@ emulatorOnly("injected faults, dashboard changes and stored secrets at the emula
     expect(updated.email.password).toBe(SMTP_PW[1]);
     expect(updated.users.find((u: any) => u.email === "bob@example.com").roles).toEqual(["admin"]);
     expect(updated.domains).toContain("https://new.example.com");
-    await expectNoChanges(one.stack);
 
     // Drift in each child area, made at the emulator: refresh shows it, up restores it.
     const bob = (await control(em, B1)).neon_auth.users.find((u: any) => u.email === "bob@example.com");
@@ -196,7 +199,6 @@ emulatorOnly("injected faults, dashboard changes and stored secrets at the emula
     expect(changesOf(restored.summary.resourceChanges)).toEqual({ create: 3, update: 2 });
     const back = children(await control(em, B1));
     expect({ ...back, users: back.users }).toEqual({ ...updated, users: updated.users });
-    await expectNoChanges(one.stack);
 
     // A user made outside the stack, looked up on the branch by address (read from neon_auth."user").
     expect(await outOfBand(em, "POST", `${auth(B1)}/users`, { email: "grace@example.com", name: "Grace" })).toBe(201);

@@ -90,7 +90,6 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
         { name: "Acme MCP gateway", redirectUris: ["https://app.example.com/oauth/callback"], type: "confidential", resources: [MCP], skipConsent: false, disabled: false },
       ]);
       expect(JSON.stringify(file)).not.toContain(first.value);
-      await expectNoChanges(s.stack);
 
       // A redirect URI changed: the client is updated in place, its id and secret kept.
       await s.stack.setConfig("serverRedirectUris", { value: JSON.stringify(["https://app.example.com/oauth/v2/callback"]) });
@@ -115,7 +114,6 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       secrets.push(["the rotated client secret", second.value]);
       expect([second.secret, rotated.outputs.serverClientId!.value, second.value === first.value]).toEqual([true, serverId, false]);
       expect([await secretValid(em, serverId, first.value), await secretValid(em, serverId, second.value)]).toEqual([false, true]);
-      await expectNoChanges(s.stack);
 
       // Drift: the CLI client deleted and the consent page changed outside the stack.
       expect(await outOfBand(em, "DELETE", `${AUTH}/oauth-provider/clients/${cliId}`)).toBe(200);
@@ -131,7 +129,6 @@ describe("examples/mcp-server: the OAuth server and its clients", () => {
       expect(newCli).not.toBe(cliId);
       expect(Object.keys(await clients(em)).sort()).toEqual(["Acme CLI", "Acme MCP gateway"]);
       expect((await get(em, `${AUTH}/plugins/oauth-provider`)).consent_page).toBe("https://app.example.com/consent");
-      await expectNoChanges(s.stack);
 
       // A client deleted outside the stack meets an `up` that changes it, with no refresh first:
       // the update says what to do, and refresh then `up` register a new one.

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, onFreshEmulator, pluginStack, programOnProject, useEmulatorStack, type E2eStack } from "./harness";
-import { neonConfig, outOfBand, projectConfig, snapshot, usersSyncRows } from "./neon";
+import { clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot, usersSyncRows } from "./neon";
 import { emulatorOnly } from "./remote";
 
 const NOTICE = "cannot read users back from neon_auth.users_sync";
@@ -85,6 +85,14 @@ emulatorOnly("dashboard changes and an unreachable database, switched by the emu
     const lookup = await e2e.stack.up({ color: "never" });
     const grace = (await usersSyncRows(em, P)).find((r) => r.email === "grace@example.com")!;
     expect(lookup.outputs.foundUser?.value).toEqual({ id: grace.id, email: "grace@example.com", name: "Grace" });
+
+    // `adopt` of the AuthIntegration, a create-time switch: added, it previews no change, and up
+    // sends nothing (one-update.test.ts has the settings that do update in place).
+    await e2e.stack.setConfig("adoptIntegration", { value: "true" });
+    expect(changesOf((await e2e.stack.preview({ color: "never" })).changeSummary)).toEqual({});
+    await clearRequestLog(em);
+    expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({});
+    expect((await requestLog(em)).filter((r) => r.method !== "GET" && r.path.startsWith("/api/v2"))).toEqual([]);
 
     await expectNoChanges(e2e.stack, 3); // the looked-up user is read, not counted
     // The database password (in every connection string) is never in the state.
