@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type ConfigMap, type EngineEvent, type Stack, type UpdateSummary, type UpResult } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, inject } from "vitest";
+import * as YAML from "yaml";
 import { generateSdk, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
@@ -68,6 +69,19 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   const wsOpts = { envVars: env, pulumiCommand: await (pulumiCommand ??= PulumiCommand.get()) };
   // A backend of its own is empty: `stack init` alone, not the select that fails first.
   const stack = ownBackend ? await LocalWorkspace.createStack(args, wsOpts) : await LocalWorkspace.createOrSelectStack(args, wsOpts);
+  // Config goes straight into the stack's settings file, as `pulumi config set` writes it: each
+  // such command is a CLI start (about 0.45 s of a core) and the tests set config some 300 times.
+  // A `path` key (`a.b[0]`) is the CLI's to parse.
+  const settings = stackSettings(dir, stack.name, env.PULUMI_CONFIG_PASSPHRASE ?? "");
+  const cliConfig = { set: stack.setAllConfig.bind(stack), remove: stack.removeAllConfig.bind(stack) };
+  stack.setAllConfig = async (config, path) => {
+    if (path || !settings.set(config)) await cliConfig.set(config, path);
+  };
+  stack.setConfig = async (key, value, path) => stack.setAllConfig({ [key]: value }, path);
+  stack.removeAllConfig = async (keys, path) => {
+    if (path || !settings.remove(keys)) await cliConfig.remove(keys, path);
+  };
+  stack.removeConfig = async (key, path) => stack.removeAllConfig([key], path);
   if (opts.config) await stack.setAllConfig(opts.config);
   // After each up, refresh and destroy the Automation API reads the summary back with `pulumi stack
   // history` (a CLI start, about 0.45 s of a core); the file backend holds the same record.
@@ -134,9 +148,14 @@ interface BackendFiles {
   stack: string;
 }
 
+/** The project the program's Pulumi.yaml names. */
+function projectName(programDir: string): string {
+  return /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8"))![1]!;
+}
+
 /** A stack's files in the file backend, under the project the program's Pulumi.yaml names. */
 function backendFiles(backendDir: string, programDir: string, stack: string): BackendFiles {
-  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8"))![1]!;
+  const project = projectName(programDir);
   return {
     checkpoint: path.join(backendDir, ".pulumi", "stacks", project, `${stack}.json`),
     history: path.join(backendDir, ".pulumi", "history", project, stack),
@@ -211,18 +230,60 @@ function checkpointOutputs(files: BackendFiles, passphrase: string): Record<stri
 /** Passphrase keys by passphrase and salt: deriving one costs 0.13 s of a core, once per stack. */
 const passphraseKeys = new Map<string, Buffer>();
 
+function passphraseKey(passphrase: string, salt: string): Buffer {
+  const id = `${passphrase}\0${salt}`;
+  let key = passphraseKeys.get(id);
+  if (key === undefined) passphraseKeys.set(id, (key = crypto.pbkdf2Sync(passphrase, Buffer.from(salt.split(":")[1]!, "base64"), 1_000_000, 32, "sha256")));
+  return key;
+}
+
+/**
+ * A stack's settings file (`Pulumi.<stack>.yaml`) edited as `pulumi config set` and `config rm`
+ * edit it: a key without a namespace in the project's, every value a string, a secret sealed
+ * under the passphrase and the salt `stack init` wrote there (`encryptionsalt`).
+ */
+function stackSettings(programDir: string, stack: string, passphrase: string): { set(config: ConfigMap): boolean; remove(keys: string[]): boolean } {
+  const file = path.join(programDir, `Pulumi.${stack}.yaml`);
+  const project = projectName(programDir);
+  const qualified = (key: string) => (key.includes(":") ? key : `${project}:${key}`);
+  // False where the file has no salt yet (a stack selected in a new folder): the CLI's to write.
+  const edit = (change: (config: Record<string, unknown>, salt: string) => void): boolean => {
+    const doc = fs.existsSync(file) ? ((YAML.parse(fs.readFileSync(file, "utf8")) ?? {}) as { encryptionsalt?: string; config?: Record<string, unknown> }) : {};
+    if (doc.encryptionsalt === undefined) return false;
+    const config = doc.config ?? {};
+    change(config, doc.encryptionsalt);
+    fs.writeFileSync(file, YAML.stringify({ ...doc, config }));
+    return true;
+  };
+  return {
+    set: (values) =>
+      edit((config, salt) => {
+        for (const [key, { value, secret }] of Object.entries(values)) config[qualified(key)] = secret ? { secure: encrypt(value, passphrase, salt) } : value;
+      }),
+    remove: (keys) =>
+      edit((config) => {
+        for (const key of keys) delete config[qualified(key)];
+      }),
+  };
+}
+
+/** The inverse of `decrypt`: a fresh nonce, the ciphertext with its tag appended. */
+function encrypt(plaintext: string, passphrase: string, salt: string): string {
+  const nonce = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", passphraseKey(passphrase, salt), nonce);
+  const sealed = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+}
+
 /**
  * A secret of a passphrase stack, as Pulumi's passphrase secrets manager encrypts it: AES-256-GCM
  * (`v1:<nonce>:<ciphertext and tag>`, base64) under PBKDF2-SHA256 of the passphrase and the salt
  * its state records (`v1:<salt>:…`), 1,000,000 rounds.
  */
 function decrypt(ciphertext: string, passphrase: string, salt: string): string {
-  const id = `${passphrase}\0${salt}`;
-  let key = passphraseKeys.get(id);
-  if (key === undefined) passphraseKeys.set(id, (key = crypto.pbkdf2Sync(passphrase, Buffer.from(salt.split(":")[1]!, "base64"), 1_000_000, 32, "sha256")));
   const [, nonce, sealed] = ciphertext.split(":") as [string, string, string];
   const bytes = Buffer.from(sealed, "base64");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
+  const decipher = crypto.createDecipheriv("aes-256-gcm", passphraseKey(passphrase, salt), Buffer.from(nonce, "base64"));
   decipher.setAuthTag(bytes.subarray(bytes.length - 16));
   return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
 }
