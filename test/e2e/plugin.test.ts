@@ -3,15 +3,13 @@
  * engine, from a TypeScript program on its Node.js SDK (generated from the checkout's schema by
  * scripts/sdk.mts): one stack of both API generations goes up, previews and refreshes with no changes,
  * updates with `preview --diff` naming exactly the changed fields, meets drift, is imported by id,
- * and is destroyed; and the same stack sends the same requests from a Go program on the plugin as from a
- * TypeScript one on the dynamic resources.
+ * and is destroyed (plugin-go.test.ts compares the plugin's requests with the dynamic resources').
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator";
-import { changedFields, changesOf, expectNoChanges, onFreshEmulator, pluginStack, type E2eStack, type stackFor } from "./harness";
-import { branchSnapshot, clearRequestLog, emulator, neonConfig, outOfBand, projectConfig, providers, requestLog, snapshot } from "./neon";
+import { changedFields, changesOf, expectNoChanges, pluginStack, type E2eStack, type stackFor } from "./harness";
+import { branchSnapshot, emulator, neonConfig, outOfBand, providers, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
 
@@ -120,38 +118,5 @@ describe("the neon-auth provider plugin: a branch stack (NeonAuth) and a project
       await e2e?.cleanup();
       await em.close();
     }
-  });
-});
-
-describe("the plugin and the dynamic resources", () => {
-  /**
-   * Method and path of every API request of up, refresh and destroy of one stack, sorted: the
-   * TypeScript program on the dynamic resources, or the Go program (programs/plugin-go, the same
-   * three resources) on the plugin.
-   */
-  async function requestsOf(surface: "go-plugin" | "dynamic"): Promise<string[]> {
-    const project = "p-same-requests";
-    const secret = "gh-secret-s";
-    const stack = (em: EmulatorHandle, branch: string) =>
-      surface === "dynamic"
-        ? onPlugin({ stackName: surface, config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "Same", secret })), surface: { value: surface } } })
-        : pluginStack(
-            { program: path.join(__dirname, "programs", "plugin-go"), config: { ...neonConfig(em), ...projectConfig(project, branch, { githubSecret: secret }), appName: { value: "Same" }, domain: { value: "https://app.example.com" } } },
-            "go",
-          );
-    return onFreshEmulator(project, stack, async ({ em, e2e }) => {
-      await clearRequestLog(em);
-      await e2e.stack.up({ color: "never" });
-      await expectNoChanges(e2e.stack, 4);
-      await e2e.stack.destroy({ color: "never" });
-      return (await requestLog(em)).map((r) => `${r.method} ${r.path}`).sort();
-    });
-  }
-
-  it("send the same requests for the same stack, in TypeScript on the classes and in Go on the plugin", { timeout: 600_000 }, async () => {
-    const plugin = await requestsOf("go-plugin");
-    const dynamic = await requestsOf("dynamic");
-    expect(plugin.length).toBeGreaterThan(0);
-    expect(plugin).toEqual(dynamic);
   });
 });
