@@ -188,39 +188,37 @@ describe.each(["typescript", "yaml"] as const)("the first hour's messages: a %s 
     }
   });
 
-  emulatorOnlyIt("a lock and a 429 injected by the emulator")("waits after a 423 and a 429 say when the retry goes and which attempt it is; then no changes", async () => {
-    await scenario("quick");
-    const auth = `/projects/${P}/branches/${B}/auth`;
-    em.injectFaults(
-      { kind: "lock", method: "GET", path: auth },
-      { kind: "lock", method: "GET", path: auth },
-      { kind: "error", status: 429, method: "GET", path: auth },
-      { kind: "error", status: 429, method: "GET", path: auth },
-    );
-    const { code, out } = await attempt(e2e, "up", "--yes");
-    expect(code, out).toBe(0);
-    // The dynamic resources log through the Node SDK, which marks its lines as the runtime's; the
-    // plugin's go straight to the engine's log, which shows an info line bare.
-    const info = face === "typescript" ? "info: [runtime] " : "";
-    // At most one line per kind of wait every 2 s: the first 423 (attempt 1) and the first 429 (attempt 3).
-    expect(diagnostics(out).filter((l) => l.includes("neon-auth: NeonAuth")).map((l) => l.replace(/retrying in \d+\.\d s/, "retrying in N s").replace(/it may wait [^;]*? more/, "it may wait … more"))).toEqual([
-      `${info}neon-auth: NeonAuth on ${P}/${B} waits: the project is locked by another operation (423), retrying in N s (attempt 2 of 11); it may wait … more (neon-auth:lockTimeoutSeconds)`,
-      `${info}neon-auth: NeonAuth on ${P}/${B} waits after a 429 from Neon (rate limit: the account's budget is spent, other stacks or tools use it too), retrying in N s (attempt 4 of 13); it may wait … more (neon-auth:rateLimitTimeoutSeconds)`,
-    ]);
-    await expectNoChanges(e2e.stack);
-    expect(changesOf((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 3 });
-  });
-
-  emulatorOnlyIt("an emulator of its own stopped and started again at its port, with its state file")("an API that stops answering: refresh, preview, up and destroy each print its error once; every other resource names the one that did", async () => {
+  /**
+   * One stack for both: its up meets a lock and a 429 injected by the emulator; then the emulator
+   * stops, and every command after meets a refused connection, until it starts again.
+   */
+  emulatorOnlyIt("an emulator of its own with a lock and a 429 injected, stopped and started again at its port, with its state file")("waits after a 423 and a 429 say when the retry goes and which attempt it is; an API that stops answering: refresh, preview, up and destroy each print its error once; every other resource names the one that did; then no changes", async () => {
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "first-hour-")), "emulator.json");
     let own = await outsideEphemeral((port) => emulator({ port, seedProjects: [`${P}:${B}`], stateFile }));
     const url = `${own.url.replace(/\/+$/, "")}`;
     const port = new URL(url).port;
     try {
       await scenario("children");
-      await e2e.stack.setConfig("neon-auth:apiKey", { value: API_KEY, secret: true });
-      await e2e.stack.setConfig("neon-auth:apiUrl", { value: own.url });
-      expect(changesOf((await e2e.stack.up({ color: "never" })).summary.resourceChanges)).toEqual({ create: 4 });
+      await e2e.stack.setAllConfig({ "neon-auth:apiKey": { value: API_KEY, secret: true }, "neon-auth:apiUrl": { value: own.url } });
+      const auth = `/projects/${P}/branches/${B}/auth`;
+      own.injectFaults(
+        { kind: "lock", method: "GET", path: auth },
+        { kind: "lock", method: "GET", path: auth },
+        { kind: "error", status: 429, method: "GET", path: auth },
+        { kind: "error", status: 429, method: "GET", path: auth },
+      );
+      const up = await attempt(e2e, "up", "--yes");
+      expect(up.code, up.out).toBe(0);
+      // The three resources; the Stack is there since the refused up above.
+      expect(up.out).toMatch(/^ {4}\+ 3 created\n {4}1 unchanged$/m);
+      // The dynamic resources log through the Node SDK, which marks its lines as the runtime's; the
+      // plugin's go straight to the engine's log, which shows an info line bare.
+      const info = face === "typescript" ? "info: [runtime] " : "";
+      // At most one line per kind of wait every 2 s: the first 423 (attempt 1) and the first 429 (attempt 3).
+      expect(diagnostics(up.out).filter((l) => l.includes("neon-auth: NeonAuth")).map((l) => l.replace(/retrying in \d+\.\d s/, "retrying in N s").replace(/it may wait [^;]*? more/, "it may wait … more"))).toEqual([
+        `${info}neon-auth: NeonAuth on ${P}/${B} waits: the project is locked by another operation (423), retrying in N s (attempt 2 of 11); it may wait … more (neon-auth:lockTimeoutSeconds)`,
+        `${info}neon-auth: NeonAuth on ${P}/${B} waits after a 429 from Neon (rate limit: the account's budget is spent, other stacks or tools use it too), retrying in N s (attempt 4 of 13); it may wait … more (neon-auth:rateLimitTimeoutSeconds)`,
+      ]);
       await own.close();
       // The labels the engine's rows do not give: each resource as the package names it.
       const labels = [`NeonAuth ${P}/${B}`, "RedirectDomain https://app.example.com", `OAuthProvider ${P}/${B}/google`];

@@ -10,14 +10,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { LocalWorkspace, PulumiCommand, type ConfigMap, type EngineEvent, type Stack, type UpdateSummary, type UpResult } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type ConfigMap, type EngineEvent, type Stack, type UpdateSummary } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import * as YAML from "yaml";
 import { generateSdk, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { copyProgram, pulumiEnv } from "../../scripts/workspace.mts";
 import type { EmulatorHandle } from "../../src/emulator";
 import { SECRET, SIG } from "../../src/provider/kit";
-import { branchSnapshot, emulator, fullSetupConfig, neonConfig, outOfBand, projectConfig, providers } from "./neon";
+import { branchSnapshot, emulator, fullSetupConfig, neonConfig, outOfBand, projectConfig } from "./neon";
 
 export const PASSPHRASE = "e2e-passphrase-not-a-secret";
 
@@ -391,22 +391,6 @@ export async function updateDriftDestroy(
 
   expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
   expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
-}
-
-/**
- * The first up of the branch program every plugin language has (its NeonAuth named `name`, the one
- * trusted domain `domain`, GitHub, and Google on shared keys as Neon gives a new branch integration,
- * API-BRANCH.md: 4 with the Stack), written once: made as declared, then nothing to change.
- */
-export async function expectBranchUp(
-  { em, e2e, project, branch }: { em: EmulatorHandle; e2e: E2eStack; project: string; branch: string },
-  o: { name: string; domain: string },
-): Promise<UpResult> {
-  const up = await e2e.stack.up({ color: "never" });
-  expect(up.summary.resourceChanges).toEqual({ create: 4 });
-  expect(await branchSnapshot(em, project, branch)).toMatchObject({ auth: { name: o.name, auth_provider: "better_auth" }, domains: [o.domain], providers: providers({ github: "standard", google: "shared" }) });
-  await expectNoChanges(e2e.stack, 4);
-  return up;
 }
 
 export interface EmulatorStack {

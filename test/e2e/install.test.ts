@@ -3,7 +3,9 @@
  * `pulumi new typescript`, CommonJS JavaScript, ES module JavaScript), each with the pinned
  * @pulumi/pulumi and with the newest `npm install` picks. The TypeScript program type-checks
  * with 0 errors under the unchanged `pulumi new` tsconfig (strict, no esModuleInterop, no
- * skipLibCheck), and every program runs up, a no-change preview and refresh, and destroy.
+ * skipLibCheck). The three declare the same stack: per version, one stack goes up on each program
+ * in turn (the first creates it, the others change nothing and read the same outputs), then
+ * shows no changes on a preview and a refresh, and is destroyed.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -48,7 +50,7 @@ describe("installing the packed package into new programs", () => {
   });
 
   useEmulatorStack({
-    emulator: { seedProjects: ["pinned", "newest"].flatMap((w) => FLAVOURS.map((f) => `p-install-${w}-${f}`)) },
+    emulator: { seedProjects: ["pinned", "newest"].map((w) => `p-install-${w}`) },
     ready: (s) => (em = s.em),
   });
 
@@ -59,45 +61,61 @@ describe("installing the packed package into new programs", () => {
     expect(newest[1]).toBeGreaterThan(259);
   });
 
-  async function runFlavour(which: "pinned" | "newest", flavour: Flavour): Promise<void> {
-    const project = `p-install-${which}-${flavour}`;
+  /**
+   * Puts `flavour`'s program in the stack's folder in place of the one before (the three are one
+   * Pulumi project, `install`: one stack moves between them).
+   */
+  function useProgram(dir: string, flavour: Flavour): void {
+    for (const f of fs.readdirSync(dir)) if (!f.startsWith("Pulumi.") || f === "Pulumi.yaml") fs.rmSync(path.join(dir, f), { recursive: true, force: true });
+    fs.cpSync(path.join(__dirname, "programs", `install-${flavour}`), dir, { recursive: true });
+  }
+
+  /**
+   * One stack per version, on the programs in turn: the TypeScript one creates the stack's three
+   * resources; the CommonJS one, then the ES module one, each runs its up over them and changes
+   * nothing, with the same outputs and the same providers recorded; then a no-change preview and
+   * refresh, and destroy.
+   */
+  async function runFlavours(which: "pinned" | "newest"): Promise<void> {
+    const project = `p-install-${which}`;
     const e2e = await stackFor({
-      program: path.join(__dirname, "programs", `install-${flavour}`),
+      program: path.join(__dirname, "programs", "install-ts"),
       workspace: workspaces[which]!,
-      stackName: `install-${flavour}`,
+      stackName: "install",
       config: { ...neonConfig(em), projectId: { value: project }, branchId: { value: `br-main-${project}` } },
     });
     try {
-      if (flavour === "ts") {
-        // The program's own tsconfig, as `pulumi new typescript` writes it: 0 errors.
-        expect(tsc(workspaces[which]!, e2e.dir)).toEqual({ status: 0, output: "" });
-        // The client subpath's types reach zod's, whose declarations need esModuleInterop.
-        expect(tsc(workspaces[which]!, path.join(e2e.dir, "tsconfig.client.json"))).toEqual({ status: 0, output: "" });
+      // The program's own tsconfig, as `pulumi new typescript` writes it: 0 errors.
+      expect(tsc(workspaces[which]!, e2e.dir)).toEqual({ status: 0, output: "" });
+      // The client subpath's types reach zod's, whose declarations need esModuleInterop.
+      expect(tsc(workspaces[which]!, path.join(e2e.dir, "tsconfig.client.json"))).toEqual({ status: 0, output: "" });
+
+      for (const flavour of FLAVOURS) {
+        if (flavour !== "ts") useProgram(e2e.dir, flavour);
+        const up = await e2e.stack.up({ color: "never" });
+        expect(up.summary.result, flavour).toBe("succeeded");
+        expect(up.summary.resourceChanges, flavour).toEqual(flavour === "ts" ? { create: 3 } : { same: 3 });
+        expect(up.outputs.origin, flavour).toEqual({ value: "https://app.example.com", secret: false });
+        expect(up.outputs.ownedBy, flavour).toEqual({ value: "neon", secret: false });
+        expect(up.outputs.envVarNames, flavour).toEqual({
+          value: ["NEXT_PUBLIC_STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY", "STACK_SECRET_SERVER_KEY"],
+          secret: false,
+        });
+        if (flavour !== "ts") expect(up.outputs.subpath, flavour).toEqual({ value: "function", secret: false });
+        const snap = await snapshot(em, project);
+        expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: `br-main-${project}`, owned_by: "neon" }]);
+        expect(snap.domains).toEqual(["https://app.example.com"]);
+
+        // State records each provider as a require() of its module: the compatibility promise.
+        const state = await e2e.stack.exportStack();
+        const providers = (state.deployment.resources as any[])
+          .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/neon-auth:"))
+          .map((r) => [r.type, /require\("(pulumi-neon-auth\/dist\/[^"]+)"\)/.exec(r.inputs.__provider)?.[1]]);
+        expect(providers.sort(), flavour).toEqual([
+          ["pulumi-nodejs:dynamic/neon-auth:AuthIntegration", "pulumi-neon-auth/dist/resources/providers/AuthIntegration.js"],
+          ["pulumi-nodejs:dynamic/neon-auth:RedirectDomain", "pulumi-neon-auth/dist/resources/providers/RedirectDomain.js"],
+        ]);
       }
-
-      const up = await e2e.stack.up({ color: "never" });
-      expect(up.summary.result).toBe("succeeded");
-      expect(up.summary.resourceChanges).toEqual({ create: 3 });
-      expect(up.outputs.origin).toEqual({ value: "https://app.example.com", secret: false });
-      expect(up.outputs.ownedBy).toEqual({ value: "neon", secret: false });
-      expect(up.outputs.envVarNames).toEqual({
-        value: ["NEXT_PUBLIC_STACK_PROJECT_ID", "NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY", "STACK_SECRET_SERVER_KEY"],
-        secret: false,
-      });
-      if (flavour !== "ts") expect(up.outputs.subpath).toEqual({ value: "function", secret: false });
-      const snap = await snapshot(em, project);
-      expect(snap.integrations).toEqual([{ auth_provider: "stack", branch_id: `br-main-${project}`, owned_by: "neon" }]);
-      expect(snap.domains).toEqual(["https://app.example.com"]);
-
-      // State records each provider as a require() of its module: the compatibility promise.
-      const state = await e2e.stack.exportStack();
-      const providers = (state.deployment.resources as any[])
-        .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/neon-auth:"))
-        .map((r) => [r.type, /require\("(pulumi-neon-auth\/dist\/[^"]+)"\)/.exec(r.inputs.__provider)?.[1]]);
-      expect(providers.sort()).toEqual([
-        ["pulumi-nodejs:dynamic/neon-auth:AuthIntegration", "pulumi-neon-auth/dist/resources/providers/AuthIntegration.js"],
-        ["pulumi-nodejs:dynamic/neon-auth:RedirectDomain", "pulumi-neon-auth/dist/resources/providers/RedirectDomain.js"],
-      ]);
 
       await expectNoChanges(e2e.stack, 3);
 
@@ -110,10 +128,9 @@ describe("installing the packed package into new programs", () => {
     }
   }
 
-  // The flavours of one version run side by side (each has its own stack, folder and project).
   for (const which of ["pinned", "newest"] as const) {
-    it(`type-checks and runs up, preview, refresh, destroy in TS, CJS and ESM programs (${which} @pulumi/pulumi)`, async () => {
-      await Promise.all(FLAVOURS.map((f) => runFlavour(which, f)));
+    it(`type-checks, and runs up in TS, then CJS, then ESM programs, then preview, refresh, destroy (${which} @pulumi/pulumi)`, async () => {
+      await runFlavours(which);
     });
   }
 });

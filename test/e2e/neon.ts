@@ -261,12 +261,12 @@ export interface BranchSnapshot {
 }
 
 /** Everything Neon Auth holds on one branch, over the public API, sorted, for exact comparisons. */
-export async function branchSnapshot(em: EmulatorHandle, projectId: string, branchId: string): Promise<BranchSnapshot> {
+export async function branchSnapshot(em: EmulatorHandle, projectId: string, branchId: string, key = API_KEY): Promise<BranchSnapshot> {
   const base = `/projects/${projectId}/branches/${branchId}/auth`;
-  const auth = await get(em, base);
+  const auth = await get(em, base, key);
   if (auth === undefined) return { auth: undefined, providers: [], domains: [], email: undefined };
-  const plugins = await get(em, `${base}/plugins`);
-  const domains = (await get(em, `${base}/domains`))?.domains ?? [];
+  const plugins = await get(em, `${base}/plugins`, key);
+  const domains = (await get(em, `${base}/domains`, key))?.domains ?? [];
   return {
     auth: { name: auth.name, auth_provider: auth.auth_provider },
     allow_localhost: plugins.allow_localhost,

@@ -1,17 +1,15 @@
 /**
  * The `neon-auth` provider plugin (`pulumi-resource-neon-auth`, src/plugin/) through the real
  * engine, from a TypeScript program on its Node.js SDK (generated from the checkout's schema by
- * scripts/sdk.mts): a stack of each API generation goes up, previews and refreshes with no changes, updates
- * with `preview --diff` naming exactly the changed fields, meets drift, is imported by id, and is
- * destroyed; and the same stack sends the same requests from a Go program on the plugin as from a
- * TypeScript one on the dynamic resources.
+ * scripts/sdk.mts): one stack of both API generations goes up, previews and refreshes with no changes,
+ * updates with `preview --diff` naming exactly the changed fields, meets drift, is imported by id,
+ * and is destroyed (plugin-go.test.ts compares the plugin's requests with the dynamic resources').
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { EmulatorHandle } from "../../src/emulator";
-import { changedFields, changesOf, expectBranchUp, expectNoChanges, onFreshEmulator, pluginStack, type E2eStack, type stackFor } from "./harness";
-import { branchSnapshot, clearRequestLog, neonConfig, outOfBand, projectConfig, requestLog, snapshot } from "./neon";
+import { changedFields, changesOf, expectNoChanges, pluginStack, type E2eStack, type stackFor } from "./harness";
+import { branchSnapshot, emulator, neonConfig, outOfBand, providers, snapshot } from "./neon";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
 
@@ -33,8 +31,8 @@ function branchStack(project: string, branch: string, o: { appName: string; secr
 
 function projectStack(project: string, branch: string, o: { domain: string }): Spec[] {
   return [
-    { kind: "AuthIntegration", name: "auth", args: { projectId: project, branchId: branch } },
-    { kind: "RedirectDomain", name: "app", args: { integration: "auth", domain: o.domain } },
+    { kind: "AuthIntegration", name: "project", args: { projectId: project, branchId: branch } },
+    { kind: "RedirectDomain", name: "origin", args: { integration: "project", domain: o.domain } },
   ];
 }
 
@@ -50,108 +48,75 @@ async function setResources(e2e: E2eStack, specs: Spec[]): Promise<void> {
 /** The raw state file: what is kept on disk, secrets encrypted. */
 const stateText = (e2e: E2eStack) => fs.readFileSync(path.join(e2e.backendDir, ".pulumi", "stacks", "plugin", `${e2e.stack.name}.json`), "utf8");
 
-describe("the neon-auth provider plugin: a branch stack (NeonAuth)", () => {
-  it("goes up, updates with named fields, meets drift, imports by id and is destroyed", { timeout: 600_000 }, async () => {
-    const project = "p-plugin-branch";
-    const stack = (em: EmulatorHandle, branch: string) =>
-      onPlugin({ config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "One", secret: "gh-secret-1" })) } });
-    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      const up = await expectBranchUp({ em, e2e, project, branch }, { name: "One", domain: "https://app.example.com" });
-      expect(up.outputs.ids!.value).toEqual({ auth: `${project}/${branch}`, app: `${project}/${branch}/https://app.example.com`, github: `${project}/${branch}/github` });
+/**
+ * One stack of both API generations (each on a project of its own): a branch's NeonAuth with a
+ * domain and an OAuth provider, and a project-level integration with a domain.
+ */
+function bothStacks(o: { appName: string; secret: string; domain: string }): Spec[] {
+  return [...branchStack(BRANCH_PROJECT, `br-main-${BRANCH_PROJECT}`, o), ...projectStack(PROJECT, `br-main-${PROJECT}`, o)];
+}
+const BRANCH_PROJECT = "p-plugin-branch";
+const PROJECT = "p-plugin-project";
 
-      // An update: the app's name in place, the provider's secret rotated; the domain stays.
-      await setResources(e2e, branchStack(project, branch, { appName: "Two", secret: "gh-secret-2" }));
+describe("the neon-auth provider plugin: a branch stack (NeonAuth) and a project-level one (AuthIntegration) in one", () => {
+  it("goes up, updates with named fields, replaces a changed domain, meets drift, imports by id and is destroyed", { timeout: 600_000 }, async () => {
+    const [project, branch] = [BRANCH_PROJECT, `br-main-${BRANCH_PROJECT}`];
+    const em = await emulator({ seedProjects: [`${project}:${branch}`, `${PROJECT}:br-main-${PROJECT}`] });
+    let e2e: E2eStack | undefined;
+    try {
+      e2e = await onPlugin({ config: { ...neonConfig(em), ...resources(bothStacks({ appName: "One", secret: "gh-secret-1", domain: "https://one.example.com" })) } });
+      const up = await e2e.stack.up({ color: "never" });
+      expect(up.summary.resourceChanges).toEqual({ create: 6 });
+      expect(await branchSnapshot(em, project, branch)).toMatchObject({ auth: { name: "One", auth_provider: "better_auth" }, domains: ["https://app.example.com"], providers: providers({ github: "standard", google: "shared" }) });
+      expect(await snapshot(em, PROJECT)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: `br-main-${PROJECT}` }], domains: ["https://one.example.com"] });
+      expect(up.outputs.ids!.value).toEqual({
+        auth: `${project}/${branch}`,
+        app: `${project}/${branch}/https://app.example.com`,
+        github: `${project}/${branch}/github`,
+        project: `${PROJECT}/stack`,
+        origin: `${PROJECT}/https://one.example.com`,
+      });
+      await expectNoChanges(e2e.stack, 6);
+
+      // An update: the app's name in place, the provider's secret rotated, the project's domain replaced.
+      await setResources(e2e, bothStacks({ appName: "Two", secret: "gh-secret-2", domain: "https://two.example.com" }));
       const diff = e2e.cli("preview", "--diff", "--color", "never");
-      expect(changedFields(diff)).toEqual(["~ appName", "~ clientSecret"]);
+      expect(changedFields(diff)).toEqual(["~ appName", "~ clientSecret", "~ domain"]);
       expect(diff).toContain('~ appName: "One" => "Two"');
       expect(diff).toContain("~ clientSecret: [secret] => [secret]");
+      expect(diff).toContain("+-neon-auth:index:RedirectDomain: (replace)");
       expect(diff).not.toContain("gh-secret");
       const update = await e2e.stack.up({ color: "never" });
-      expect(update.summary.resourceChanges).toEqual({ update: 2, same: 2 });
+      expect(update.summary.resourceChanges).toEqual({ update: 2, replace: 1, same: 3 });
       expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Two");
+      expect((await snapshot(em, PROJECT)).domains).toEqual(["https://two.example.com"]);
 
-      // Drift: the domain removed outside the stack is dropped by refresh, made again by up.
+      // Drift: each domain removed outside the stack is dropped by refresh, made again by up.
       expect(await outOfBand(em, "DELETE", `/projects/${project}/branches/${branch}/auth/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://app.example.com" }] })).toBe(200);
+      expect(await outOfBand(em, "DELETE", `/projects/${PROJECT}/auth/domains`, { auth_provider: "stack", domains: [{ domain: "https://two.example.com" }] })).toBe(200);
       const refresh = await e2e.stack.refresh({ color: "never" });
-      expect(changesOf(refresh.summary.resourceChanges)).toEqual({ delete: 1 });
+      expect(changesOf(refresh.summary.resourceChanges)).toEqual({ delete: 2 });
       const again = await e2e.stack.up({ color: "never" });
-      expect(again.summary.resourceChanges).toEqual({ create: 1, same: 3 });
+      expect(again.summary.resourceChanges).toEqual({ create: 2, same: 4 });
       expect((await branchSnapshot(em, project, branch)).domains).toEqual(["https://app.example.com"]);
+      expect((await snapshot(em, PROJECT)).domains).toEqual(["https://two.example.com"]);
 
       // Import by id, with no prior state: the program then previews no change.
       e2e.cli("state", "delete", `urn:pulumi:${e2e.stack.name}::plugin::neon-auth:index:RedirectDomain::app`, "--yes");
       const id = `${project}/${branch}/https://app.example.com`;
       await e2e.run("import", "neon-auth:index:RedirectDomain", "app", id, "--yes", "--protect=false", "--generate-code=false", "--skip-preview", "--non-interactive");
-      await expectNoChanges(e2e.stack, 4);
+      await expectNoChanges(e2e.stack, 6);
 
       const state = stateText(e2e);
       for (const secret of ["gh-secret-1", "gh-secret-2", "e2e-key-4f1d2c9a7b"]) expect(state).not.toContain(secret);
 
       const destroy = await e2e.stack.destroy({ color: "never" });
-      expect(destroy.summary.resourceChanges).toEqual({ delete: 4 });
+      expect(destroy.summary.resourceChanges).toEqual({ delete: 6 });
       expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
-    });
-  });
-});
-
-describe("the neon-auth provider plugin: a project-level stack (AuthIntegration)", () => {
-  it("goes up, replaces a changed domain, meets drift and is destroyed", { timeout: 600_000 }, async () => {
-    const project = "p-plugin-project";
-    const stack = (em: EmulatorHandle, branch: string) =>
-      onPlugin({ config: { ...neonConfig(em), ...resources(projectStack(project, branch, { domain: "https://one.example.com" })) } });
-    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3 });
-      expect(await snapshot(em, project)).toMatchObject({ integrations: [{ auth_provider: "stack", branch_id: branch }], domains: ["https://one.example.com"] });
-      await expectNoChanges(e2e.stack, 3);
-
-      await setResources(e2e, projectStack(project, branch, { domain: "https://two.example.com" }));
-      const diff = e2e.cli("preview", "--diff", "--color", "never");
-      expect(changedFields(diff)).toEqual(["~ domain"]);
-      expect(diff).toContain("+-neon-auth:index:RedirectDomain: (replace)");
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ replace: 1, same: 2 });
-      expect((await snapshot(em, project)).domains).toEqual(["https://two.example.com"]);
-
-      // Drift: the origin removed outside the stack is dropped by refresh, made again by up.
-      expect(await outOfBand(em, "DELETE", `/projects/${project}/auth/domains`, { auth_provider: "stack", domains: [{ domain: "https://two.example.com" }] })).toBe(200);
-      expect(changesOf((await e2e.stack.refresh({ color: "never" })).summary.resourceChanges)).toEqual({ delete: 1 });
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 1, same: 2 });
-      await expectNoChanges(e2e.stack, 3);
-
-      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 3 });
-      expect(await snapshot(em, project)).toMatchObject({ integrations: [], domains: [] });
-    });
-  });
-});
-
-describe("the plugin and the dynamic resources", () => {
-  /**
-   * Method and path of every API request of up, refresh and destroy of one stack, sorted: the
-   * TypeScript program on the dynamic resources, or the Go program (programs/plugin-go, the same
-   * three resources) on the plugin.
-   */
-  async function requestsOf(surface: "go-plugin" | "dynamic"): Promise<string[]> {
-    const project = "p-same-requests";
-    const secret = "gh-secret-s";
-    const stack = (em: EmulatorHandle, branch: string) =>
-      surface === "dynamic"
-        ? onPlugin({ stackName: surface, config: { ...neonConfig(em), ...resources(branchStack(project, branch, { appName: "Same", secret })), surface: { value: surface } } })
-        : pluginStack(
-            { program: path.join(__dirname, "programs", "plugin-go"), config: { ...neonConfig(em), ...projectConfig(project, branch, { githubSecret: secret }), appName: { value: "Same" }, domain: { value: "https://app.example.com" } } },
-            "go",
-          );
-    return onFreshEmulator(project, stack, async ({ em, e2e }) => {
-      await clearRequestLog(em);
-      await e2e.stack.up({ color: "never" });
-      await expectNoChanges(e2e.stack, 4);
-      await e2e.stack.destroy({ color: "never" });
-      return (await requestLog(em)).map((r) => `${r.method} ${r.path}`).sort();
-    });
-  }
-
-  it("send the same requests for the same stack, in TypeScript on the classes and in Go on the plugin", { timeout: 600_000 }, async () => {
-    const plugin = await requestsOf("go-plugin");
-    const dynamic = await requestsOf("dynamic");
-    expect(plugin.length).toBeGreaterThan(0);
-    expect(plugin).toEqual(dynamic);
+      expect(await snapshot(em, PROJECT)).toMatchObject({ integrations: [], domains: [] });
+    } finally {
+      await e2e?.cleanup();
+      await em.close();
+    }
   });
 });

@@ -96,8 +96,7 @@ describe("the policy pack through the engine", () => {
 
   it("examples/per-environment: with Pulumi.prod.yaml as shipped, prod previews and goes up with no violation", async () => {
     fs.writeFileSync(path.join(prod.dir, "Pulumi.prod.yaml"), shipped);
-    const preview = await attempt(prod, "preview", ...WITH_PACK, "--policy-pack-config", "policy.json");
-    expect([preview.code, policyViolations(preview.out)]).toEqual([0, []]);
+    // up previews with the pack first (as the failing up above shows): no violation there, nor in the update.
     const up = await attempt(prod, "up", "--yes", ...WITH_PACK, "--policy-pack-config", "policy.json");
     expect([up.code, policyViolations(up.out)]).toEqual([0, []]);
     const providers = { github: "standard", google: "standard", microsoft: "standard" };

@@ -12,7 +12,9 @@
  * so `kill %1` stops a job started with `&` (npx and the emulator under it). After the last block
  * the stack the session ends in shows no changes on a second preview and a refresh (a document that
  * destroys its own stacks, as the README's Quick start does, shows it with `--expect-no-changes`
- * itself), every stack it made is destroyed, and the jobs it left running are stopped.
+ * itself), every stack it made is destroyed, and the jobs it left running are stopped. The README's
+ * two Quick start programs are the ones a new user copies: each is checked here to converge (no
+ * changes on its preview; on a refresh, none but the drift the README makes), its outputs printed.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -108,7 +110,7 @@ describe("the READMEs' commands, as written, against a local npm registry and th
           expect(last, JSON.stringify(stacksOf(session))).toBeDefined();
           expectNoChanges(session, last!, (out) => expect(out).toMatch(/\d+ unchanged/));
         }
-        EXPECTED[doc]?.(session);
+        EXPECTED[doc]?.(session, (command) => outputOf(session, ran, command));
       } finally {
         endSession(sessions.get(doc));
       }
@@ -118,24 +120,46 @@ describe("the READMEs' commands, as written, against a local npm registry and th
 
 /**
  * Documents whose commands leave no stack behind: the README's Quick start ends by destroying its
- * stack (after its own `preview --expect-no-changes`), and docs/emulator.md makes none.
+ * stack (after its own `preview --expect-no-changes` of the branch program, `refresh
+ * --expect-no-changes` and a preview of the project program), and docs/emulator.md makes none.
  */
 const NO_STACK_LEFT = new Set(["README.md", "docs/emulator.md"]);
 
-/** What each document's commands must have printed, beyond succeeding. */
-const EXPECTED: Record<string, (s: Session) => void> = {
-  "README.md": ({ out }) => {
+/** What the one block whose text has `command` printed: from its marker to the next. */
+function outputOf(session: Session, ran: Block[], command: string): string {
+  const [block, ...more] = ran.filter((b) => b.text.includes(command));
+  expect([block?.text, more.length]).toEqual([expect.stringContaining(command), 0]);
+  const from = session.out.indexOf(`::block ${block!.doc}:${block!.line}\n`);
+  const to = session.out.indexOf("\n::", from + 1);
+  return session.out.slice(from, to < 0 ? undefined : to);
+}
+
+/**
+ * What each document's commands must have printed, beyond succeeding; `of(command)` is what the
+ * block with that command printed.
+ */
+const EXPECTED: Record<string, (s: Session, of: (command: string) => string) => void> = {
+  "README.md": ({ out }, of) => {
     // The branch program: "+ 7 created: the stack and its 6 resources", then a preview with no changes.
-    expect(out).toMatch(/^ {4}\+ 7 created$/m);
-    expect(out).toMatch(/^ {4}7 unchanged$/m);
-    // The drift made at the emulator: refresh shows it, up puts the program's value back.
-    expect(out.match(/auth +(refreshed|updated)\b.*\[diff: ~appName\]/g)?.length).toBe(2);
-    // The project-level program in the same folder, as its comment says.
-    expect(out).toMatch(/^ {4}\+ 2 created\n {4}- 2 deleted\n {4}\+-4 replaced\n/m);
+    const branch = of("pulumi stack output NEON_AUTH_BASE_URL");
+    expect(branch).toMatch(/^ {4}\+ 7 created$/m);
+    expect(branch).toMatch(/^ {4}7 unchanged$/m);
+    // What the app needs, under the name Neon's Next.js guide reads it from: the block's last line.
+    expect(branch.trim().split("\n").pop()).toMatch(/^https?:\/\/\S+$/);
+    // The drift made at the emulator: refresh finds it and nothing else, up puts the program's value back.
+    const drift = of("curl -s -X PATCH");
+    expect(drift.match(/auth +(refreshed|updated)\b.*\[diff: ~appName\]/g)?.length).toBe(2);
+    expect(drift.match(/^ {4}~ 1 updated\n {4}6 unchanged$/gm)?.length).toBe(2);
+    // The project-level program in the same folder, as its comment says; then a refresh with no changes.
+    const project = of("pulumi stack output --show-secrets appEnv");
+    expect(project).toMatch(/^ {4}\+ 2 created\n {4}- 2 deleted\n {4}\+-4 replaced\n/m);
+    expect(project).toMatch(/^ {4}7 unchanged$/m);
     // `pulumi stack output --show-secrets appEnv`: the app's three variables.
-    expect(out).toMatch(/^\{"NEXT_PUBLIC_STACK_PROJECT_ID":"[0-9a-f-]{36}","NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY":"pck_\w+","STACK_SECRET_SERVER_KEY":"ssk_\w+"\}$/m);
-    // The policy pack on the `dev` stack: advisories, and the preview goes on.
-    expect(out).toMatch(/advisory/);
+    expect(project).toMatch(/^\{"NEXT_PUBLIC_STACK_PROJECT_ID":"[0-9a-f-]{36}","NEXT_PUBLIC_STACK_PUBLISHABLE_CLIENT_KEY":"pck_\w+","STACK_SECRET_SERVER_KEY":"ssk_\w+"\}$/m);
+    // The policy pack on the `dev` stack: advisories, and the preview goes on, with no changes.
+    const policy = of("--policy-pack node_modules/pulumi-neon-auth/policy");
+    expect(policy).toMatch(/advisory/);
+    expect(policy).toMatch(/^ {4}7 unchanged$/m);
     // The last block: everything deleted, then the stack.
     expect(out).toMatch(/^ {4}- 7 deleted$/m);
   },

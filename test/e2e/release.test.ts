@@ -1,11 +1,11 @@
 /**
  * The release (`make release`, scripts/release.mts) installed as a Pulumi user installs it: the
  * plugin archive for this machine into a fresh Pulumi home with `pulumi plugin install --file`,
- * ambient plugins ignored and nothing of the package on PATH or under the programs; then a YAML
- * program and a Go program, whose SDK `go get` takes by its module path from the release's module
- * proxy (no replace), each go up, preview and refresh with no changes and are destroyed; and the
- * "Any language" page followed as written by a YAML user and a Go user. The release workflow that
- * publishes all this passes actionlint.
+ * ambient plugins ignored and nothing of the package on PATH or under the programs; then the
+ * "Any language" page followed as written by a YAML user and a Go user (whose SDK `go get` takes by
+ * its module path from the release's module proxy, no replace): each program goes up, makes the
+ * branch it declares, previews and refreshes with no changes and is destroyed. The release
+ * workflow that publishes all this passes actionlint.
  */
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,10 +17,10 @@ import { releasedGoCommand, yamlLanguageHost } from "../../scripts/sdk.mts";
 import { archiveName, launcherName, PLATFORMS, PLUGIN, version } from "../../scripts/release.mts";
 import type { EmulatorHandle } from "../../src/emulator";
 import { blocksUnder, sessionScript } from "../readme-blocks";
-import { attempt, expectBranchUp, onFreshEmulator, stackFor, type StackOptions } from "./harness";
+import { attempt, stackFor, type StackOptions } from "./harness";
 import { startRegistry } from "./registry";
-import { endSession, expectNoChanges, freePort, runSession, type Session } from "./session";
-import { branchSnapshot, neonConfig, projectConfig } from "./neon";
+import { endSession, expectNoChanges, freePort, runSession, sessionPulumi, type Session } from "./session";
+import { branchSnapshot, branchState } from "./neon";
 
 const REPO = path.join(__dirname, "..", "..");
 const ANY_LANGUAGE = "docs/any-language.md";
@@ -30,6 +30,8 @@ const INSTALL_SECTION = "Start here: the plugin, the kit and a first stack";
 const DOWNLOAD = /^curl -LO https:\/\/github\.com\//;
 const V = version();
 const GO_MODULE = "github.com/pulumi-neon-auth/pulumi-neon-auth/sdk/go/neonauth";
+/** The API key the page configures: the emulator's own. */
+const PAGE_KEY = "neon-emulator-key";
 /** The release of actionlint the workflow is checked with (the newest the module proxy serves). */
 const ACTIONLINT = "v1.7.12";
 
@@ -132,49 +134,6 @@ describe("the release, installed as Pulumi users install providers", () => {
     }
   });
 
-  it("a YAML program: up, no-change preview and refresh, destroy", { timeout: 600_000 }, async () => {
-    const project = "p-release-yaml";
-    const stack = (em: EmulatorHandle, branch: string) =>
-      userStack({ program: path.join(REPO, "examples", "yaml"), config: { ...neonConfig(em), ...projectConfig(project, branch, { githubClientSecret: "gh-release-yaml-1" }) } });
-    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      await expectBranchUp({ em, e2e, project, branch }, { name: "Acme", domain: "https://app.example.com" });
-      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
-      expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
-    });
-  });
-
-  it("a Go program, its SDK taken by module path from the release's proxy: up, no-change preview and refresh, destroy", { timeout: 900_000 }, async () => {
-    const project = "p-release-go";
-    const goEnv = {
-      GOPROXY: `file://${path.join(out, "goproxy")},${execFileSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).trim()}`,
-      // The sum database has never seen this module; its hash is checked against the zip the proxy serves.
-      GONOSUMDB: GO_MODULE,
-      GOFLAGS: "-mod=mod -buildvcs=false",
-      GOTOOLCHAIN: "local",
-    };
-    const stack = async (em: EmulatorHandle, branch: string) => {
-      const e2e = await userStack(
-        {
-          program: path.join(__dirname, "programs", "plugin-go"),
-          config: { ...neonConfig(em), ...projectConfig(project, branch, { githubSecret: "gh-release-go-1" }), appName: { value: "Released" }, domain: { value: "https://go.example.com" } },
-        },
-        goEnv,
-      );
-      // The program as a user's: the SDK required by its path and version, no replace.
-      execFileSync("go", ["mod", "edit", `-dropreplace=${GO_MODULE}`, `-droprequire=${GO_MODULE}`], { cwd: e2e.dir, env: { ...process.env, ...goEnv } });
-      execFileSync("go", ["get", `${GO_MODULE}@v${V}`], { cwd: e2e.dir, env: { ...process.env, ...goEnv }, stdio: "ignore" });
-      const gomod = fs.readFileSync(path.join(e2e.dir, "go.mod"), "utf8");
-      expect(gomod).toContain(`${GO_MODULE} v${V}`);
-      expect(gomod).not.toContain("replace");
-      return e2e;
-    };
-    await onFreshEmulator(project, stack, async ({ em, e2e, branch }) => {
-      await expectBranchUp({ em, e2e, project, branch }, { name: "Released", domain: "https://go.example.com" });
-      expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 4 });
-      expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
-    });
-  });
-
   /**
    * docs/any-language.md as a YAML user and a Go user follow it, from this release: its install
    * section, then the language's, block by block in one terminal session each (the archive the
@@ -225,6 +184,20 @@ describe("the release, installed as Pulumi users install providers", () => {
         const file = JSON.parse(fs.readFileSync(path.join(session.cwd!, "import.json"), "utf8")) as { resources: { type: string }[] };
         expect(file.resources.map((r) => r.type).sort()).toEqual(["neon-auth:index:EmailServer", "neon-auth:index:NeonAuth", "neon-auth:index:OAuthProvider", "neon-auth:index:RedirectDomain"]);
         expectNoChanges(session, "prod", (o) => expect(o).toMatch(/5 unchanged/));
+        if (project === "neon-auth-go") {
+          // The SDK required by its path and this version, from the release's proxy, no replace.
+          const gomod = fs.readFileSync(path.join(session.cwd!, "go.mod"), "utf8");
+          expect(gomod).toContain(`${GO_MODULE} v${V}`);
+          expect(gomod).not.toContain("replace");
+        }
+        // At the page's emulator (its key): the branch as the program declares it; then destroy takes it all.
+        const em = { url: `http://127.0.0.1:${port}/api/v2` } as EmulatorHandle;
+        const email = { type: "standard", host: "smtp.example.com", port: 587, username: "auth@example.com", password: "", sender_email: "auth@example.com", sender_name: "Acme" };
+        const declared = branchState({ name: "Acme", localhost: false, verification: true, providers: { google: "standard" }, domains: ["https://app.example.com"], email });
+        expect(await branchSnapshot(em, "p-start", "br-main-p-start", PAGE_KEY)).toEqual(declared);
+        sessionPulumi(session, "state", "unprotect", "--all", "--yes", "--stack", "prod");
+        expect(sessionPulumi(session, "destroy", "--yes", "--remove", "--color", "never", "--stack", "prod")).toMatch(/^ {4}- 5 deleted$/m);
+        expect((await branchSnapshot(em, "p-start", "br-main-p-start", PAGE_KEY)).auth).toBeUndefined();
       } finally {
         try {
           endSession(session);
