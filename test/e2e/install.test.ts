@@ -1,7 +1,7 @@
 /**
  * The packed package as users install it: three new programs (TypeScript laid out like
  * `pulumi new typescript`, CommonJS JavaScript, ES module JavaScript), each with the pinned
- * @pulumi/pulumi and with the newest `npm install` picks. The TypeScript program type-checks
+ * @pulumi/pulumi and with the oldest the peer range admits. The TypeScript program type-checks
  * with 0 errors under the unchanged `pulumi new` tsconfig (strict, no esModuleInterop, no
  * skipLibCheck), and every program runs up, a no-change preview and refresh, and destroy.
  */
@@ -17,8 +17,9 @@ import { neonConfig, snapshot } from "./neon";
 const FLAVOURS = ["ts", "cjs", "esm"] as const;
 type Flavour = (typeof FLAVOURS)[number];
 
-/** The peer range: what `npm install pulumi-neon-auth @pulumi/pulumi` resolves for a new program. */
-const NEWEST = { "@pulumi/pulumi": "^3.259.0" };
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+/** The floor of the peer range (`^3.259.0`): the oldest @pulumi/pulumi a program may bring. */
+const OLDEST = { "@pulumi/pulumi": (pkg.peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "") };
 
 const pulumiVersion = (workspace: string): string =>
   JSON.parse(fs.readFileSync(path.join(workspace, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version;
@@ -42,24 +43,23 @@ describe("installing the packed package into new programs", () => {
 
   beforeAll(() => {
     workspaces.pinned = inject("e2eWorkspace");
-    // The same build the run's global setup packed, installed next to the newest @pulumi/pulumi.
-    workspaces.newest = dependencyWorkspace(NEWEST);
-    installPackage(workspaces.newest, path.join(workspaces.pinned, "pulumi-neon-auth.tgz"));
+    // The same build the run's global setup packed, installed next to the oldest @pulumi/pulumi.
+    workspaces.oldest = dependencyWorkspace(OLDEST);
+    installPackage(workspaces.oldest, path.join(workspaces.pinned, "pulumi-neon-auth.tgz"));
   });
 
   useEmulatorStack({
-    emulator: { seedProjects: ["pinned", "newest"].flatMap((w) => FLAVOURS.map((f) => `p-install-${w}-${f}`)) },
+    emulator: { seedProjects: ["pinned", "oldest"].flatMap((w) => FLAVOURS.map((f) => `p-install-${w}-${f}`)) },
     ready: (s) => (em = s.em),
   });
 
   it("resolves two different @pulumi/pulumi versions", () => {
-    expect(pulumiVersion(workspaces.pinned!)).toBe("3.259.0");
-    const newest = pulumiVersion(workspaces.newest!).split(".").map(Number);
-    expect(newest[0]).toBe(3);
-    expect(newest[1]).toBeGreaterThan(259);
+    expect(pulumiVersion(workspaces.pinned!)).toBe(pkg.devDependencies["@pulumi/pulumi"]);
+    expect(pulumiVersion(workspaces.oldest!)).toBe(OLDEST["@pulumi/pulumi"]);
+    expect(OLDEST["@pulumi/pulumi"]).not.toBe(pkg.devDependencies["@pulumi/pulumi"]);
   });
 
-  async function runFlavour(which: "pinned" | "newest", flavour: Flavour): Promise<void> {
+  async function runFlavour(which: "pinned" | "oldest", flavour: Flavour): Promise<void> {
     const project = `p-install-${which}-${flavour}`;
     const e2e = await stackFor({
       program: path.join(__dirname, "programs", `install-${flavour}`),
@@ -111,7 +111,7 @@ describe("installing the packed package into new programs", () => {
   }
 
   // The flavours of one version run side by side (each has its own stack, folder and project).
-  for (const which of ["pinned", "newest"] as const) {
+  for (const which of ["pinned", "oldest"] as const) {
     it(`type-checks and runs up, preview, refresh, destroy in TS, CJS and ESM programs (${which} @pulumi/pulumi)`, async () => {
       await Promise.all(FLAVOURS.map((f) => runFlavour(which, f)));
     });
