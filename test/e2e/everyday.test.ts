@@ -7,26 +7,32 @@
  * (a domain and a user refused, naming `aliases` before `adopt`; then with the `adopt` the error
  * suggests) leaves every object at Neon as declared, the user the same account; two components
  * declaring one origin under one short name fail at preview naming both URNs. Then the plugin's
- * stack is destroyed, and the classes' stack is moved onto the plugin (`--move-to-plugin`),
- * refreshed and destroyed there.
+ * stack is destroyed, and the classes' stack (a secret among its inputs) is moved onto the plugin
+ * (`--move-to-plugin`) with no write to Neon, previewed, up and refreshed with no change, updated
+ * and destroyed there.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { changesOf, expectNoChanges, moveToPlugin, onFreshEmulator, pluginStack, type E2eStack } from "./harness";
-import { API_KEY, branchSnapshot, branchUserRows, clearRequestLog, neonConfig, requestLog } from "./neon";
+import { API_KEY, branchSnapshot, branchUserRows, clearRequestLog, neonConfig, providers, requestLog } from "./neon";
 import { atEmulator } from "./remote";
 
 const PROGRAM = path.join(__dirname, "programs", "plugin");
 const SITE = "https://app.example.com";
 const BOX = "everyday:index:Box";
+const GH_SECRET = "gh-everyday-secret-7a3c";
+/** The renames without aliases, taken with `adopt` (the domain's and the user's). */
+const RENAMED = { app: "web", google: "google-sign-in", email: "mail", ada: "ada-lovelace" };
+const ADOPTED = { web: { args: { adopt: true } }, "ada-lovelace": { args: { adopt: true } } };
 
 type Face = "dynamic" | "plugin";
 interface Spec {
   kind: string;
   name: string;
   args: Record<string, unknown>;
+  secret?: string[];
   parent?: string;
   aliases?: string[];
 }
@@ -39,6 +45,7 @@ function specs(project: string, branch: string, o: { names?: Record<string, stri
     { kind: "NeonAuth", name: "auth", args: { projectId: project, branchId: branch, appName: "Everyday", oauthServer } },
     { kind: "RedirectDomain", name: name("app"), args: { integration: "auth", domain: SITE } },
     { kind: "OAuthProvider", name: name("google"), args: { integration: "auth", providerId: "google" } },
+    { kind: "OAuthProvider", name: "github", args: { integration: "auth", providerId: "github", clientId: "gh-id", clientSecret: GH_SECRET }, secret: ["clientSecret"] },
     { kind: "EmailServer", name: name("email"), args: { integration: "auth", type: "shared" } },
     { kind: "AuthUser", name: name("ada"), args: { integration: "auth", email: "ada@example.com", name: "Ada", roles: ["admin"] } },
     { kind: "OAuthClient", name: "cli", args: { integration: "auth", name: "CLI", type: o.clientType ?? "public", redirectUris: [`${SITE}/callback`] } },
@@ -49,6 +56,10 @@ function specs(project: string, branch: string, o: { names?: Record<string, stri
   });
   return [{ kind: "Component", name: "box", args: { type: BOX } }, ...box, ...(o.extra ?? [])];
 }
+
+/** The specs once the renames are taken (`adopt`), the client confidential; `appName` for the NeonAuth. */
+const settled = (project: string, branch: string, appName?: string) =>
+  specs(project, branch, { names: RENAMED, clientType: "confidential", more: { ...ADOPTED, ...(appName === undefined ? {} : { auth: { args: { appName } } }) } });
 
 const typeOf = (face: Face, kind: string) => (face === "dynamic" ? `pulumi-nodejs:dynamic/neon-auth:${kind}` : `neon-auth:index:${kind}`);
 
@@ -89,11 +100,11 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
   const set = (s: Spec[]) => e2e.stack.setConfig("resources", { value: JSON.stringify(s) });
   const urn = (kind: string, name: string, parentType = BOX) => `urn:pulumi:${e2e.stack.name}::plugin::${parentType}$${typeOf(face, kind)}::${name}`;
 
-  // A component holding a NeonAuth and each of its child kinds: 1 stack + 1 component + 6.
-  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 8 });
-  await expectNoChanges(e2e.stack, 8);
+  // A component holding a NeonAuth and each of its child kinds (two OAuth providers, GitHub's with a secret): 1 stack + 1 component + 7.
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 9 });
+  await expectNoChanges(e2e.stack, 9);
   const declared = await branchSnapshot(em, project, branch);
-  expect(declared).toMatchObject({ auth: { name: "Everyday" }, providers: [{ id: "google", type: "shared" }], domains: [SITE], email: { type: "shared" } });
+  expect(declared).toMatchObject({ auth: { name: "Everyday" }, providers: providers({ github: "standard", google: "shared" }), domains: [SITE], email: { type: "shared" } });
   const [ada] = await branchUserRows(em, project, branch);
   expect(ada).toMatchObject({ email: "ada@example.com", name: "Ada", role: "admin" });
   const [publicClient] = await clients(em, project, branch);
@@ -102,13 +113,13 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
   await set(specs(project, branch, { names: { app: "app-origin" }, more: { "app-origin": { aliases: ["app"] } } }));
   await clearRequestLog(em);
   expect(changesOf((await e2e.stack.preview({ color: "never", expectNoChanges: true })).changeSummary)).toEqual({});
-  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ same: 8 });
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ same: 9 });
   expect(await writes(em)).toEqual([]);
 
   // An OAuthClient's type change replaces it in one up: deleted first (Neon keys it by name), a new id and secret.
   await set(specs(project, branch, { names: { app: "app-origin" }, clientType: "confidential" }));
   await clearRequestLog(em);
-  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ replace: 1, same: 7 });
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ replace: 1, same: 8 });
   const CLIENTS = `/api/v2/projects/${project}/branches/${branch}/auth/oauth-provider/clients`;
   expect(await writes(em)).toEqual([`DELETE ${CLIENTS}/${publicClient!.client_id}`, `POST ${CLIENTS}`]);
   const [confidential, ...others] = await clients(em, project, branch);
@@ -119,8 +130,7 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
 
   // A rename without aliases: the default Google provider and the shared email server are taken on,
   // a domain and a user are refused with aliases named first.
-  const renamed = { app: "web", google: "google-sign-in", email: "mail", ada: "ada-lovelace" };
-  await set(specs(project, branch, { names: renamed, clientType: "confidential" }));
+  await set(specs(project, branch, { names: RENAMED, clientType: "confidential" }));
   await clearRequestLog(em);
   const refused = await failing(() => e2e.stack.up({ color: "never" }));
   // The engine stops at the first failure: the user's create may not have started.
@@ -134,7 +144,7 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
   expect((await writes(em)).filter((w) => w.startsWith("DELETE"))).toEqual([]);
 
   // With the adopt the error suggests: the old resources leave the stack, their objects stay.
-  await set(specs(project, branch, { names: renamed, clientType: "confidential", more: { web: { args: { adopt: true } }, "ada-lovelace": { args: { adopt: true } } } }));
+  await set(settled(project, branch));
   await clearRequestLog(em);
   const up = await e2e.stack.up({ color: "never" });
   expect(up.summary.resourceChanges?.delete).toBe(4);
@@ -145,15 +155,15 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
   expect(await branchSnapshot(em, project, branch)).toEqual(declared);
   // The same account: its id and record untouched (no DELETE reached it, so its sessions stay).
   expect(await branchUserRows(em, project, branch)).toEqual([ada]);
-  await expectNoChanges(e2e.stack, 8);
+  await expectNoChanges(e2e.stack, 9);
 
   // Two components declaring one origin under one short name: refused at preview, naming both URNs.
   const other = "everyday:index:Other";
   await set(
     specs(project, branch, {
-      names: renamed,
+      names: RENAMED,
       clientType: "confidential",
-      more: { web: { args: { adopt: true } }, "ada-lovelace": { args: { adopt: true } } },
+      more: ADOPTED,
       extra: [
         { kind: "Component", name: "other", args: { type: other } },
         { kind: "RedirectDomain", name: "web", args: { integration: "auth", domain: SITE }, parent: "other" },
@@ -166,22 +176,34 @@ async function everyday(face: Face, project: string, em: EmulatorHandle, e2e: E2
   expect(twice).toContain(urn("RedirectDomain", "web"));
   expect(twice).toContain(urn("RedirectDomain", "web", other));
   expect(await writes(em)).toEqual([]);
-  await set(specs(project, branch, { names: renamed, clientType: "confidential", more: { web: { args: { adopt: true } }, "ada-lovelace": { args: { adopt: true } } } }));
+  await set(settled(project, branch));
 }
 
-/** Moves the classes' stack onto the plugin as the README says (`--move-to-plugin`), with no write to Neon; then it refreshes with no change. */
-async function movedAndRefreshed(em: EmulatorHandle, e2e: E2eStack): Promise<void> {
+/**
+ * Moves the classes' stack onto the plugin as the README says (`--move-to-plugin`), with no write to
+ * Neon (the GitHub provider's secret moved with it); then it refreshes with no change and updates
+ * through the plugin.
+ */
+async function movedAndRefreshed(em: EmulatorHandle, e2e: E2eStack, project: string, branch: string): Promise<void> {
+  const before = await branchSnapshot(em, project, branch);
   await moveToPlugin(e2e);
   await clearRequestLog(em);
   // As the README says: a preview and an up with no changes (the up records the plugin's settings), then refresh.
   expect(changesOf((await e2e.stack.preview({ color: "never", expectNoChanges: true })).changeSummary)).toEqual({});
-  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ same: 8 });
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ same: 9 });
   expect(changesOf((await e2e.stack.refresh({ color: "never", expectNoChanges: true })).summary.resourceChanges)).toEqual({});
   expect(await writes(em)).toEqual([]);
   const types = JSON.parse(e2e.cli("stack", "export")).deployment.resources.map((r: { urn: string }) => r.urn.split("::")[2]);
   expect(types.filter((t: string) => t.startsWith(`${BOX}$`)).sort()).toEqual(
-    ["AuthUser", "EmailServer", "NeonAuth", "OAuthClient", "OAuthProvider", "RedirectDomain"].map((k) => `${BOX}$neon-auth:index:${k}`),
+    ["AuthUser", "EmailServer", "NeonAuth", "OAuthClient", "OAuthProvider", "OAuthProvider", "RedirectDomain"].map((k) => `${BOX}$neon-auth:index:${k}`),
   );
+  // No dynamic resource is left: the plugin's provider is the only other one of the package.
+  expect(types.filter((t: string) => t.includes("neon-auth") && !t.startsWith(`${BOX}$`))).toEqual(["pulumi:providers:neon-auth"]);
+  expect(await branchSnapshot(em, project, branch)).toEqual(before);
+
+  await e2e.stack.setConfig("resources", { value: JSON.stringify(settled(project, branch, "Moved")) });
+  expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 8 });
+  expect((await branchSnapshot(em, project, branch)).auth?.name).toBe("Moved");
 }
 
 /** A YAML program's domain with `options: parent`: its URN's type is `neon-auth:index:NeonAuth$neon-auth:index:RedirectDomain`. */
@@ -231,8 +253,8 @@ describe("everyday Pulumi: components, renames and replacements", () => {
         stack,
         async ({ em, e2e, branch }) => {
           await everyday(face, project, em, e2e, branch);
-          if (face === "dynamic") await movedAndRefreshed(em, e2e);
-          expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 8 });
+          if (face === "dynamic") await movedAndRefreshed(em, e2e, project, branch);
+          expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 9 });
           expect((await branchSnapshot(em, project, branch)).auth).toBeUndefined();
           if (face === "plugin") await parentedInYaml(em, project, branch);
         },

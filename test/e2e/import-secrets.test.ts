@@ -1,12 +1,15 @@
 /**
  * Imports that preview clean (issue 41): a branch made outside any stack, with a Microsoft and a
- * GitHub provider on their own credentials, an SMTP server and webhooks, taken into a TypeScript,
- * a Go and a YAML program on the plugin as the README's import section says: `neon-auth-import`,
+ * GitHub provider on their own credentials, an SMTP server, webhooks and an OAuth server with a
+ * client, taken into a TypeScript, a Go and a YAML program on the plugin as the README's import
+ * section says ("adopt this existing branch"): `neon-auth-import`,
  * `pulumi import --file --out`, `neon-auth-import --program`, then the `pulumi config set` lines it
  * printed. What Neon returns (the client ids) is imported; what it never returns (the client
  * secrets, the SMTP password) and the webhook URL it does return are read from the stack's
  * configuration; a provider the package cannot manage is left out with a note. The preview after
- * the config lines shows no changes, and no written file holds a secret.
+ * the config lines shows no changes, and no written file holds a secret. Each written program
+ * declares each kind it imported once (the language host's GenerateProgram), each child in its
+ * integration; the TypeScript one then updates the branch, and the YAML one destroys what it adopted.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -29,6 +32,8 @@ const SECRETS = {
   smtpPassword: "smtp-pw-import-6f1c",
   webhookUrl: "https://hooks.example.com/import-secrets-c4e9",
 };
+/** The trusted domain a newer Neon starts a branch with (FOREIGN_DOMAIN). */
+const SITE = "https://console.newer-neon.example.com";
 const SMTP = { type: "standard", host: "smtp.example.com", port: 587, username: "apikey", sender_email: "auth@example.com", sender_name: "Example" };
 
 /** Runs the package's `neon-auth-import` as a user does: its stdout and its notes (stderr). */
@@ -53,6 +58,23 @@ function writtenFiles(...dirs: string[]): Map<string, string> {
   return files;
 }
 
+/** The NeonAuth's `ref` as the import recorded it: what each child of the written program names. */
+async function importedRef(e2e: E2eStack): Promise<Record<string, string>> {
+  const resources = (await e2e.stack.exportStack()).deployment.resources as { type: string; outputs: { ref: Record<string, string> } }[];
+  return resources.find((r) => r.type === "neon-auth:index:NeonAuth")!.outputs.ref;
+}
+
+/**
+ * How many children of a written TypeScript program name their integration whole (`ref`) and how
+ * many by its place alone (no auth provider, where a kind's requests name none): keys sorted, as
+ * Pulumi's generator writes them.
+ */
+function integrationLiterals(code: string, ref: Record<string, string>): [number, number] {
+  const literal = (r: Record<string, string>) => `integration: {\n${Object.keys(r).sort().map((k) => `        ${k}: "${r[k]}",\n`).join("")}    }`;
+  const { authProvider: _, ...placeOnly } = ref;
+  return [code.split(literal(ref)).length - 1, code.split(literal(placeOnly)).length - 1];
+}
+
 emulatorOnly("the emulator's newer-Neon mode")("neon-auth-import and pulumi import --out: a branch with secrets previews clean in TypeScript, Go and YAML", () => {
   let em: EmulatorHandle;
   let file: string;
@@ -68,8 +90,11 @@ emulatorOnly("the emulator's newer-Neon mode")("neon-auth-import and pulumi impo
       await outOfBand(em, "POST", `${BRANCH}/oauth_providers`, { id: "github", client_id: "gh-client-import", client_secret: SECRETS.githubClientSecret }),
       await outOfBand(em, "PATCH", `${BRANCH}/email_provider`, { ...SMTP, password: SECRETS.smtpPassword }),
       await outOfBand(em, "PUT", `${BRANCH}/webhooks`, { enabled: true, webhook_url: SECRETS.webhookUrl, enabled_events: ["user.created", "send.otp"], timeout_seconds: 5 }),
+      // The OAuth server, its pages on the branch's trusted domain, and a public client.
+      await outOfBand(em, "PATCH", `${BRANCH}/plugins/oauth-provider`, { enabled: true, login_page: `${SITE}/sign-in`, consent_page: `${SITE}/consent` }),
+      await outOfBand(em, "POST", `${BRANCH}/oauth-provider/clients`, { name: "CLI", type: "public", redirect_uris: [`${SITE}/callback`], resources: [] }),
     ];
-    expect(made).toEqual([201, 200, 200, 200, 200]);
+    expect(made).toEqual([201, 200, 200, 200, 200, 200, 201]);
     const dir = fs.mkdtempSync(path.join(inject("e2eWorkspace"), "import-secrets-"));
     file = path.join(dir, "import.json");
     await clearRequestLog(em);
@@ -95,18 +120,22 @@ emulatorOnly("the emulator's newer-Neon mode")("neon-auth-import and pulumi impo
       "neon-auth:index:OAuthProvider microsoft",
       "neon-auth:index:OAuthProvider github",
       "neon-auth:index:EmailServer email",
+      "neon-auth:index:OAuthClient client-cli",
     ]);
     expect(notes).toContain('neon-auth-import: left out OAuthProvider "apple" (type enterprise): the package cannot manage it; it stays at Neon, outside the stack');
     expect(notes).toContain("neon-auth-import --program");
     for (const secret of Object.values(SECRETS)) expect(fs.readFileSync(file, "utf8")).not.toContain(secret);
   });
 
+  // How each written program declares a resource (the pattern names its groups).
   const cases = [
-    { language: "nodejs", program: "plugin", out: "imported.ts", main: "index.ts" },
-    { language: "go", program: "plugin-go", out: "imported.go", main: "main.go" },
+    { language: "nodejs", program: "plugin", out: "imported.ts", main: "index.ts", declares: /new neon_auth\.(?<kind>\w+)\("(?<name>[\w-]+)"/g },
+    { language: "go", program: "plugin-go", out: "imported.go", main: "main.go", declares: /neonauth\.New(?<kind>\w+)\(ctx, "(?<name>[\w-]+)"/g },
     // (Written aside: an empty Main.yaml, which `--out Main.yaml` opens first, is not a program.)
-    { language: "yaml", program: "plugin-yaml", out: "imported.yaml", main: "Main.yaml" },
+    { language: "yaml", program: "plugin-yaml", out: "imported.yaml", main: "Main.yaml", declares: /^ {2}(?<name>[\w-]+):\n {4}type: neon-auth:(?:index:)?(?<kind>\w+)$/gm },
   ] as const;
+  /** What the import file lists, as "Kind name". */
+  const listed = () => JSON.parse(fs.readFileSync(file, "utf8")).resources.map((r: { type: string; name: string }) => `${r.type.split(":").pop()} ${r.name}`);
 
   for (const c of cases) {
     it(`${c.language}: the written program reads the secrets from configuration and previews with no changes`, { timeout: 600_000 }, async () => {
@@ -122,6 +151,11 @@ emulatorOnly("the emulator's newer-Neon mode")("neon-auth-import and pulumi impo
       // The engine checked the imported inputs and found nothing to warn of.
       expect(imported).not.toContain("failed to validate");
       expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
+      // The written program declares each kind once, as the file lists them.
+      const written = fs.readFileSync(path.join(e2e.dir, c.out), "utf8");
+      expect([...written.matchAll(c.declares)].map((m) => `${m.groups!.kind} ${m.groups!.name}`)).toEqual(listed());
+      if (c.language === "go") expect(written).toContain('"github.com/pulumi-neon-auth/pulumi-neon-auth/sdk/go/neonauth"');
+      if (c.language === "nodejs") expect(integrationLiterals(written, await importedRef(e2e))).toEqual([1, 5]);
 
       const rewritten = await neonAuthImport(em, e2e.dir, "--program", c.out);
       // One line per secret, each naming the key the program reads; the values are the user's to give.
@@ -145,11 +179,12 @@ emulatorOnly("the emulator's newer-Neon mode")("neon-auth-import and pulumi impo
       }
       const before = await branchSnapshot(em, P, B);
       await clearRequestLog(em);
-      await expectNoChanges(e2e.stack, 7);
+      // The preview the docs name (docs/any-language.md); the refresh after the up below reads the same objects.
+      expect((await e2e.stack.preview({ color: "never", expectNoChanges: true })).changeSummary).toEqual({ same: 8 });
       // ... and stays so after an up, which sends nothing, records the program's secrets, and refreshes clean.
       const up = await e2e.stack.up({ color: "never" });
-      expect(up.summary.resourceChanges).toEqual({ same: 7 });
-      await expectNoChanges(e2e.stack, 7);
+      expect(up.summary.resourceChanges).toEqual({ same: 8 });
+      await expectNoChanges(e2e.stack, 8);
       expect((await requestLog(em)).filter((r) => r.method !== "GET")).toEqual([]);
       expect(await branchSnapshot(em, P, B)).toEqual(before);
 
@@ -157,6 +192,19 @@ emulatorOnly("the emulator's newer-Neon mode")("neon-auth-import and pulumi impo
       const files = writtenFiles(e2e.dir, e2e.backendDir);
       expect([...files.keys()].some((f) => f.endsWith(c.main))).toBe(true);
       for (const [f, text] of files) for (const secret of Object.values(SECRETS)) expect(text.includes(secret), `${secret} in ${f}`).toBe(false);
+
+      if (c.language === "nodejs") {
+        // The written program is the stack's from now on: an update goes through it.
+        const main = path.join(e2e.dir, c.main);
+        fs.writeFileSync(main, fs.readFileSync(main, "utf8").replace(/appName: "[^"]*"/, 'appName: "Adopted"'));
+        expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ update: 1, same: 7 });
+        expect(await branchSnapshot(em, P, B)).toEqual({ ...before, auth: { ...before.auth, name: "Adopted" } });
+      }
+      if (c.language === "yaml") {
+        // What the last program adopted is its to destroy.
+        expect((await e2e.stack.destroy({ color: "never" })).summary.resourceChanges).toEqual({ delete: 8 });
+        expect((await branchSnapshot(em, P, B)).auth).toBeUndefined();
+      }
     });
   }
 });

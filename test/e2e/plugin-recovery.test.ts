@@ -17,8 +17,8 @@ import * as path from "node:path";
 import { expect, it } from "vitest";
 import type { EmulatorHandle } from "../../src/emulator";
 import { pendingImportFile } from "../../src/import/importFile";
-import { changesOf, expectNoChanges, pluginStack, stackFor, type E2eStack } from "./harness";
-import { API_KEY, branchSnapshot, emulator, neonConfig, projectConfig, requestLog } from "./neon";
+import { changesOf, expectNoChanges, pluginStack, stackFor, useEmulatorStack, type E2eStack } from "./harness";
+import { API_KEY, branchSnapshot, clearRequestLog, neonConfig, projectConfig, requestLog } from "./neon";
 import { emulatorOnly } from "./remote";
 
 const EXAMPLE = path.join(__dirname, "..", "..", "examples", "yaml");
@@ -104,25 +104,29 @@ async function converges(em: EmulatorHandle, e2e: E2eStack, p: string, changes: 
   await expectNoChanges(e2e.stack);
 }
 
-/** A test's emulator with its project, a stack on it, both torn down after `test`. */
-async function onProject(p: string, stackOn: (em: EmulatorHandle) => Promise<E2eStack>, test: (em: EmulatorHandle, e2e: E2eStack) => Promise<void>): Promise<void> {
-  const em = await emulator({ seedProjects: [`${p}:br-main-${p}`], rateLimit: "off" });
-  let e2e: E2eStack | undefined;
-  try {
-    e2e = await stackOn(em);
-    await test(em, e2e);
-  } finally {
-    await e2e?.cleanup();
-    await em.close();
-  }
+/** The file's emulator (a project to each test), its request log cleared for `test`, and a stack on it, torn down after `test`. */
+function useProjects(...projects: string[]) {
+  let em: EmulatorHandle;
+  useEmulatorStack({ emulator: { seedProjects: projects.map((p) => `${p}:br-main-${p}`), rateLimit: "off" }, ready: (s) => (em = s.em) });
+  return async (stackOn: (em: EmulatorHandle) => Promise<E2eStack>, test: (em: EmulatorHandle, e2e: E2eStack) => Promise<void>): Promise<void> => {
+    await clearRequestLog(em);
+    const e2e = await stackOn(em);
+    try {
+      await test(em, e2e);
+    } finally {
+      await e2e.cleanup();
+    }
+  };
 }
 
 const yamlStack = (p: string, secret: string) => (em: EmulatorHandle) => pluginStack({ program: EXAMPLE, config: { ...neonConfig(em), ...projectConfig(p, `br-main-${p}`, { githubClientSecret: secret }) } }, "yaml");
 
 emulatorOnly("a fault the emulator injects")("an interrupted run recovers as the README says", () => {
+  const onProject = useProjects("p-plugin-killed", "p-plugin-died", "p-classes-killed");
+
   it("the plugin, the CLI killed right after enabling: the plugin stops; the pending create imported, then up converges", { timeout: 600_000 }, async () => {
     const p = "p-plugin-killed";
-    await onProject(p, yamlStack(p, "gh-killed-secret-3b9e"), async (em, e2e) => {
+    await onProject(yamlStack(p, "gh-killed-secret-3b9e"), async (em, e2e) => {
       const child = await upInterrupted(em, e2e, p, (cli) => process.kill(cli.pid!, "SIGKILL"));
       // A plugin left running would get the held answer 10 s later and go on with the next setting
       // (email and password). It stopped with its engine instead: the request it had in flight went
@@ -142,7 +146,7 @@ emulatorOnly("a fault the emulator injects")("an interrupted run recovers as the
 
   it("the plugin alone killed right after enabling: nothing pending; the next up names the exact import; run as named, up converges", { timeout: 600_000 }, async () => {
     const p = "p-plugin-died";
-    await onProject(p, yamlStack(p, "gh-died-secret-8c4d"), async (em, e2e) => {
+    await onProject(yamlStack(p, "gh-died-secret-8c4d"), async (em, e2e) => {
       const child = await upInterrupted(em, e2e, p, (cli) => descendants(cli.pid!, "pulumi-resource-neon-auth").forEach((pid) => process.kill(pid, "SIGKILL")));
       endGroup(child);
       em.faults.reset();
@@ -164,7 +168,7 @@ emulatorOnly("a fault the emulator injects")("an interrupted run recovers as the
     const p = "p-classes-killed";
     const args = { projectId: p, branchId: `br-main-${p}`, settings: { appName: "Acme" }, domains: ["https://app.example.com"], oauth: [], users: [], noEmail: true };
     const classes = (em: EmulatorHandle) => stackFor({ program: path.join(__dirname, "programs", "neon-auth-children"), config: { ...neonConfig(em), args: { value: JSON.stringify(args), secret: true } } });
-    await onProject(p, classes, async (em, e2e) => {
+    await onProject(classes, async (em, e2e) => {
       const child = await upInterrupted(em, e2e, p, (cli) => process.kill(cli.pid!, "SIGKILL"));
       // The dynamic provider outlives the CLI (its process is not the CLI's child's group leader),
       // and would send the held write and the next ones; it stops with its engine instead.
