@@ -92,19 +92,21 @@ describe("an up killed half-way recovers as documented", () => {
     expect(atKill.domains.length).toBeGreaterThanOrEqual(KILL_AFTER_DOMAINS);
     expect(atKill.domains.length).toBeLessThan(3 + EXTRA);
 
-    // A kill that lands while the file backend writes the stack's state leaves it unreadable
-    // ("failed to load checkpoint: EOF", pulumi/pulumi#2801); the backend keeps the previous write
-    // beside it, and the README's recovery puts that back first. It still holds the create in flight
-    // as pending (recorded before the create began).
+    // A kill that lands while the file backend writes a state file's attributes (`<stack>.json.attrs`,
+    // written in place once the state itself is whole) leaves them empty, and every read fails
+    // "failed to load checkpoint: EOF"; the backend reads a state without attributes, so the README's
+    // recovery deletes the empty file (docs/troubleshooting.md). The state holds the create in
+    // flight as pending (recorded before the create began).
     await readableState().catch((err: Error) => {
       if (!/failed to load checkpoint/.test(err.message)) throw err;
       const stacks = path.join(e2e.backendDir, ".pulumi", "stacks");
-      const files = fs.readdirSync(stacks).map((p) => path.join(stacks, p, `${e2e.stack.name}.json`));
-      // What the kill left, for the report should the backup not help either.
-      console.log("state files after the kill:", files.flatMap((f) => [f, `${f}.bak`]).map((f) => `${f} ${fs.existsSync(f) ? fs.statSync(f).size : "absent"}`));
-      const file = files.find((f) => fs.existsSync(`${f}.bak`));
-      if (file === undefined) throw err;
-      fs.copyFileSync(`${file}.bak`, file);
+      const empty = fs
+        .readdirSync(stacks)
+        .flatMap((p) => fs.readdirSync(path.join(stacks, p)).map((f) => path.join(stacks, p, f)))
+        .filter((f) => f.endsWith(".attrs") && fs.statSync(f).size === 0);
+      console.log("empty attribute files after the kill:", empty);
+      if (empty.length === 0) throw err;
+      for (const f of empty) fs.rmSync(f);
     });
 
     // Creates the engine started but never heard back about are pending in the state.
