@@ -4,10 +4,10 @@ export default defineConfig({
   test: {
     reporters: ["default"],
     // Vitest's default on 2 cores is one file at a time (cores - 1). An e2e file spends much of its
-    // time waiting (on the Pulumi CLI and its plugins, on a lock or an operation that takes its
-    // time): with three files at once both cores were busy 89% of a run (2,507 s of CPU in 1,407 s),
-    // so a fourth fills the rest.
-    maxWorkers: 4,
+    // time waiting on the Pulumi CLI and its plugins, so three files at once keep both cores busy.
+    // A fourth gained nothing (clean runs: 1,407 s with three, 1,403 s with four; CPU 2,507 s and
+    // 2,518 s, the files' own by test/e2e/cpu.ts).
+    maxWorkers: 3,
     projects: [
       {
         test: {
