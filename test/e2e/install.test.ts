@@ -1,7 +1,7 @@
 /**
  * The packed package as users install it: three new programs (TypeScript laid out like
  * `pulumi new typescript`, CommonJS JavaScript, ES module JavaScript), each with the pinned
- * @pulumi/pulumi and with the newest `npm install` picks. The TypeScript program type-checks
+ * @pulumi/pulumi and with the oldest the peer range admits. The TypeScript program type-checks
  * with 0 errors under the unchanged `pulumi new` tsconfig (strict, no esModuleInterop, no
  * skipLibCheck). The three declare the same stack: per version, one stack goes up on each program
  * in turn (the first creates it, the others change nothing and read the same outputs), then
@@ -19,8 +19,9 @@ import { neonConfig, snapshot } from "./neon";
 const FLAVOURS = ["ts", "cjs", "esm"] as const;
 type Flavour = (typeof FLAVOURS)[number];
 
-/** The peer range: what `npm install pulumi-neon-auth @pulumi/pulumi` resolves for a new program. */
-const NEWEST = { "@pulumi/pulumi": "^3.259.0" };
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+/** The floor of the peer range (`^3.259.0`): the oldest @pulumi/pulumi a program may bring. */
+const OLDEST = { "@pulumi/pulumi": (pkg.peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "") };
 
 const pulumiVersion = (workspace: string): string =>
   JSON.parse(fs.readFileSync(path.join(workspace, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version;
@@ -44,21 +45,20 @@ describe("installing the packed package into new programs", () => {
 
   beforeAll(() => {
     workspaces.pinned = inject("e2eWorkspace");
-    // The same build the run's global setup packed, installed next to the newest @pulumi/pulumi.
-    workspaces.newest = dependencyWorkspace(NEWEST);
-    installPackage(workspaces.newest, path.join(workspaces.pinned, "pulumi-neon-auth.tgz"));
+    // The same build the run's global setup packed, installed next to the oldest @pulumi/pulumi.
+    workspaces.oldest = dependencyWorkspace(OLDEST);
+    installPackage(workspaces.oldest, path.join(workspaces.pinned, "pulumi-neon-auth.tgz"));
   });
 
   useEmulatorStack({
-    emulator: { seedProjects: ["pinned", "newest"].map((w) => `p-install-${w}`) },
+    emulator: { seedProjects: ["pinned", "oldest"].map((w) => `p-install-${w}`) },
     ready: (s) => (em = s.em),
   });
 
   it("resolves two different @pulumi/pulumi versions", () => {
-    expect(pulumiVersion(workspaces.pinned!)).toBe("3.259.0");
-    const newest = pulumiVersion(workspaces.newest!).split(".").map(Number);
-    expect(newest[0]).toBe(3);
-    expect(newest[1]).toBeGreaterThan(259);
+    expect(pulumiVersion(workspaces.pinned!)).toBe(pkg.devDependencies["@pulumi/pulumi"]);
+    expect(pulumiVersion(workspaces.oldest!)).toBe(OLDEST["@pulumi/pulumi"]);
+    expect(OLDEST["@pulumi/pulumi"]).not.toBe(pkg.devDependencies["@pulumi/pulumi"]);
   });
 
   /**
@@ -76,7 +76,7 @@ describe("installing the packed package into new programs", () => {
    * nothing, with the same outputs and the same providers recorded; then a no-change preview and
    * refresh, and destroy.
    */
-  async function runFlavours(which: "pinned" | "newest"): Promise<void> {
+  async function runFlavours(which: "pinned" | "oldest"): Promise<void> {
     const project = `p-install-${which}`;
     const e2e = await stackFor({
       program: path.join(__dirname, "programs", "install-ts"),
@@ -128,7 +128,7 @@ describe("installing the packed package into new programs", () => {
     }
   }
 
-  for (const which of ["pinned", "newest"] as const) {
+  for (const which of ["pinned", "oldest"] as const) {
     it(`type-checks, and runs up in TS, then CJS, then ESM programs, then preview, refresh, destroy (${which} @pulumi/pulumi)`, async () => {
       await runFlavours(which);
     });
