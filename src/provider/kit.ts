@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { programName, secretKeys } from "../schemas/fields";
 import { output, outputOf, type CheckFailure, type CheckResult, type Handler, type InputDeclaration, type Kind, type KindDeclaration, type NaturalKey, type Props } from "./declaration";
 import { containsUnknown, diffFields, type FieldRule } from "./diff";
-import { inherited, PLACE_FIELDS, placed, type Placed } from "./place";
+import { inherited, isUnknownRef, PLACE_FIELDS, placed, type Placed } from "./place";
 
 export type { CheckFailure, Handler, Kind, KindDeclaration, NaturalKey, Props };
 
@@ -58,7 +58,8 @@ export function secondDeclaration(declared: Map<string, string>, kind: Kind, obj
 /**
  * @internal
  * Validates and normalises inputs with the resource's zod schema. Failures name the field and
- * the rule. Fields still unknown (preview) are not judged; the inputs then pass as they are.
+ * the rule. Fields still unknown (preview, or an `integration` whose ref arrives empty: `isUnknownRef`)
+ * are not judged; the inputs then pass as they are.
  *
  * The field is named in the reason, not in `property`: given a property, the engine prints the
  * offending value beside the reason, and that value may be a secret put in the wrong field, a
@@ -68,7 +69,7 @@ export function checkInputs(kind: Kind, schema: z.ZodType, news: Props): CheckRe
   const { __provider, ...given } = news;
   // A NeonAuth's `adopt` reaches the children that have one (an OAuthClient has none).
   const inputs = "adopt" in (knownShape(schema) ?? {}) ? inherited(given) : given;
-  const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k])));
+  const unknown = new Set(Object.keys(inputs).filter((k) => containsUnknown(inputs[k]) || (k === "integration" && isUnknownRef(inputs[k]))));
   const parsed = schema.safeParse(inputs, { error: typeMessage });
   if (parsed.success) return { inputs: parsed.data as Props };
   const failures = parsed.error.issues.flatMap((issue) => {

@@ -131,6 +131,18 @@ describe("children and their integration", () => {
     expect((await redirectDomainHandler.check({}, { domain: "https://app.example.com" })).failures).toEqual([missing]);
   });
 
+  it("passes a child whose integration arrives as an empty ref: the engine skips it for its failed integration", async () => {
+    // Outside preview the engine drops unknown values: the ref of an integration that failed in an
+    // `up --continue-on-error` is `{}`. A check failure would stop the whole run.
+    const given = { integration: {}, domain: "https://app.example.com" };
+    expect(await redirectDomainHandler.check({}, given)).toEqual({ inputs: given });
+    // A ref with some of its fields is a ref written by hand: judged as ever.
+    expect((await redirectDomainHandler.check({}, { ...given, integration: { projectId: P } })).failures?.map((f) => f.reason)).toEqual([
+      "RedirectDomain integration.authProviderProjectId is required",
+      "RedirectDomain integration.createdAt is required",
+    ]);
+  });
+
   it("still names the cross-field rules when the integration is missing", async () => {
     const email = await emailServerHandler.check({}, { type: "shared", host: "smtp.example.com" });
     const field = (f: { reason: string }) => f.reason.split(" ")[1];
