@@ -6,6 +6,7 @@
  * one router (core.router) serves both.
  */
 import type * as http from "node:http";
+import { databasesSettled } from "./core/database";
 import { databaseControlRoutes, databaseRoutes } from "./core/databaseRoutes";
 import type { ControlRoute, EmulatorCore, Route } from "./core/context";
 import { controlRoutes } from "./core/control";
@@ -38,10 +39,13 @@ function loggedPath(pathname: string): string {
 
 /**
  * Every write that succeeded (API or control) is persisted here, changed or not (writes coalesce and
- * cost little), so no handler has to remember to. Refused writes change nothing and write nothing.
+ * cost little), so no handler has to remember to; its answer waits until the branch databases show
+ * it (`databasesSettled`). Refused writes change nothing and write nothing.
  */
-function persistWrite(core: EmulatorCore, method: string): void {
-  if (method !== "GET" && method !== "HEAD") core.store.mutated();
+async function persistWrite(core: EmulatorCore, method: string): Promise<void> {
+  if (method === "GET" || method === "HEAD") return;
+  core.store.mutated();
+  await databasesSettled(core.store);
 }
 
 function isControl(r: Route): r is ControlRoute {
@@ -111,7 +115,7 @@ async function controlReply({ core, req, method, url, requestId }: Incoming): Pr
     const body = parseJsonBody(req, raw);
     const { route, params } = routeOf(core, method, url.pathname, "control route", isControl);
     const reply = await route.control({ core, params, query: url.searchParams, body, secretsAllowed: mayReadSecrets(core, req) });
-    persistWrite(core, method);
+    await persistWrite(core, method);
     return reply;
   } catch (e) {
     return toErrorReply(e, requestId);
@@ -186,7 +190,7 @@ async function answerApi(x: Incoming, trace: ApiTrace): Promise<Reply | undefine
   };
   trace.exchange.body = ctx.body;
   const reply = await route.handler(ctx);
-  persistWrite(core, method);
+  await persistWrite(core, method);
   return checkedReply(x, route, reply);
 }
 

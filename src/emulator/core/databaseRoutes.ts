@@ -41,13 +41,8 @@ async function database(store: Store): Promise<Reply> {
   return { status: 200, body: { reachable: dbs.reachable, running: dbs.running() } };
 }
 
-/**
- * The databases follow the state when it reports a change; the reply waits until they have, so
- * that the next read of users_sync shows this one (the server persists the write afterwards).
- */
-async function changed(store: Store): Promise<Reply> {
-  store.mutated();
-  await databasesOf(store).settled();
+/** A change done: the server reports it to the databases and answers once they show it (server.ts `persistWrite`). */
+function changed(): Reply {
   return { status: 200, body: { ok: true } };
 }
 
@@ -67,7 +62,7 @@ export const databaseControlRoutes: ControlRoute[] = [
     template: "/projects/{project_id}/users/{user_id}",
     control: async ({ core, params }) => {
       // The first generation that holds the user takes the deletion.
-      for (const g of core.generations) if (await g.removeUser?.(core.store, params)) return changed(core.store);
+      for (const g of core.generations) if (await g.removeUser?.(core.store, params)) return changed();
       throw notFound(params);
     },
   },
@@ -76,7 +71,7 @@ export const databaseControlRoutes: ControlRoute[] = [
     template: "/projects/{project_id}/users/{user_id}",
     control: async ({ core, params, body }) => {
       const change = parseWith(userChange, body);
-      for (const g of core.generations) if (await g.changeUser?.(core.store, params, change)) return changed(core.store);
+      for (const g of core.generations) if (await g.changeUser?.(core.store, params, change)) return changed();
       throw notFound(params);
     },
   },
