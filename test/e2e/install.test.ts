@@ -79,6 +79,7 @@ describe("installing the packed package into new programs", () => {
   async function runFlavours(which: "pinned" | "oldest"): Promise<void> {
     const project = `p-install-${which}`;
     const e2e = await stackFor({
+      asWritten: true,
       program: path.join(__dirname, "programs", "install-ts"),
       workspace: workspaces[which]!,
       stackName: "install",
