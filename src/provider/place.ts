@@ -71,14 +71,14 @@ const isRef = (v: unknown): v is Props => v !== null && typeof v === "object" &&
 
 /**
  * @internal
- * A child's `integration` with none of a ref's fields. Outside preview the engine drops the values
- * it does not know, so this is how the ref of an integration that failed earlier in an
- * `up --continue-on-error` arrives (@pulumi/pulumi 3.27x resolves a failed resource's outputs as
- * unknown and registers what uses them): the engine skips the child for that failed dependency,
- * and `check` must not stop the whole run first.
+ * A child's `integration` that holds none of a ref's fields: an object without them, or null. This
+ * is how the ref of an integration that failed earlier in an `up --continue-on-error` arrives
+ * outside preview: @pulumi/pulumi 3.27x registers what uses a failed resource's outputs with them
+ * unknown, and the engine drops unknown values (`{}`); Pulumi YAML gives null. The engine skips
+ * the child for that failed dependency, and `check` must not stop the whole run first.
  */
 export const isUnknownRef = (v: unknown): boolean =>
-  v !== null && typeof v === "object" && !Array.isArray(v) && [...PLACE_FIELDS, ...IDENTITY_FIELDS].every((k) => !(k in v));
+  v === null || (typeof v === "object" && !Array.isArray(v) && [...PLACE_FIELDS, ...IDENTITY_FIELDS].every((k) => !(k in v)));
 
 /** @internal Props with a child's place beside its `integration` (`placed`). */
 export type Placed<T> = T extends { integration?: infer R } ? T & Pick<NonNullable<R>, Extract<keyof NonNullable<R>, (typeof PLACE_FIELDS)[number]>> : T;

@@ -221,27 +221,29 @@ emulatorOnly("two accounts, each with its own key, at one API")("destroy with an
 
 /**
  * The same on the plugin (a YAML program: a NeonAuth, a trusted domain, a GitHub provider): with
- * another account's key from the environment, `refresh` and `destroy` fail naming the project they
+ * another account's key from the environment, an `up --continue-on-error` fails at the NeonAuth and
+ * the engine skips what is declared in it; `refresh` and `destroy` fail naming the project they
  * cannot see, and the state and the branch keep everything; with the owner's key nothing changed.
  */
 emulatorOnly("two accounts, each with its own key, at one API")("a wrong key forgets nothing — the plugin", () => {
   const W = "p-wrong-key-plugin";
   const WB = `br-main-${W}`;
 
-  it("refresh and destroy with another account's key fail and keep every resource; the owner's key then sees no change and destroys", { timeout: 600_000 }, async () => {
+  it("up with another account's key skips the children of the failed NeonAuth; refresh and destroy fail and keep every resource; the owner's key then sees no change and destroys", { timeout: 600_000 }, async () => {
     const em = await emulator({ apiKeys: [API_KEY, OTHER_KEY], seedProjects: [`${W}:${WB}`], rateLimit: "off" });
     const e2e = await pluginStack(
       { program: path.join(__dirname, "..", "..", "examples", "yaml"), config: projectConfig(W, WB, { githubClientSecret: "gh-secret-wrong-key-0e5d" }), env: { NEON_API_KEY: API_KEY, NEON_API_URL: em.url } },
       "yaml",
     );
     const inState = async () => ((await e2e.stack.exportStack()).deployment.resources ?? []).map((r: any) => `${r.urn.split("::").pop()} ${r.id ?? ""}`).sort();
-    const failing = async (op: "refresh" | "destroy") => {
+    const failing = async (op: "up" | "refresh" | "destroy") => {
       const failures = new Map<string, string>();
       const onEvent = (e: EngineEvent) => {
         const d = e.diagnosticEvent;
         if (d?.severity === "error" && d.urn && !d.urn.includes("::pulumi:pulumi:Stack::")) failures.set(d.urn.split("::")[2]!.split(":").pop()!, d.message.trim());
       };
-      const err = await e2e.stack[op]({ color: "never", onEvent }).then(
+      // An up goes on past a failed resource, as a pipeline's `up --continue-on-error` does.
+      const err = await (op === "up" ? e2e.stack.up({ color: "never", onEvent, continueOnError: true }) : e2e.stack[op]({ color: "never", onEvent })).then(
         () => undefined,
         (e: Error) => e,
       );
@@ -249,7 +251,19 @@ emulatorOnly("two accounts, each with its own key, at one API")("a wrong key for
       return failures;
     };
     try {
-      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 4 });
+      // First with another account's key: the NeonAuth fails, and what is declared in it is skipped
+      // by the engine for that failure, with no error or request of its own.
+      e2e.stack.workspace.envVars.NEON_API_KEY = OTHER_KEY;
+      await clearRequestLog(em);
+      const unseen = await failing("up");
+      expect([...unseen.keys()]).toEqual(["NeonAuth"]);
+      expect(unseen.get("NeonAuth")).toMatch(new RegExp(`^404 from \\S+ \\S+: .*${W}`));
+      expect(new Set((await requestLog(em)).filter((r: any) => r.path.startsWith("/api/v2")).map((r: any) => `${r.status} ${r.route}`))).toEqual(new Set(["404 /projects/{project_id}/branches/{branch_id}/auth"]));
+      expect(((await e2e.stack.exportStack()).deployment.resources ?? []).filter((r: any) => r.type.startsWith("neon-auth:index:"))).toEqual([]);
+      e2e.stack.workspace.envVars.NEON_API_KEY = API_KEY;
+
+      // The failed up made the stack itself; everything else is made now.
+      expect((await e2e.stack.up({ color: "never" })).summary.resourceChanges).toEqual({ create: 3, same: 1 });
       const resources = await inState();
       const branch = await branchBytes(em, W, WB);
 

@@ -133,9 +133,11 @@ describe("children and their integration", () => {
 
   it("passes a child whose integration arrives as an empty ref: the engine skips it for its failed integration", async () => {
     // Outside preview the engine drops unknown values: the ref of an integration that failed in an
-    // `up --continue-on-error` is `{}`. A check failure would stop the whole run.
+    // `up --continue-on-error` is `{}` (null from Pulumi YAML). A check failure would stop the whole run.
     const given = { integration: {}, domain: "https://app.example.com" };
     expect(await redirectDomainHandler.check({}, given)).toEqual({ inputs: given });
+    // Pulumi YAML's form of the same.
+    expect(await redirectDomainHandler.check({}, { ...given, integration: null })).toEqual({ inputs: { ...given, integration: null } });
     // A ref with some of its fields is a ref written by hand: judged as ever.
     expect((await redirectDomainHandler.check({}, { ...given, integration: { projectId: P } })).failures?.map((f) => f.reason)).toEqual([
       "RedirectDomain integration.authProviderProjectId is required",
