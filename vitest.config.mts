@@ -14,6 +14,9 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts", "test/contract/**/*.test.ts"],
           testTimeout: 30_000,
+          // A beforeAll may do a file's shared work (bad-input.test.ts checks every group once):
+          // vitest's 10 s default for hooks ran out on a loaded machine where the tests themselves had room.
+          hookTimeout: 30_000,
           setupFiles: ["test/e2e/cpu.ts"],
         },
       },
