@@ -82,18 +82,19 @@ export interface DatabasesOptions {
 
 const registry = new WeakMap<Store, Databases>();
 
-/** The databases of the emulator that owns `store` (route handlers reach them through their store). */
 /**
  * Resolves once the store's running databases show its last change; at once where none run. An
  * answer waits for it (server.ts), so that what a write made is in `users_sync` or
  * `neon_auth."user"` for a read that follows its answer, or follows where its answer was lost.
  * Assumption: Neon's own tables of a branch-scoped integration are written before the answer,
- * and `users_sync` is taken to be too (the delay of its sync is not emulated).
+ * and `users_sync` is taken to be too, where Neon's docs say it is "updated asynchronously"
+ * (`auth/legacy/database-integration`): the delay of its sync is not emulated (README, fidelity ledger).
  */
 export async function databasesSettled(store: Store): Promise<void> {
   await registry.get(store)?.settled();
 }
 
+/** The databases of the emulator that owns `store` (route handlers reach them through their store). */
 export function databasesOf(store: Store): Databases {
   const d = registry.get(store);
   if (d === undefined) throw new HttpError(503, "the emulator's databases are not available");
