@@ -29,8 +29,8 @@ export interface E2eStack {
   /** The file backend's folder. */
   backendDir: string;
   env: Record<string, string>;
-  /** Whether a TypeScript program runs through the engine's TypeScript (`StackOptions.asWritten`). */
-  asWritten: boolean;
+  /** Writes the program's JavaScript before an engine command (`compileProgram`), unless `StackOptions.asWritten`. */
+  compile(): void;
   /**
    * Runs the Pulumi CLI on this stack, as a user would, and returns its stdout (for what the
    * Automation API does not offer, or does differently: its exportStack decrypts secrets).
@@ -74,8 +74,9 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
   const wsOpts = { envVars: env, pulumiCommand: await (pulumiCommand ??= PulumiCommand.get()) };
   // A backend of its own is empty: `stack init` alone, not the select that fails first.
   const stack = ownBackend ? await LocalWorkspace.createStack(args, wsOpts) : await LocalWorkspace.createOrSelectStack(args, wsOpts);
-  const asWritten = opts.asWritten === true;
-  const compile = () => (asWritten ? undefined : compileProgram(dir));
+  const compile = () => {
+    if (opts.asWritten !== true) compileProgram(dir);
+  };
   for (const op of ["up", "preview", "refresh", "destroy", "import"] as const) {
     const run = stack[op].bind(stack) as (...a: unknown[]) => Promise<unknown>;
     (stack as unknown as Record<string, unknown>)[op] = async (...a: unknown[]) => (compile(), run(...a));
@@ -114,23 +115,25 @@ export async function stackFor(opts: StackOptions): Promise<E2eStack> {
     dir,
     backendDir,
     env,
-    asWritten,
-    cli: (...args) =>
-      compile() ??
+    compile,
+    cli: (...args) => (
+      compile(),
       execFileSync("pulumi", [...args, "--cwd", dir, "--stack", stack.name], {
         env: { ...process.env, ...env },
         encoding: "utf8",
         maxBuffer: 64 * 1024 * 1024,
-      }),
-    run: async (...args) =>
-      compile() ??
+      })
+    ),
+    run: async (...args) => (
+      compile(),
       (
         await promisify(execFile)("pulumi", [...args, "--cwd", dir, "--stack", stack.name], {
           env: { ...process.env, ...env },
           encoding: "utf8",
           maxBuffer: 64 * 1024 * 1024,
         })
-      ).stdout,
+      ).stdout
+    ),
     async cleanup() {
       // Most tests end with their own destroy: a second one (and the history read after it) would
       // cost two CLI runs to find nothing.
@@ -605,7 +608,7 @@ export function linkNodeModules(e2e: E2eStack): void {
 
 /** A Pulumi command on the stack that may fail, as a pipeline runs it: its exit code and its output. */
 export async function attempt(e2e: E2eStack, ...args: string[]): Promise<{ code: number; out: string }> {
-  if (!e2e.asWritten) compileProgram(e2e.dir);
+  e2e.compile();
   try {
     const { stdout, stderr } = await promisify(execFile)("pulumi", [...args, "--cwd", e2e.dir, "--stack", e2e.stack.name, "--color", "never"], {
       env: { ...process.env, ...e2e.env },
